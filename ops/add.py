@@ -1,0 +1,18 @@
+"""Add."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._common import ALL, as_result, promote
+
+
+@register("Add", family="elementwise", dtypes=ALL)
+def add(input, other):
+    """Elementwise sum with broadcasting: y = input + other.
+
+    Arguments: input, other (tensors or Python scalars). Dtype follows
+    MindSpore's promotion (see ``ops._common.promote``); bool + bool is
+    logical or.
+    """
+    a, b = promote(input, other)
+    return as_result(np.add(a, b))

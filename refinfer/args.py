@@ -1,0 +1,97 @@
+"""Normalisers for op arguments: every MindIR spelling -> one canonical form.
+
+PRIMITIVE ops store enums as strings in any case and window sizes as
+4-tuples; PRIMITIVE_FUNCTION ops store enums as int codes (MindSpore core's
+enums) and dtypes as TypeId ints. Ops name these functions in their
+``convert=`` table; kernels then only ever see the canonical form.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .dtypes import dtype_from_any
+
+PAD_MODES = {0: "PAD", 1: "SAME", 2: "VALID"}
+FORMATS = {0: "NCHW", 1: "NHWC", 14: "NCDHW", 15: "NWC", 16: "NCW",
+           17: "NDHWC", 20: "ND"}
+REDUCTIONS = {0: "SUM", 1: "MEAN", 2: "NONE"}
+
+
+def _enum(codes: dict[int, str], what: str):
+    names = set(codes.values())
+
+    def normalise(value):
+        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            if int(value) in codes:
+                return codes[int(value)]
+        elif isinstance(value, str) and value.upper() in names:
+            return value.upper()
+        raise ValueError(f"unknown {what} {value!r} "
+                         f"(expected one of {sorted(names)} or their codes)")
+    return normalise
+
+
+pad_mode = _enum(PAD_MODES, "pad_mode")
+data_format = _enum(FORMATS, "data_format")
+reduction = _enum(REDUCTIONS, "reduction")
+
+
+def dtype(value) -> np.dtype:
+    """A dtype argument: TypeId int, numpy dtype or mind_ir type value."""
+    return dtype_from_any(value)
+
+
+def optional_dtype(value):
+    return None if value is None else dtype_from_any(value)
+
+
+def ints(value) -> tuple[int, ...]:
+    """An int or a sequence of ints (or a 1-D int tensor) -> tuple of ints."""
+    if isinstance(value, np.ndarray):
+        return tuple(int(v) for v in value.reshape(-1))
+    if isinstance(value, (list, tuple)):
+        return tuple(int(v) for v in value)
+    return (int(value),)
+
+
+def axes(value):
+    """None, an int, a sequence or a tensor of axes -> None or tuple."""
+    if value is None:
+        return None
+    return ints(value)
+
+
+def pair(value) -> tuple[int, int]:
+    """Window sizes, strides, dilations: int, 2-tuple or 4-tuple (N, C, H, W)
+    -> (h, w)."""
+    v = ints(value)
+    if len(v) == 1:
+        return (v[0], v[0])
+    if len(v) in (2, 4):
+        return (v[-2], v[-1])
+    raise ValueError(f"expected 1, 2 or 4 values, got {value!r}")
+
+
+def pads4(value) -> tuple[int, int, int, int]:
+    """Explicit padding (top, bottom, left, right) from 1, 2 or 4 values."""
+    v = ints(value)
+    if len(v) == 1:
+        return (v[0],) * 4
+    if len(v) == 2:
+        return (v[0], v[0], v[1], v[1])
+    if len(v) == 4:
+        return v
+    raise ValueError(f"expected 1, 2 or 4 padding values, got {value!r}")
+
+
+def scalar(value):
+    """A Python scalar or 0-d / 1-element tensor -> Python scalar."""
+    if isinstance(value, np.ndarray):
+        return value.reshape(-1)[0].item()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def boolean(value) -> bool:
+    return bool(scalar(value))

@@ -1,0 +1,137 @@
+"""The op registry: MindIR primitive name -> op definition.
+
+Each op lives in one file under ``ops/`` (installed as ``refinfer.ops``) and
+registers its NumPy reference function with the :func:`register` decorator.
+The reference function's Python signature *is* the op's argument list, in
+MindSpore's argument order (Appendix A of docs/mindir-format.md), with the
+MindSpore defaults. That one signature serves both primitive conventions:
+
+- PRIMITIVE_FUNCTION nodes pass every argument as a node input, by position;
+- PRIMITIVE nodes pass the tensor operands as inputs and the rest as
+  attributes on the primitive, matched by name (``attrs`` maps a MindIR
+  attribute spelling to the parameter when they differ).
+
+Converters (``convert``) turn every spelling MindIR uses for an argument
+(enum codes, strings in any case, 4-tuples) into the one form the kernel
+expects, so kernels never see protobuf conventions.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+REQUIRED = inspect.Parameter.empty
+
+
+@dataclass(frozen=True)
+class Param:
+    """One argument of an op, in MindSpore's order."""
+    name: str
+    default: Any = REQUIRED
+    variadic: bool = False  # *args: takes all remaining node inputs
+
+
+@dataclass
+class OpDef:
+    """Everything the interpreter knows about one primitive."""
+    name: str
+    reference: Callable
+    family: str
+    dtypes: tuple[str, ...]
+    params: tuple[Param, ...]
+    attrs: dict[str, str] = field(default_factory=dict)
+    convert: dict[str, Callable] = field(default_factory=dict)
+    kernels: dict[str, Callable] = field(default_factory=dict)
+
+    @property
+    def doc(self) -> str:
+        return inspect.getdoc(self.reference) or ""
+
+    @property
+    def summary(self) -> str:
+        return self.doc.splitlines()[0] if self.doc else ""
+
+    def kernel(self, backend: str = "reference") -> Callable:
+        """The callable for ``backend``, falling back to the reference."""
+        return self.kernels.get(backend, self.reference)
+
+
+_REGISTRY: dict[str, OpDef] = {}
+_loaded = False
+
+
+def _params_of(fn: Callable) -> tuple[Param, ...]:
+    params = []
+    for p in inspect.signature(fn).parameters.values():
+        if p.kind is p.VAR_POSITIONAL:
+            params.append(Param(p.name, (), variadic=True))
+        elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            params.append(Param(p.name, p.default))
+        else:
+            raise TypeError(f"{fn.__qualname__}: parameter {p.name!r} must be "
+                            "positional (MindIR binds arguments by position)")
+    return tuple(params)
+
+
+def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
+             attrs: dict[str, str] | None = None,
+             convert: dict[str, Callable] | None = None):
+    """Register a NumPy reference function under one or more primitive names.
+
+    ``family``: coverage-table grouping ("elementwise", "nn", ...).
+    ``dtypes``: NumPy dtype names the op supports.
+    ``attrs``: PRIMITIVE attribute name -> parameter name, where they differ.
+    ``convert``: parameter name -> normaliser applied to that argument.
+    """
+    def decorate(fn: Callable) -> Callable:
+        params = _params_of(fn)
+        known = {p.name for p in params}
+        for target in list((attrs or {}).values()) + list(convert or {}):
+            if target not in known:
+                raise TypeError(f"{fn.__qualname__}: no parameter {target!r}")
+        for name in names:
+            if name in _REGISTRY:
+                raise ValueError(f"op {name!r} registered twice")
+            _REGISTRY[name] = OpDef(name, fn, family, tuple(dtypes), params,
+                                    dict(attrs or {}), dict(convert or {}))
+        return fn
+    return decorate
+
+
+def register_kernel(name: str, backend: str):
+    """Register a fast variant (``numba``, ``cuda``) of an existing op."""
+    def decorate(fn: Callable) -> Callable:
+        get_op(name).kernels[backend] = fn
+        return fn
+    return decorate
+
+
+def load_all() -> None:
+    """Import every module of ``refinfer.ops`` once, filling the registry."""
+    global _loaded
+    if _loaded:
+        return
+    package = importlib.import_module("refinfer.ops")
+    for info in pkgutil.iter_modules(package.__path__):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"refinfer.ops.{info.name}")
+    _loaded = True
+
+
+def get_op(name: str) -> OpDef:
+    load_all()
+    return _REGISTRY[name]
+
+
+def has_op(name: str) -> bool:
+    load_all()
+    return name in _REGISTRY
+
+
+def list_ops() -> list[OpDef]:
+    """All registered ops, sorted by primitive name."""
+    load_all()
+    return [_REGISTRY[k] for k in sorted(_REGISTRY)]

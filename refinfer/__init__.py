@@ -12,3 +12,9 @@ if not _os.path.isdir(_os.path.join(_here, "ops")):
     __path__.append(_os.path.dirname(_here))
 
 __version__ = "0.1.0"
+
+from .api import (Context, DataType, Format, Model, ModelType,  # noqa: E402
+                  Tensor, TensorMeta)
+
+__all__ = ["Context", "DataType", "Format", "Model", "ModelType", "Tensor",
+           "TensorMeta", "__version__"]

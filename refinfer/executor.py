@@ -1,0 +1,151 @@
+"""Run a compiled program.
+
+Graph calls run on an explicit stack of frames, never by Python recursion:
+loops are exported as tail calls (the loop body calls the loop header
+again), so a tail call replaces the current frame and a 10,000-iteration
+loop needs no deeper stack than one iteration.
+
+Hooks: ``before(node, inputs)`` and ``after(node, inputs, output)`` are
+called around every kernel step when given; without hooks the loop does no
+extra work.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .closure import Closure, GraphRef
+from .errors import NodeError
+from .plan import CallStep, GraphPlan, Program
+
+MAX_CALL_DEPTH = 100_000
+
+
+class Hooks:
+    """Per-node callbacks; either may be None."""
+
+    def __init__(self, before: Callable | None = None,
+                 after: Callable | None = None):
+        self.before, self.after = before, after
+
+
+class _Frame:
+    __slots__ = ("plan", "slots", "pc", "pending")
+
+    def __init__(self, plan: GraphPlan, args: Sequence, env: dict):
+        if len(args) != plan.n_inputs:
+            raise TypeError(f"graph {plan.name!r} takes {plan.n_inputs} "
+                            f"arguments, got {len(args)}")
+        self.plan = plan
+        self.slots = plan.template.copy()
+        self.slots[:plan.n_inputs] = args
+        for name, slot in plan.free_slots.items():
+            self.slots[slot] = env[name]
+        self.pc = 0
+        self.pending: CallStep | None = None
+
+    def lookup(self, name: str) -> Any:
+        return self.slots[self.plan.names[name]]
+
+
+def run(program: Program, inputs: Sequence, hooks: Hooks | None = None) -> Any:
+    """Run the main graph on ``inputs``; returns its (possibly tuple) value."""
+    stack = [_Frame(program.plans[program.main], list(inputs), {})]
+    while True:
+        frame = stack[-1]
+        call = _run_steps(frame, hooks)
+        if call is None:
+            value = frame.slots[frame.plan.output]
+            stack.pop()
+            if not stack:
+                return value
+            _finish_call(stack[-1], value)
+            continue
+        callee = _enter(program, frame, call)
+        if call.tail:
+            stack[-1] = callee
+        else:
+            frame.pending = call
+            stack.append(callee)
+            if len(stack) > MAX_CALL_DEPTH:
+                raise RecursionError(f"graph calls nested deeper than "
+                                     f"{MAX_CALL_DEPTH} (at {call.node.name!r})")
+
+
+def _run_steps(frame: _Frame, hooks: Hooks | None) -> CallStep | None:
+    """Run kernel steps until the graph ends (None) or a call is due."""
+    slots, steps = frame.slots, frame.plan.steps
+    while frame.pc < len(steps):
+        step = steps[frame.pc]
+        frame.pc += 1
+        if type(step) is CallStep:
+            return step
+        args = step.template.copy()
+        for pos, slot, convert in step.dynamic:
+            value = slots[slot]
+            args[pos] = value if convert is None else convert(value)
+        if hooks is not None and hooks.before is not None:
+            hooks.before(step.node, args)
+        try:
+            result = step.fn(*args)
+        except Exception as exc:
+            raise NodeError(step.node.scope or step.node.name, step.node.op.name,
+                            describe(args), exc) from exc
+        if hooks is not None and hooks.after is not None:
+            hooks.after(step.node, args, result)
+        slots[step.out] = result
+        for slot in step.frees:
+            slots[slot] = None
+    return None
+
+
+def _enter(program: Program, frame: _Frame, call: CallStep) -> _Frame:
+    """The frame for a call step: unwrap closures, bind arguments, capture
+    the free variables the callee reads from the caller's scope."""
+    value = frame.slots[call.callee]
+    args = tuple(frame.slots[s] for s in call.args)
+    if isinstance(value, Closure):
+        value, bound = value.unwrap()
+        args = bound + args
+    if not isinstance(value, GraphRef):
+        raise NodeError(call.node.scope or call.node.name, call.node.op_name,
+                        describe(args),
+                        TypeError(f"cannot call a {type(value).__name__}"))
+    plan = program.plans[value.name]
+    try:
+        env = {name: frame.lookup(name) for name in plan.free_slots}
+        return _Frame(plan, args, env)
+    except (TypeError, KeyError) as exc:
+        raise NodeError(call.node.name, call.node.op_name, describe(args),
+                        exc) from exc
+
+
+def _finish_call(frame: _Frame, value: Any) -> None:
+    call = frame.pending
+    frame.slots[call.out] = value
+    for slot in call.frees:
+        frame.slots[slot] = None
+    frame.pending = None
+
+
+def describe(values: Sequence) -> str:
+    """Short type/shape summary of argument values, for error messages."""
+    return ", ".join(_describe(v) for v in values)
+
+
+def _describe(value) -> str:
+    if isinstance(value, np.ndarray):
+        return f"{value.dtype}{list(value.shape)}"
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(_describe(v) for v in value[:8])
+        more = ", ..." if len(value) > 8 else ""
+        return f"({inner}{more})" if isinstance(value, tuple) else f"[{inner}{more}]"
+    return repr(value) if not callable(value) else type(value).__name__
+
+
+def flatten(value) -> list:
+    """Model outputs as Lite exposes them: tuples flattened depth-first."""
+    if isinstance(value, (tuple, list)):
+        return [leaf for v in value for leaf in flatten(v)]
+    return [value]

@@ -1,0 +1,262 @@
+"""Read a .mindir file into plain Python structures.
+
+This layer knows bytes and protobuf, nothing about op semantics: it checks
+the container (encryption magic, protobuf validity, version, byte order),
+decodes constants, attributes and abstracts, and loads weights, embedded or
+from split ``_variables/data_N`` files (read-only mmap, confined to the model
+folder, bounds-checked).
+"""
+from __future__ import annotations
+
+import mmap
+import os
+import struct
+import sys
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+import numpy as np
+from google.protobuf.message import DecodeError
+
+from ..errors import EncryptedModelError, MindIRError
+from . import schema
+from .values import (Abstract, UnsupportedValue, decode_abstract, decode_value,
+                     decode_value_info, is_monad_info, tensor_from_raw)
+
+ENCRYPTION_MAGICS = {0x7F3A5ED8: "AES-GCM", 0x7F3A5ED9: "AES-CBC",
+                     0x7F3A5EDA: "SM4-CBC"}
+DATA_HEADER_SIZE = 64
+
+
+@dataclass
+class Undecodable:
+    """A primitive attribute whose encoding we do not know; an error only
+    if an op actually needs it."""
+    reason: str
+
+
+@dataclass
+class Primitive:
+    name: str                 # unique id, e.g. "MatMul:4"
+    op_type: str              # the real op, e.g. "MatMul"
+    attrs: dict[str, Any]
+    is_function: bool         # PRIMITIVE_FUNCTION: settings are node inputs
+    instance_name: str = ""
+
+
+@dataclass
+class RawNode:
+    name: str
+    op_type: str              # "REF::<prim>", "REF::<graph>", "REF::<node>"
+    inputs: list[str]
+    scope: str                # fullname_with_scope, e.g. Default/fc1-Dense/..
+    abstract: Abstract | None
+
+
+@dataclass
+class ValueInfo:
+    name: str
+    abstract: Abstract
+    is_monad: bool = False
+
+    @property
+    def short_name(self) -> str:
+        """The user's name: the text after the first ':'."""
+        return self.name.split(":", 1)[-1]
+
+
+@dataclass
+class RawGraph:
+    name: str
+    inputs: list[ValueInfo]
+    nodes: list[RawNode]
+    constants: dict[str, Any]
+    parameters: dict[str, np.ndarray]
+    output: ValueInfo
+
+
+@dataclass
+class MindIRFile:
+    path: str
+    graphs: list[RawGraph]            # the main graph first
+    primitives: dict[str, Primitive]
+    mind_ir_version: int
+    model_version: str
+    user_info: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def main(self) -> RawGraph:
+        return self.graphs[0]
+
+
+def read_mindir(path: str, dec_key: bytes | None = None) -> MindIRFile:
+    """Parse and check ``path``; weights are loaded (mmapped when split)."""
+    path = os.fspath(path)
+    blob = _read_bytes(path)
+    _refuse_encrypted(path, blob, dec_key)
+    proto = _parse(path, blob)
+    weights = _WeightFiles(path)
+    try:
+        graphs = [_read_graph(g, weights)
+                  for g in [proto.graph, *proto.functions]]
+    except (ValueError, UnsupportedValue) as exc:
+        raise MindIRError(path, str(exc)) from exc
+    return MindIRFile(
+        path=path, graphs=graphs,
+        primitives={p.name: _read_primitive(p) for p in proto.primitives},
+        mind_ir_version=proto.mind_ir_version,
+        model_version=proto.model_version,
+        user_info={e.key: e.value for e in proto.user_info})
+
+
+def _read_bytes(path: str) -> bytes:
+    if not os.path.exists(path):
+        raise MindIRError(path, "no such file")
+    if os.path.isdir(path):
+        raise MindIRError(path, "is a directory, not a MindIR file")
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _refuse_encrypted(path: str, blob: bytes, dec_key) -> None:
+    if len(blob) < 4:
+        return
+    mode = ENCRYPTION_MAGICS.get(struct.unpack("<I", blob[:4])[0])
+    if mode is None:
+        return
+    if not dec_key:
+        raise EncryptedModelError(
+            path, f"the model is encrypted ({mode}); build it with "
+            "dec_key (and dec_mode) to decrypt it")
+    raise EncryptedModelError(
+        path, f"the model is encrypted ({mode}); decryption is not "
+        "supported by this version of refinfer")
+
+
+def _parse(path: str, blob: bytes):
+    proto = schema.ModelProto()
+    try:
+        proto.ParseFromString(blob)
+    except DecodeError as exc:
+        raise MindIRError(path, "not a MindIR file, or the file is truncated "
+                          f"or corrupt (protobuf: {exc})") from exc
+    if not proto.ir_version or not proto.HasField("graph"):
+        raise MindIRError(path, "not a MindIR file (no ir_version or no "
+                          "graph), or the file is truncated")
+    if proto.mind_ir_version > schema.MAX_MIND_IR_VERSION:
+        raise MindIRError(
+            path, f"mind_ir_version {proto.mind_ir_version} is newer than "
+            f"this refinfer understands (<= {schema.MAX_MIND_IR_VERSION}); "
+            f"the file was written by MindSpore {proto.model_version}")
+    host_little = sys.byteorder == "little"
+    if proto.HasField("little_endian") and proto.little_endian != host_little:
+        raise MindIRError(path, "the model was written on a machine of the "
+                          "other byte order")
+    return proto
+
+
+def _read_primitive(p) -> Primitive:
+    attrs = {}
+    for a in p.attribute:
+        try:
+            attrs[a.name] = decode_value(a)
+        except UnsupportedValue as exc:
+            attrs[a.name] = Undecodable(str(exc))
+    return Primitive(p.name, p.op_type, attrs,
+                     p.prim_type == schema.PRIMITIVE_FUNCTION, p.instance_name)
+
+
+def _read_graph(g, weights: "_WeightFiles") -> RawGraph:
+    nodes, constants = [], {}
+    for n in g.node:
+        if n.op_type == "Constant":
+            constants[n.name] = _constant(n)
+            continue
+        shape = next((a for a in n.attribute if a.name == "shape"), None)
+        nodes.append(RawNode(n.name, n.op_type, list(n.input), n.domain,
+                             decode_abstract(shape) if shape else None))
+    if len(g.output) != 1:
+        raise ValueError(f"graph {g.name!r} has {len(g.output)} outputs; "
+                         "MindIR 2.x graphs have exactly one")
+    return RawGraph(
+        name=g.name,
+        inputs=[ValueInfo(i.name, decode_value_info(i), is_monad_info(i))
+                for i in g.input],
+        nodes=nodes, constants=constants,
+        parameters={t.name: weights.load(t) for t in g.parameter},
+        output=ValueInfo(g.output[0].name, decode_value_info(g.output[0])))
+
+
+def _constant(node):
+    value_attrs = [a for a in node.attribute if a.name == "value"]
+    if not value_attrs:
+        raise ValueError(f"Constant {node.name!r} has no value")
+    try:
+        return decode_value(value_attrs[0])
+    except (UnsupportedValue, ValueError) as exc:
+        raise ValueError(f"Constant {node.name!r}: {exc}") from exc
+
+
+class _WeightFiles:
+    """Weight bytes: embedded ``raw_data`` or split external data files.
+
+    External files are mapped read-only once each and never closed while
+    arrays view them (closing a mapping under a live array would crash).
+    """
+
+    def __init__(self, model_path: str):
+        self.model_dir = os.path.dirname(os.path.abspath(model_path))
+        self.maps: dict[str, mmap.mmap] = {}
+
+    def load(self, t) -> np.ndarray:
+        if t.HasField("raw_data"):
+            return tensor_from_raw(t, t.raw_data)
+        if not t.HasField("external_data"):
+            raise ValueError(f"parameter {t.name!r} has neither raw_data nor "
+                             "external_data")
+        ext = t.external_data
+        data = self._map(ext.location, t.name)
+        if ext.offset < DATA_HEADER_SIZE or ext.length < 0 \
+                or ext.offset + ext.length > len(data):
+            raise ValueError(
+                f"parameter {t.name!r}: bytes [{ext.offset}, "
+                f"{ext.offset + ext.length}) lie outside the data file "
+                f"{ext.location!r} ({len(data)} bytes, data from byte "
+                f"{DATA_HEADER_SIZE})")
+        view = memoryview(data)[ext.offset:ext.offset + ext.length]
+        return tensor_from_raw(t, view)
+
+    def _map(self, location: str, param: str) -> mmap.mmap:
+        if location not in self.maps:
+            self.maps[location] = self._open(location, param)
+        return self.maps[location]
+
+    def _open(self, location: str, param: str) -> mmap.mmap:
+        full = self._confine(location, param)
+        if not os.path.isfile(full):
+            raise ValueError(f"parameter {param!r}: weight file {full!r} "
+                             "does not exist")
+        with open(full, "rb") as f:
+            if os.fstat(f.fileno()).st_size < DATA_HEADER_SIZE:
+                raise ValueError(f"weight file {full!r} is shorter than its "
+                                 f"{DATA_HEADER_SIZE}-byte header")
+            data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        if data[0] != (1 if sys.byteorder == "little" else 0):
+            raise ValueError(f"weight file {full!r} was written on a machine "
+                             "of the other byte order (header byte 0)")
+        return data
+
+    def _confine(self, location: str, param: str) -> str:
+        """The real path of ``location``, which must stay in the model dir."""
+        rel = PurePosixPath(location)
+        if not location or rel.is_absolute() or ".." in rel.parts:
+            raise ValueError(f"parameter {param!r}: external data location "
+                             f"{location!r} leaves the model folder")
+        root = os.path.realpath(self.model_dir)
+        full = os.path.realpath(os.path.join(root, *rel.parts))
+        if os.path.commonpath([root, full]) != root:
+            raise ValueError(f"parameter {param!r}: external data location "
+                             f"{location!r} resolves to {full!r}, outside "
+                             f"the model folder {root!r}")
+        return full

@@ -1,0 +1,353 @@
+"""Our graph IR, built from a read MindIR file.
+
+What happens here, once per model:
+- names are resolved through one model-wide table (constants are defined
+  once in whichever graph used them first; weights and nodes of other graphs
+  may be referenced from sub-graphs);
+- monad plumbing disappears: ``Load(x, U)`` and ``Depend(x, ...)`` are
+  aliases of ``x``, ``UpdateState`` is the monad token, and trailing monad
+  arguments are stripped from primitive applications;
+- each primitive application binds its arguments to the op's signature, from
+  node inputs (PRIMITIVE_FUNCTION) or inputs + attributes (PRIMITIVE), and
+  constant arguments are normalised by the op's converters;
+- each graph is cut to the nodes its output needs and put in topological
+  order (file order is not trusted);
+- every primitive the model needs is checked against the registry, and all
+  missing ones are reported together.
+"""
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from . import registry
+from .errors import GraphError, UnsupportedOpsError
+from .format.reader import MindIRFile, RawGraph, RawNode, Undecodable, ValueInfo
+from .format.values import MONAD, Abstract
+
+ALIAS_OPS = {"Load", "Depend"}       # value = first input
+TOKEN_OPS = {"UpdateState"}          # value = the monad token
+
+
+@dataclass(frozen=True)
+class Ref:
+    """Where an argument comes from: ``node`` (a node of this graph),
+    ``input`` (graph input index), ``free`` (a node of an enclosing graph),
+    ``const`` (a constant value) or ``graph`` (a graph used as a value)."""
+    kind: str
+    key: Any
+
+    @property
+    def is_monad(self) -> bool:
+        return self.kind == "const" and self.key is MONAD
+
+
+@dataclass(frozen=True)
+class Arg:
+    """A bound op argument; ``convert`` is applied at run time (constants
+    are converted while binding)."""
+    ref: Ref
+    convert: Callable | None = None
+
+
+@dataclass
+class Node:
+    name: str
+    scope: str
+    op: registry.OpDef | None      # None for graph / closure calls
+    args: list[Arg]
+    callee: Ref | None = None      # for calls: a ``graph`` or value ref
+    abstract: Abstract | None = None
+
+    @property
+    def op_name(self) -> str:
+        if self.op is not None:
+            return self.op.name
+        if self.callee.kind == "graph":
+            return f"call {self.callee.key}"
+        return "call"
+
+
+@dataclass
+class Graph:
+    name: str
+    inputs: list[ValueInfo]
+    nodes: list[Node]
+    output: Ref
+    output_info: ValueInfo
+    free_vars: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Model:
+    path: str
+    graphs: dict[str, Graph]
+    main: Graph
+    user_info: dict[str, str]
+
+
+def build_model(mindir: MindIRFile) -> Model:
+    """Resolve, bind, prune and order every graph of ``mindir``."""
+    symbols = _Symbols(mindir)
+    builders = {raw.name: _GraphBuilder(raw, symbols) for raw in mindir.graphs}
+    symbols.builders = builders
+    for builder in builders.values():
+        builder.plan_aliases()
+    for builder in builders.values():
+        builder.bind_nodes()
+    if symbols.missing:
+        raise UnsupportedOpsError(mindir.path, symbols.missing)
+    free_vars = _free_vars(builders)
+    graphs = {name: b.finish(free_vars) for name, b in builders.items()}
+    main = graphs[mindir.main.name]
+    if main.free_vars:
+        raise GraphError(mindir.path, "the main graph uses undefined names: "
+                         + ", ".join(main.free_vars))
+    return Model(mindir.path, graphs, main, mindir.user_info)
+
+
+class _Symbols:
+    """The model-wide name table."""
+
+    def __init__(self, mindir: MindIRFile):
+        self.path = mindir.path
+        self.primitives = mindir.primitives
+        self.graph_names = {g.name for g in mindir.graphs}
+        self.constants: dict[str, Any] = {}
+        self.owner: dict[str, str] = {}   # node or input name -> its graph
+        for g in mindir.graphs:
+            self.constants.update(g.constants)
+            self.constants.update(g.parameters)
+            for name in [n.name for n in g.nodes] + [i.name for i in g.inputs]:
+                self.owner[name] = g.name
+        self.builders: dict[str, _GraphBuilder] = {}
+        self.missing: dict[str, list[str]] = {}
+
+    def error(self, message: str) -> GraphError:
+        return GraphError(self.path, message)
+
+
+class _GraphBuilder:
+    def __init__(self, raw: RawGraph, symbols: _Symbols):
+        self.raw, self.symbols = raw, symbols
+        self.inputs = {info.name: i for i, info in enumerate(raw.inputs)}
+        self.raw_nodes = {n.name: n for n in raw.nodes}
+        self.aliases: dict[str, Ref] = {}
+        self.nodes: dict[str, Node] = {}
+
+    def plan_aliases(self) -> None:
+        for raw in self.raw.nodes:
+            self._plan_alias(raw)
+
+    def bind_nodes(self) -> None:
+        for raw in self.raw.nodes:
+            if raw.name not in self.aliases:
+                self.nodes[raw.name] = self._node(raw)
+        self.output = self.resolve(self.raw.output.name)
+
+    def refs(self, kind: str) -> set:
+        """Keys of every ``kind`` reference made by any node (or the output)."""
+        keys = {a.ref.key for n in self.nodes.values() for a in _refs(n)
+                if a.ref.kind == kind}
+        return keys | ({self.output.key} if self.output.kind == kind else set())
+
+    def finish(self, free_vars: dict[str, set]) -> Graph:
+        """Prune and order. Nodes that called graphs read as free variables
+        are roots too, besides the output."""
+        needed_by_callees = set().union(
+            *(free_vars[g] for g in self.refs("graph")))
+        roots = [self.output] + [Ref("node", n) for n in sorted(
+            needed_by_callees & self.nodes.keys())]
+        return Graph(self.raw.name, self.raw.inputs, self._topological(roots),
+                     self.output, self.raw.output, sorted(free_vars[self.raw.name]))
+
+    # -- names -------------------------------------------------------------
+    def _plan_alias(self, raw: RawNode) -> None:
+        prim = self._primitive_of(raw)
+        if prim is None:
+            return
+        if prim.op_type in ALIAS_OPS and raw.inputs:
+            self.aliases[raw.name] = Ref("alias", raw.inputs[0])
+        elif prim.op_type in TOKEN_OPS:
+            self.aliases[raw.name] = Ref("const", MONAD)
+
+    def resolve(self, name: str) -> Ref:
+        """The source of the value called ``name`` in this graph."""
+        seen = set()
+        while name in self.aliases:
+            if name in seen:
+                raise self.symbols.error(f"alias cycle through {name!r}")
+            seen.add(name)
+            ref = self.aliases[name]
+            if ref.kind != "alias":
+                return ref
+            name = ref.key
+        if name in self.raw_nodes:
+            return Ref("node", name)
+        if name in self.inputs:
+            info = self.raw.inputs[self.inputs[name]]
+            return Ref("const", MONAD) if info.is_monad \
+                else Ref("input", self.inputs[name])
+        if name in self.symbols.constants:
+            return Ref("const", self.symbols.constants[name])
+        if name in self.symbols.graph_names:
+            return Ref("graph", name)
+        if name in self.symbols.owner:
+            return self._outer(name)
+        raise self.symbols.error(f"graph {self.raw.name!r} uses undefined "
+                                 f"name {name!r}")
+
+    def _outer(self, name: str) -> Ref:
+        """A value of another (enclosing) graph, read as a free variable."""
+        owner = self.symbols.builders[self.symbols.owner[name]]
+        ref = owner.resolve(name)
+        if ref.kind in ("const", "graph", "free"):
+            return ref
+        return Ref("free", ref.key if ref.kind == "node" else name)
+
+    @property
+    def local_names(self) -> set[str]:
+        return self.nodes.keys() | self.inputs.keys()
+
+    def _primitive_of(self, raw: RawNode):
+        if not raw.op_type.startswith("REF::"):
+            return None
+        return self.symbols.primitives.get(raw.op_type[5:])
+
+    # -- nodes -------------------------------------------------------------
+    def _node(self, raw: RawNode) -> Node:
+        if not raw.op_type.startswith("REF::"):
+            raise self.symbols.error(
+                f"node {raw.name!r} has op_type {raw.op_type!r}: MindIR 1.x "
+                "(legacy) node encoding is not supported")
+        target = raw.op_type[5:]
+        args = [self.resolve(i) for i in raw.inputs]
+        prim = self.symbols.primitives.get(target)
+        if prim is not None:
+            return self._apply(raw, prim, args)
+        if target in self.symbols.graph_names:
+            callee = Ref("graph", target)
+        elif target in self.raw_nodes or target in self.aliases:
+            callee = self.resolve(target)
+        else:
+            raise self.symbols.error(f"node {raw.name!r} applies unknown "
+                                     f"{target!r} (no such primitive, graph "
+                                     "or node)")
+        return Node(raw.name, raw.scope, None, [Arg(a) for a in args],
+                    callee, raw.abstract)
+
+    def _apply(self, raw: RawNode, prim, args: list[Ref]) -> Node:
+        op_name = prim.op_type.removeprefix("S_Prim_")
+        while args and args[-1].is_monad:
+            args.pop()
+        if not registry.has_op(op_name):
+            self.symbols.missing.setdefault(op_name, []).append(
+                raw.scope or raw.name)
+            return Node(raw.name, raw.scope, None, [Arg(a) for a in args],
+                        Ref("const", None), raw.abstract)
+        op = registry.get_op(op_name)
+        try:
+            bound = _bind(op, prim, args)
+        except (TypeError, ValueError) as exc:
+            raise self.symbols.error(
+                f"node {raw.name!r} (op {op_name}, scope {raw.scope!r}): "
+                f"{exc}") from exc
+        return Node(raw.name, raw.scope, op, bound, None, raw.abstract)
+
+    def _topological(self, roots: list[Ref]) -> list[Node]:
+        """Nodes the roots depend on, producers first. Iterative: graphs can
+        be very deep."""
+        order, state = [], {}
+        stack = [r.key for r in reversed(roots) if r.kind == "node"]
+        while stack:
+            name = stack[-1]
+            if state.get(name) == "done":
+                stack.pop()
+                continue
+            state[name] = "open"
+            pending = [a.ref.key for a in _refs(self.nodes[name])
+                       if a.ref.kind == "node" and state.get(a.ref.key) != "done"]
+            cycle = [p for p in pending if state.get(p) == "open"]
+            if cycle:
+                raise self.symbols.error(f"graph {self.raw.name!r} has a "
+                                         f"cycle through {cycle[0]!r}")
+            if pending:
+                stack.extend(reversed(pending))
+                continue
+            state[name] = "done"
+            order.append(self.nodes[name])
+            stack.pop()
+        return order
+
+
+def _bind(op: registry.OpDef, prim, args: list[Ref]) -> list[Arg]:
+    """Bind node inputs (and PRIMITIVE attributes) to ``op``'s parameters."""
+    bound: list[Arg] = []
+    for i, param in enumerate(op.params):
+        convert = op.convert.get(param.name)
+        if param.variadic:
+            bound.extend(_arg(a, convert) for a in args[i:])
+            return bound
+        if i < len(args):
+            bound.append(_arg(args[i], convert))
+            continue
+        value = _attribute(op, prim, param.name)
+        if value is inspect.Parameter.empty:
+            value = param.default
+        if value is inspect.Parameter.empty:
+            raise TypeError(f"missing argument {param.name!r} (got "
+                            f"{len(args)} inputs, no attribute)")
+        bound.append(_arg(Ref("const", value), convert))
+    if len(args) > len(op.params):
+        raise TypeError(f"{len(args)} inputs given, {op.name} takes at most "
+                        f"{len(op.params)}")
+    return bound
+
+
+def _attribute(op: registry.OpDef, prim, param: str):
+    if prim.is_function and not prim.attrs:
+        return inspect.Parameter.empty
+    names = [param] + [a for a, p in op.attrs.items() if p == param]
+    for name in names:
+        if name in prim.attrs:
+            value = prim.attrs[name]
+            if isinstance(value, Undecodable):
+                raise ValueError(f"attribute {name!r}: {value.reason}")
+            return value
+    return inspect.Parameter.empty
+
+
+def _arg(ref: Ref, convert: Callable | None) -> Arg:
+    if convert is None:
+        return Arg(ref)
+    if ref.kind == "const":
+        try:
+            return Arg(Ref("const", convert(ref.key)))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"bad constant argument {ref.key!r}: {exc}") \
+                from exc
+    return Arg(ref, convert)
+
+
+def _refs(node: Node) -> list[Arg]:
+    extra = [Arg(node.callee)] if node.callee is not None else []
+    return node.args + extra
+
+
+def _free_vars(builders: dict[str, "_GraphBuilder"]) -> dict[str, set]:
+    """Names of other graphs' nodes each graph reads. A graph that uses
+    (calls or passes) another graph also needs that graph's free variables,
+    unless it defines them itself."""
+    free = {name: b.refs("free") for name, b in builders.items()}
+    uses = {name: b.refs("graph") for name, b in builders.items()}
+    changed = True
+    while changed:
+        changed = False
+        for name, b in builders.items():
+            needed = set(free[name])
+            for used in uses[name]:
+                needed |= free[used] - b.local_names
+            if needed != free[name]:
+                free[name], changed = needed, True
+    return free

@@ -1,0 +1,142 @@
+"""Compile graphs into flat execution plans, once per model and backend.
+
+A plan is a list of steps over numbered slots. Slots hold the graph's
+inputs, the free variables it reads from enclosing graphs, node results and
+the constants that calls and the output need. Each step knows the slots it
+reads and writes and the slots whose last reader it is, so the executor frees
+values as soon as they are dead (unless the caller asks to keep them).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .closure import GraphRef
+from .graph import Arg, Graph, Model, Node, Ref
+
+
+@dataclass
+class KernelStep:
+    node: Node
+    fn: Callable
+    template: list          # positional args; constants filled in
+    dynamic: tuple          # (position, slot, convert or None)
+    out: int
+    frees: tuple[int, ...] = ()
+
+
+@dataclass
+class CallStep:
+    node: Node
+    callee: int             # slot holding the function value
+    args: tuple[int, ...]
+    out: int
+    tail: bool = False      # last step, result is the graph's output
+    frees: tuple[int, ...] = ()
+
+
+@dataclass
+class GraphPlan:
+    name: str
+    n_inputs: int
+    input_names: list[str]
+    template: list                       # initial slot contents
+    free_slots: dict[str, int]           # free variable -> slot
+    names: dict[str, int]                # node / input name -> slot
+    steps: list
+    output: int
+
+
+@dataclass
+class Program:
+    plans: dict[str, GraphPlan]
+    main: str
+    backend: str
+    keep: bool = False
+
+
+def compile_model(model: Model, backend: str = "reference",
+                  keep: bool = False) -> Program:
+    """One plan per graph. ``keep`` disables freeing (debugging)."""
+    pinned = set().union(*(g.free_vars for g in model.graphs.values()))
+    plans = {name: _GraphCompiler(g, backend, keep, pinned).compile()
+             for name, g in model.graphs.items()}
+    return Program(plans, model.main.name, backend, keep)
+
+
+class _GraphCompiler:
+    def __init__(self, graph: Graph, backend: str, keep: bool, pinned: set):
+        self.graph, self.backend, self.keep = graph, backend, keep
+        self.pinned = pinned            # read by callees: never freed
+        self.template: list = [None] * len(graph.inputs)
+        self.names = {i.name: k for k, i in enumerate(graph.inputs)}
+        self.free_slots = {n: self._new_slot() for n in graph.free_vars}
+        self.names.update(self.free_slots)
+        self.const_slots: dict = {}
+
+    def _new_slot(self, value: Any = None) -> int:
+        self.template.append(value)
+        return len(self.template) - 1
+
+    def slot(self, ref: Ref) -> int:
+        """The slot holding ``ref``'s value (constants get one too)."""
+        if ref.kind == "input":
+            return ref.key
+        if ref.kind == "node" or ref.kind == "free":
+            return self.names[ref.key]
+        # Constants live as long as the graph's refs do, so ids are stable.
+        key = ref.key if ref.kind == "graph" else id(ref.key)
+        if key not in self.const_slots:
+            value = GraphRef(ref.key) if ref.kind == "graph" else ref.key
+            self.const_slots[key] = self._new_slot(value)
+        return self.const_slots[key]
+
+    def compile(self) -> GraphPlan:
+        steps = []
+        for node in self.graph.nodes:
+            out = self._new_slot()
+            steps.append(self._step(node, out))
+            self.names[node.name] = out
+        output = self.slot(self.graph.output)
+        if steps and isinstance(steps[-1], CallStep) and steps[-1].out == output:
+            steps[-1].tail = True
+        if not self.keep:
+            self._add_frees(steps, output)
+        return GraphPlan(self.graph.name, len(self.graph.inputs),
+                         [i.name for i in self.graph.inputs], self.template,
+                         self.free_slots, self.names, steps, output)
+
+    def _step(self, node: Node, out: int):
+        if node.op is None:
+            return CallStep(node, self.slot(node.callee),
+                            tuple(self.slot(a.ref) for a in node.args), out)
+        template, dynamic = [], []
+        for pos, arg in enumerate(node.args):
+            if arg.ref.kind == "const":
+                template.append(arg.ref.key)
+            else:
+                template.append(None)
+                dynamic.append((pos, self.slot(arg.ref), arg.convert))
+        return KernelStep(node, node.op.kernel(self.backend), template,
+                          tuple(dynamic), out)
+
+    def _add_frees(self, steps: list, output: int) -> None:
+        """Give each step the slots it reads for the last time."""
+        freeable = {s for name, s in self.names.items()
+                    if name not in self.pinned} - {output}
+        last_reader: dict[int, int] = {}
+        for index, step in enumerate(steps):
+            for slot in _reads(step):
+                if slot in freeable:
+                    last_reader[slot] = index
+        frees: dict[int, list[int]] = {}
+        for slot, index in last_reader.items():
+            frees.setdefault(index, []).append(slot)
+        for index, step in enumerate(steps):
+            step.frees = tuple(sorted(frees.get(index, ())))
+
+
+def _reads(step) -> list[int]:
+    if isinstance(step, CallStep):
+        return [step.callee, *step.args]
+    return [slot for _, slot, _ in step.dynamic]

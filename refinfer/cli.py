@@ -1,0 +1,130 @@
+"""The ``refinfer`` command.
+
+    refinfer run MODEL [--input FILE ...] [--output-dir DIR] [--seed N]
+    refinfer info MODEL
+    refinfer ops
+
+Errors print one clear message to stderr and exit with status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections import Counter
+
+import numpy as np
+
+from . import registry
+from .api import Model, ModelType
+from .api.enums import numpy_type
+from .inputs import make_inputs
+from .runtime import IOSpec, LoadedModel
+
+PRINTED_VALUES = 50
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return args.command(args)
+    except (RuntimeError, ValueError, TypeError, OSError) as exc:
+        print(f"refinfer {args.name}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="refinfer", description="Reference interpreter for MindSpore "
+        "MindIR models")
+    sub = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run a model and print its outputs")
+    run.add_argument("model", help=".mindir file")
+    run.add_argument("--input", nargs="+", metavar="FILE",
+                     help="one file per input: .npy, or raw .bin like Lite's "
+                     "benchmark (default: seeded random data)")
+    run.add_argument("--output-dir", metavar="DIR",
+                     help="also write each output as output_<i>.npy and .bin")
+    run.add_argument("--seed", type=int, default=0,
+                     help="seed of the random inputs (default 0)")
+    run.set_defaults(command=cmd_run, name="run")
+
+    info = sub.add_parser("info", help="inputs, outputs, ops and weights")
+    info.add_argument("model", help=".mindir file")
+    info.set_defaults(command=cmd_info, name="info")
+
+    ops = sub.add_parser("ops", help="list the supported primitives")
+    ops.set_defaults(command=cmd_ops, name="ops")
+    return parser
+
+
+def _build(path: str) -> Model:
+    model = Model()
+    model.build_from_file(path, ModelType.MINDIR)
+    return model
+
+
+def cmd_run(args) -> int:
+    model = _build(args.model)
+    specs = [IOSpec(t.name, tuple(t.shape), np.dtype(numpy_type(t.dtype)))
+             for t in model.get_inputs()]
+    outputs = model.predict(make_inputs(specs, args.input, args.seed))
+    for output in outputs:
+        _print_output(output.name, output.data_size, output.element_num,
+                      output.get_data_to_numpy())
+    if args.output_dir:
+        _save_outputs(args.output_dir, [o.get_data_to_numpy() for o in outputs])
+    return 0
+
+
+def _print_output(name, data_size, element_num, data: np.ndarray) -> None:
+    """MindSpore Lite's quick-start format."""
+    print(f"tensor's name is:{name} data size is:{data_size} tensor elements "
+          f"num is:{element_num}")
+    values = data.reshape(-1)[:PRINTED_VALUES]
+    print("output data is:", " ".join(str(v) for v in values), "")
+
+
+def _save_outputs(directory: str, arrays: list[np.ndarray]) -> None:
+    os.makedirs(directory, exist_ok=True)
+    for k, array in enumerate(arrays):
+        np.save(os.path.join(directory, f"output_{k}.npy"), array)
+        array.tofile(os.path.join(directory, f"output_{k}.bin"))
+
+
+def cmd_info(args) -> int:
+    loaded = LoadedModel(args.model)
+    print(f"model: {loaded.path}")
+    print(f"MindSpore version: {loaded.file.model_version or '?'}, "
+          f"mind_ir_version {loaded.file.mind_ir_version}, "
+          f"{len(loaded.model.graphs)} graph(s)")
+    for title, specs in (("inputs", loaded.inputs), ("outputs", loaded.outputs)):
+        print(f"{title}:")
+        for spec in specs:
+            dtype = spec.dtype.name if spec.dtype is not None else "?"
+            print(f"  {spec.name}: {dtype}{list(spec.shape)}")
+    weights = list(loaded.file.main.parameters.values())
+    size = sum(w.nbytes for w in weights)
+    count = sum(w.size for w in weights)
+    print(f"parameters: {len(weights)} tensors, {count:,} values, "
+          f"{size / 2**20:.2f} MiB")
+    print("ops:")
+    counts = Counter(n.op_name for g in loaded.model.graphs.values()
+                     for n in g.nodes)
+    for op, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        print(f"  {op:<24} {count}")
+    return 0
+
+
+def cmd_ops(args) -> int:
+    ops = registry.list_ops()
+    print(f"{'primitive':<24} {'family':<12} summary")
+    for op in ops:
+        print(f"{op.name:<24} {op.family:<12} {op.summary}")
+    print(f"{len(ops)} primitives")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

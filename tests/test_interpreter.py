@@ -1,0 +1,135 @@
+"""The graph, plan and executor layers on real MindSpore exports."""
+import numpy as np
+import pytest
+
+from refinfer import registry
+from refinfer.errors import NodeError
+from refinfer.executor import Hooks
+from refinfer.format import schema
+from refinfer.plan import KernelStep
+from refinfer.runtime import LoadedModel
+
+from conftest import assert_close, golden_case
+
+
+def _rewrite(case, tmp_path, edit):
+    """A copy of ``case``'s model file with ``edit(proto)`` applied."""
+    proto = schema.ModelProto()
+    with open(case.model_path, "rb") as f:
+        proto.ParseFromString(f.read())
+    edit(proto)
+    path = tmp_path / "model.mindir"
+    path.write_bytes(proto.SerializeToString())
+    return str(path)
+
+
+@pytest.mark.parametrize("name", ["mlp", "ctrl_while", "ctrl_if"])
+def test_file_order_is_not_trusted(name, tmp_path):
+    case = golden_case(name)
+
+    def reverse_nodes(proto):
+        for graph in [proto.graph, *proto.functions]:
+            nodes = list(graph.node)[::-1]
+            del graph.node[:]
+            graph.node.extend(nodes)
+
+    model = LoadedModel(_rewrite(case, tmp_path, reverse_nodes))
+    for got, exp in zip(model.run(case.inputs()), case.outputs()):
+        assert_close(got, exp, **case.tolerance)
+
+
+def test_dead_values_are_freed_after_last_use():
+    model = LoadedModel(golden_case("lenet5").model_path)
+    plan = model.program.plans[model.program.main]
+    node_slots = {s.out for s in plan.steps} - {plan.output}
+    freed = [slot for step in plan.steps for slot in step.frees]
+    assert sorted(freed) == sorted(set(freed)), "a slot freed twice"
+    assert node_slots <= set(freed)
+    assert plan.output not in freed
+    # each slot is freed by the last step that reads it
+    for index, step in enumerate(plan.steps):
+        later_reads = {slot for s in plan.steps[index + 1:]
+                       for _, slot, _ in s.dynamic}
+        assert not set(step.frees) & later_reads
+
+
+def test_keep_disables_freeing_and_gives_same_result():
+    case = golden_case("lenet5")
+    model = LoadedModel(case.model_path)
+    kept = model._program(keep=True)
+    assert all(not step.frees for plan in kept.plans.values()
+               for step in plan.steps)
+    assert_close(model.run(case.inputs(), keep=True)[0], case.outputs()[0],
+                 **case.tolerance)
+
+
+def test_hooks_see_every_kernel_in_dependency_order():
+    case = golden_case("lenet5")
+    model = LoadedModel(case.model_path)
+    seen, shapes, scopes = [], {}, {}
+
+    def before(node, inputs):
+        seen.append(node.name)
+        scopes[node.name] = node.scope
+
+    def after(node, inputs, output):
+        shapes[node.name] = np.shape(output)
+
+    outputs = model.run(case.inputs(), hooks=Hooks(before, after))
+    plan = model.program.plans[model.program.main]
+    assert seen == [step.node.name for step in plan.steps]
+    assert len(seen) == len(set(seen))
+    position = {name: k for k, name in enumerate(seen)}
+    for step in plan.steps:
+        for arg in step.node.args:
+            if arg.ref.kind == "node":
+                assert position[arg.ref.key] < position[step.node.name]
+    assert shapes[seen[-1]] == outputs[0].shape
+    conv = [n for n in seen if "Conv2D" in scopes[n]]
+    assert shapes[conv[0]] == (1, 6, 28, 28)
+
+
+def test_kernel_errors_name_node_op_and_inputs(monkeypatch):
+    case = golden_case("mlp")
+    op = registry.get_op("MatMul")
+
+    def broken(*args):
+        raise ValueError("deliberate failure")
+
+    monkeypatch.setattr(op, "reference", broken)
+    model = LoadedModel(case.model_path)
+    with pytest.raises(NodeError) as info:
+        model.run(case.inputs())
+    message = str(info.value)
+    assert "Default/fc1-Dense/MatMul-op0" in message
+    assert "op MatMul" in message
+    assert "deliberate failure" in message
+    assert "float32[2, 4]" in message and "float32[8, 4]" in message
+
+
+def test_wrong_input_count_dtype_and_shape_are_refused():
+    case = golden_case("mlp")
+    model = LoadedModel(case.model_path)
+    x = case.inputs()[0]
+    with pytest.raises(ValueError, match="takes 1 input"):
+        model.run([x, x])
+    with pytest.raises(TypeError, match="expects dtype float32, got float64"):
+        model.run([x.astype(np.float64)])
+    with pytest.raises(ValueError, match=r"expects shape \[2, 4\]"):
+        model.run([x.reshape(4, 2)])
+
+
+def test_ten_thousand_iteration_loop_keeps_a_flat_stack():
+    case = golden_case("ctrl_while_long")
+    x, n = case.inputs()
+    assert int(n) == 10000
+    depth = []
+
+    def before(node, inputs):
+        import inspect
+        depth.append(len(inspect.stack(0)))
+
+    model = LoadedModel(case.model_path)
+    got = model.run([x, n], hooks=Hooks(before))
+    assert_close(got[0], case.outputs()[0], **case.tolerance)
+    assert max(depth) - min(depth) == 0

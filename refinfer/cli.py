@@ -19,7 +19,8 @@ from . import registry
 from .api import Model, ModelType
 from .api.enums import numpy_type
 from .inputs import make_inputs
-from .runtime import IOSpec, LoadedModel
+from .format.reader import read_mindir
+from .runtime import IOSpec
 
 PRINTED_VALUES = 50
 
@@ -94,27 +95,45 @@ def _save_outputs(directory: str, arrays: list[np.ndarray]) -> None:
 
 
 def cmd_info(args) -> int:
-    loaded = LoadedModel(args.model)
-    print(f"model: {loaded.path}")
-    print(f"MindSpore version: {loaded.file.model_version or '?'}, "
-          f"mind_ir_version {loaded.file.mind_ir_version}, "
-          f"{len(loaded.model.graphs)} graph(s)")
-    for title, specs in (("inputs", loaded.inputs), ("outputs", loaded.outputs)):
-        print(f"{title}:")
-        for spec in specs:
-            dtype = spec.dtype.name if spec.dtype is not None else "?"
-            print(f"  {spec.name}: {dtype}{list(spec.shape)}")
-    weights = list(loaded.file.main.parameters.values())
-    size = sum(w.nbytes for w in weights)
-    count = sum(w.size for w in weights)
-    print(f"parameters: {len(weights)} tensors, {count:,} values, "
-          f"{size / 2**20:.2f} MiB")
+    mindir = read_mindir(args.model)
+    main = mindir.main
+    print(f"model: {mindir.path}")
+    print(f"MindSpore version: {mindir.model_version or '?'}, "
+          f"mind_ir_version {mindir.mind_ir_version}, "
+          f"{len(mindir.graphs)} graph(s)")
+    print("inputs:")
+    for info in main.inputs:
+        if not info.is_monad:
+            print(f"  {info.short_name}: {_type_text(info.abstract)}")
+    print("outputs:")
+    for leaf in main.output.abstract.flatten():
+        print(f"  {_type_text(leaf)}")
+    weights = list(main.parameters.values())
+    print(f"parameters: {len(weights)} tensors, "
+          f"{sum(w.size for w in weights):,} values, "
+          f"{sum(w.nbytes for w in weights) / 2**20:.2f} MiB")
     print("ops:")
-    counts = Counter(n.op_name for g in loaded.model.graphs.values()
-                     for n in g.nodes)
+    counts = _op_counts(mindir)
     for op, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-        print(f"  {op:<24} {count}")
+        note = "" if registry.has_op(op) else "  (unsupported)"
+        print(f"  {op:<24} {count}{note}")
     return 0
+
+
+def _type_text(abstract) -> str:
+    dtype = abstract.dtype.name if abstract.dtype is not None else abstract.kind
+    return f"{dtype}{list(abstract.shape)}"
+
+
+def _op_counts(mindir) -> Counter:
+    """Primitive applications per op name, over every graph."""
+    counts = Counter()
+    for graph in mindir.graphs:
+        for node in graph.nodes:
+            prim = mindir.primitives.get(node.op_type.removeprefix("REF::"))
+            if prim is not None:
+                counts[prim.op_type.removeprefix("S_Prim_")] += 1
+    return counts
 
 
 def cmd_ops(args) -> int:

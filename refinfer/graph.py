@@ -196,7 +196,7 @@ class _GraphBuilder:
         if name in self.symbols.owner:
             return self._outer(name)
         raise self.symbols.error(f"graph {self.raw.name!r} uses undefined "
-                                 f"name {name!r}")
+                                 f"name {name!r} (is the file truncated?)")
 
     def _outer(self, name: str) -> Ref:
         """A value of another (enclosing) graph, read as a free variable."""
@@ -233,7 +233,7 @@ class _GraphBuilder:
         else:
             raise self.symbols.error(f"node {raw.name!r} applies unknown "
                                      f"{target!r} (no such primitive, graph "
-                                     "or node)")
+                                     "or node; is the file truncated?)")
         return Node(raw.name, raw.scope, None, [Arg(a) for a in args],
                     callee, raw.abstract)
 

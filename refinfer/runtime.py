@@ -16,7 +16,7 @@ from . import executor
 from .format.reader import read_mindir
 from .format.values import MONAD, Abstract
 from .graph import Graph, Model, Ref, build_model
-from .plan import Program, compile_model
+from .plan import CallStep, Program, compile_model
 
 
 @dataclass
@@ -43,9 +43,10 @@ class LoadedModel:
         self.outputs = _output_specs(main)
 
     def run(self, arrays: Sequence[np.ndarray], hooks=None,
-            keep: bool = False) -> list:
-        """Run on one array per data input; returns the flattened outputs."""
-        self.check_inputs(arrays)
+            keep: bool = False, shapes: Sequence | None = None) -> list:
+        """Run on one array per data input; returns the flattened outputs.
+        ``shapes`` overrides the declared input shapes (after a resize)."""
+        self.check_inputs(arrays, shapes)
         args = [MONAD] * len(self.model.main.inputs)
         for k, array in zip(self._data_inputs, arrays):
             args[k] = array
@@ -60,13 +61,25 @@ class LoadedModel:
             self._keep_program = compile_model(self.model, self.backend, True)
         return self._keep_program
 
-    def check_inputs(self, arrays: Sequence) -> None:
+    def check_inputs(self, arrays: Sequence, shapes=None) -> None:
         if len(arrays) != len(self.inputs):
             raise ValueError(f"{self.path}: the model takes {len(self.inputs)} "
                              f"input(s) ({', '.join(i.name for i in self.inputs)})"
                              f", got {len(arrays)}")
-        for spec, array in zip(self.inputs, arrays):
+        for k, (spec, array) in enumerate(zip(self.inputs, arrays)):
+            if shapes is not None:
+                spec = IOSpec(spec.name, tuple(shapes[k]), spec.dtype)
             _check_input(self.path, spec, array)
+
+    def infer_output_shapes(self, shapes: Sequence) -> list | None:
+        """Output shapes for these input shapes, by a run on zeros; None for
+        models with graph calls, whose control flow may depend on values."""
+        if any(isinstance(step, CallStep) for plan in self.program.plans.values()
+               for step in plan.steps):
+            return None
+        zeros = [np.zeros(shape, spec.dtype)
+                 for shape, spec in zip(shapes, self.inputs)]
+        return [np.shape(v) for v in self.run(zeros, shapes=shapes)]
 
 
 def _spec(name: str, abstract: Abstract) -> IOSpec:

@@ -201,7 +201,9 @@ class _Parallel:
     @config_info.setter
     def config_info(self, value):
         check_section_dict("config_info", value)
-        self._config_info = {k: dict(v) for k, v in value.items()}
+        # Lite stores each section separately: later sections replace
+        # earlier ones of the same name, others stay.
+        self._config_info.update({k: dict(v) for k, v in value.items()})
 
     @property
     def config_path(self):
@@ -210,7 +212,9 @@ class _Parallel:
     @config_path.setter
     def config_path(self, value):
         check_isinstance("config_path", value, str)
-        if value and not os.path.exists(value):
+        if not value:
+            return  # Lite ignores an empty path
+        if not os.path.exists(value):
             raise ValueError("Set parallel failed, config_path does not exist!")
         self._config_path = value
 

@@ -25,6 +25,7 @@ class Model:
         self.model_path_ = ""
         self._loaded: LoadedModel | None = None
         self._inputs: list[_TensorImpl] = []
+        self._output_shapes: list | None = None   # known after resize/predict
         self.config: dict[str, dict[str, str]] = {}
 
     def __str__(self):
@@ -54,6 +55,7 @@ class Model:
                 from exc
         self.config = config
         self._inputs = [_input_impl(spec) for spec in self._loaded.inputs]
+        self._output_shapes = [spec.shape for spec in self._loaded.outputs]
 
     @staticmethod
     def _config(config_path: str, config_dict) -> dict:
@@ -77,8 +79,16 @@ class Model:
         return [Tensor(impl) for impl in self._require_built()._inputs]
 
     def get_outputs(self) -> tuple[TensorMeta, ...]:
-        """Output metadata (Lite 2.7 returns TensorMeta, not data)."""
-        return tuple(_meta(spec) for spec in self._require_built()._loaded.outputs)
+        """Output metadata (Lite 2.7 returns TensorMeta, not data). After a
+        resize, shapes are re-inferred; for models with control flow they
+        are -1 until the next predict."""
+        specs = self._require_built()._loaded.outputs
+        if self._output_shapes is None:
+            self._output_shapes = self._loaded.infer_output_shapes(
+                [impl.shape for impl in self._inputs])
+        shapes = self._output_shapes or [(-1,) * len(s.shape) for s in specs]
+        return tuple(_meta(IOSpec(s.name, tuple(shape), s.dtype))
+                     for s, shape in zip(specs, shapes))
 
     def get_model_info(self, key):
         check_isinstance("key", key, str)
@@ -110,6 +120,7 @@ class Model:
         for impl, shape in zip(self._inputs, dims):
             if impl.shape != list(shape):
                 impl.shape, impl.data, impl.frozen = list(shape), None, False
+        self._output_shapes = None
 
     def predict(self, inputs, outputs=None) -> list[Tensor]:
         if not isinstance(inputs, (list, tuple)):
@@ -123,29 +134,39 @@ class Model:
                    for i, value in enumerate(inputs)]
         _check_outputs_arg(outputs)
         arrays = [self._input_array(i, t) for i, t in enumerate(tensors)]
-        results = self._loaded.run(arrays)
+        shapes = [impl.shape for impl in self._inputs]
+        try:
+            results = self._loaded.run(arrays, shapes=shapes)
+        except (ValueError, TypeError) as exc:
+            raise RuntimeError(f"predict failed! Error is {exc}") from exc
+        self._output_shapes = [np.shape(r) for r in results]
         return _output_tensors(self._loaded.outputs, results, outputs)
 
     def _as_input_tensor(self, index: int, value) -> Tensor:
+        """Tensors are used as given; arrays fill the model's own input
+        tensor, as in Lite."""
         if isinstance(value, Tensor):
             return value
         if isinstance(value, np.ndarray):
-            tensor = Tensor(_TensorImpl(
-                self._inputs[index].name, self._inputs[index].dtype,
-                self._inputs[index].shape))
+            tensor = Tensor(self._inputs[index])
             tensor.set_data_from_numpy(value)
             return tensor
         raise TypeError("inputs element must be Tensor, of numpy.")
 
     def _input_array(self, index: int, tensor: Tensor) -> np.ndarray:
         expected = self._inputs[index]
+        problem = None
         if tensor.dtype != expected.dtype:
-            raise RuntimeError(
-                f"predict failed! Error is input {index} ({expected.name!r}) "
-                f"has dtype {tensor.dtype}, the model expects {expected.dtype}")
-        if tensor._tensor.data is None:
+            problem = f"has dtype {tensor.dtype}, the model expects " \
+                      f"{expected.dtype}"
+        elif tensor.shape != expected.shape:
+            problem = f"has shape {tensor.shape}, the model input is " \
+                      f"{expected.shape} (call resize first)"
+        elif tensor._tensor.data is None:
+            problem = "has no data"
+        if problem:
             raise RuntimeError(f"predict failed! Error is input {index} "
-                               f"({expected.name!r}) has no data")
+                               f"({expected.name!r}) {problem}")
         return tensor.get_data_to_numpy()
 
     def _require_built(self) -> "Model":

@@ -181,7 +181,7 @@ def _from_numpy(array: np.ndarray, shape, dtype) -> _TensorImpl:
 
 def _from_tensor(tensor: Tensor, shape, dtype) -> _TensorImpl:
     if shape is not None and list(shape) != tensor.shape:
-        raise TypeError(f"user set shape is not equal tensor shape, user's "
+        raise TypeError(f"user set shape is not equal numpy shape, user's "
                         f"shape: {shape}, tensor shape is: {tensor.shape}.")
     if dtype is not None and dtype != tensor.dtype:
         raise TypeError(f"user set dtype is not equal tensor dtype, user's "

@@ -100,11 +100,11 @@ def read_mindir(path: str, dec_key: bytes | None = None) -> MindIRFile:
     try:
         graphs = [_read_graph(g, weights)
                   for g in [proto.graph, *proto.functions]]
+        primitives = {p.name: _read_primitive(p) for p in proto.primitives}
     except (ValueError, UnsupportedValue) as exc:
         raise MindIRError(path, str(exc)) from exc
     return MindIRFile(
-        path=path, graphs=graphs,
-        primitives={p.name: _read_primitive(p) for p in proto.primitives},
+        path=path, graphs=graphs, primitives=primitives,
         mind_ir_version=proto.mind_ir_version,
         model_version=proto.model_version,
         user_info={e.key: e.value for e in proto.user_info})
@@ -144,6 +144,13 @@ def _parse(path: str, blob: bytes):
     if not proto.ir_version or not proto.HasField("graph"):
         raise MindIRError(path, "not a MindIR file (no ir_version or no "
                           "graph), or the file is truncated")
+    if not proto.HasField("mind_ir_version") and any(
+            p.prim_type == schema.PRIMITIVE_FUNCTION for p in proto.primitives):
+        # PRIMITIVE_FUNCTION needs version >= 2, and MindSpore writes the
+        # version after the graphs and primitives: the end is missing.
+        raise MindIRError(path, "mind_ir_version is missing although the "
+                          "file uses PRIMITIVE_FUNCTION ops: the file is "
+                          "truncated or corrupt")
     if proto.mind_ir_version > schema.MAX_MIND_IR_VERSION:
         raise MindIRError(
             path, f"mind_ir_version {proto.mind_ir_version} is newer than "
@@ -161,7 +168,7 @@ def _read_primitive(p) -> Primitive:
     for a in p.attribute:
         try:
             attrs[a.name] = decode_value(a)
-        except UnsupportedValue as exc:
+        except (UnsupportedValue, ValueError) as exc:
             attrs[a.name] = Undecodable(str(exc))
     return Primitive(p.name, p.op_type, attrs,
                      p.prim_type == schema.PRIMITIVE_FUNCTION, p.instance_name)

@@ -8,6 +8,7 @@ Python scalars stay Python scalars: type promotion differs between
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,7 +58,7 @@ def tensor_from_raw(t, raw) -> np.ndarray:
     shape = tuple(t.dims)
     if any(d < 0 for d in shape):
         raise ValueError(f"tensor {t.name!r} has unknown dims {list(shape)}")
-    expected = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    expected = math.prod(shape) * dtype.itemsize  # Python ints: no overflow
     if len(raw) != expected:
         raise ValueError(f"tensor {t.name!r}: {dtype.name}{list(shape)} needs "
                          f"{expected} bytes, the file holds {len(raw)}")

@@ -1,0 +1,702 @@
+"""``mslite.Model``: build_from_file arguments and config, get_inputs /
+get_outputs / get_model_info, resize and predict with Lite's exact checks
+(lite-api.md §6, §12).
+
+Most tests use small models derived in ``tmp_path`` from golden/mlp (only
+ops that are registered today: ReLU, Add), so they do not wait for other
+kernels; the golden/mlp tests skip, naming the missing ops, until MatMul and
+BiasAdd are registered.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import refinfer as mslite
+from refinfer import DataType, Format, ModelType, Tensor, TensorMeta, registry
+from refinfer.format.schema import ModelProto
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MLP_DIR = os.path.join(ROOT, "golden", "mlp")
+MLP = os.path.join(MLP_DIR, "model.mindir")
+MLP_SPLIT = os.path.join(ROOT, "golden", "mlp_split", "model_graph.mindir")
+RTOL, ATOL = 1e-4, 1e-5
+X = np.array([[-1.0, 2.0, -3.0, 4.0], [5.0, -6.0, 7.0, -0.5]], np.float32)
+
+
+# -- model files ----------------------------------------------------------------
+def read_proto(path) -> ModelProto:
+    proto = ModelProto()
+    with open(path, "rb") as f:
+        proto.ParseFromString(f.read())
+    return proto
+
+
+def missing_ops(path) -> list[str]:
+    """Primitives of ``path`` that no registered op implements."""
+    return sorted({p.op_type.removeprefix("S_Prim_")
+                   for p in read_proto(path).primitives
+                   if not registry.has_op(p.op_type.removeprefix("S_Prim_"))})
+
+
+def require_ops(path):
+    missing = missing_ops(path)
+    if missing:
+        pytest.skip(f"ops not registered yet: {', '.join(missing)} "
+                    f"(needed by {os.path.relpath(path, ROOT)})")
+
+
+def make_model(path, dims=(2, 4), add=False, user_info=None) -> str:
+    """golden/mlp reduced to ``y = ReLU(x)`` (or ``y = ReLU(x) + z`` with a
+    second input ``z`` when ``add``), input dims ``dims``."""
+    proto = read_proto(MLP)
+    graph = proto.graph
+    x = graph.input[0]
+    prefix = x.name.rsplit(":", 1)[0]
+    relu = next(n for n in graph.node if n.op_type.startswith("REF::ReLU"))
+    relu = type(relu)(input=[x.name], output=relu.output, name=relu.name,
+                      op_type=relu.op_type, domain=relu.domain,
+                      attribute=relu.attribute)
+    relu.attribute[0].tensors[0].dims[:] = dims
+    nodes, last = [relu], relu
+    prims = [p for p in proto.primitives if p.op_type == "ReLU"]
+    del x.tensor[0].dims[:]
+    x.tensor[0].dims.extend(dims)
+    if add:
+        z = graph.input.add()
+        z.CopyFrom(x)
+        z.name = f"{prefix}:z"
+        prim = type(prims[0])(name="Add:99", op_type="Add",
+                              instance_name="add", prim_type=2)
+        prims.append(prim)
+        last = type(relu)(input=[relu.name, z.name], name=f"{prefix}:sum:99",
+                          output=[f"{prefix}:sum:99"], op_type="REF::Add:99",
+                          domain="Default/Add-op0")
+        shape = last.attribute.add()
+        shape.CopyFrom(relu.attribute[0])
+        nodes.append(last)
+    del graph.node[:]
+    graph.node.extend(nodes)
+    del graph.parameter[:]
+    graph.output[0].name = last.name
+    del graph.output[0].tensor[0].dims[:]
+    graph.output[0].tensor[0].dims.extend(dims)
+    del proto.primitives[:]
+    proto.primitives.extend(prims)
+    for key, value in (user_info or {}).items():
+        proto.user_info.add(key=key, value=value)
+    path = str(path)
+    with open(path, "wb") as f:
+        f.write(proto.SerializeToString())
+    return path
+
+
+def build(path, context=None, **kwargs) -> mslite.Model:
+    model = mslite.Model()
+    model.build_from_file(str(path), ModelType.MINDIR, context, **kwargs)
+    return model
+
+
+@pytest.fixture
+def relu_path(tmp_path):
+    return make_model(tmp_path / "relu.mindir")
+
+
+@pytest.fixture
+def relu(relu_path):
+    return build(relu_path)
+
+
+@pytest.fixture
+def dynamic(tmp_path):
+    return build(make_model(tmp_path / "dyn.mindir", dims=(-1, 4)))
+
+
+@pytest.fixture
+def two_inputs(tmp_path):
+    return build(make_model(tmp_path / "add.mindir", add=True))
+
+
+@pytest.fixture(params=[MLP, MLP_SPLIT], ids=["mlp", "mlp_split"])
+def mlp(request):
+    require_ops(request.param)
+    return build(request.param)
+
+
+def golden_io():
+    return (np.load(os.path.join(MLP_DIR, "input_0.npy")),
+            np.load(os.path.join(MLP_DIR, "output_0.npy")))
+
+
+def relu_of(x):
+    return np.maximum(x, 0)
+
+
+# -- build_from_file: arguments -----------------------------------------------------
+@pytest.mark.parametrize("args,message", [
+    ((1, ModelType.MINDIR), "model_path must be str, but got <class 'int'>."),
+    ((MLP, 0), "model_type must be ModelType, but got <class 'int'>."),
+    ((MLP, ModelType.MINDIR, "cpu"), "context must be Context, but got <class 'str'>."),
+    ((MLP, ModelType.MINDIR, None, None), "config_path must be str, but got "
+                                          "<class 'NoneType'>."),
+])
+def test_build_argument_types(args, message):
+    with pytest.raises(TypeError) as info:
+        mslite.Model().build_from_file(*args)
+    assert str(info.value) == message
+
+
+def test_build_type_checks_come_before_existence(tmp_path):
+    missing = str(tmp_path / "missing.mindir")
+    with pytest.raises(TypeError, match="^config_path must be str"):
+        mslite.Model().build_from_file(missing, ModelType.MINDIR, None, 1)
+
+
+def test_build_missing_model(tmp_path):
+    model = mslite.Model()
+    with pytest.raises(RuntimeError) as info:
+        model.build_from_file(str(tmp_path / "missing.mindir"), ModelType.MINDIR)
+    assert str(info.value) == "build_from_file failed, model_path does not exist!"
+    assert str(model) == "model_path: ."
+
+
+def test_build_missing_config(relu_path, tmp_path):
+    with pytest.raises(RuntimeError) as info:
+        build(relu_path, config_path=str(tmp_path / "missing.cfg"))
+    assert str(info.value) == "build_from_file failed, config_path does not exist!"
+
+
+def test_str_shows_path_even_when_build_fails(tmp_path):
+    path = tmp_path / "garbage.mindir"
+    path.write_bytes(b"not a model")
+    model = mslite.Model()
+    assert str(model) == "model_path: ."
+    with pytest.raises(RuntimeError, match="^build_from_file failed! Error is "):
+        model.build_from_file(str(path), ModelType.MINDIR)
+    assert str(model) == f"model_path: {path}."
+
+
+def test_build_default_context_and_explicit_context(relu_path):
+    context = mslite.Context()
+    context.cpu.thread_num = 2
+    for model in (build(relu_path), build(relu_path, context)):
+        assert [t.name for t in model.get_inputs()] == ["x"]
+
+
+@pytest.mark.parametrize("target", [["gpu"], ["ascend"], ["Ascend", "cpu"],
+                                    ["GPU"]])
+def test_build_non_cpu_target(relu_path, target):
+    context = mslite.Context()
+    context.target = target
+    with pytest.raises(RuntimeError) as info:
+        build(relu_path, context)
+    message = str(info.value)
+    assert message.startswith("build_from_file failed! Error is ")
+    assert target[0].lower() in message.lower()
+
+
+def test_build_cpu_first_target_is_fine(relu_path):
+    context = mslite.Context()
+    context.target = ["cpu", "gpu"]
+    assert build(relu_path, context).get_inputs()[0].shape == [2, 4]
+
+
+def test_build_mindir_lite_type(relu_path):
+    with pytest.raises(RuntimeError, match="^build_from_file failed! Error is "):
+        mslite.Model().build_from_file(relu_path, ModelType.MINDIR_LITE)
+
+
+def test_build_with_dec_key_argument_checks(relu_path):
+    model = mslite.Model()
+    with pytest.raises(TypeError) as info:
+        model.build_from_file(relu_path, ModelType.MINDIR, dec_key="0123")
+    assert str(info.value) == "dec_key must be bytes, but got <class 'str'>."
+    with pytest.raises(ValueError) as info:
+        model.build_from_file(relu_path, ModelType.MINDIR, dec_key=b"k" * 16,
+                              dec_mode="")
+    assert str(info.value) == "dec_mode must not be empty string!"
+    with pytest.raises(TypeError) as info:
+        model.build_from_file(relu_path, ModelType.MINDIR, dec_key=b"k" * 16,
+                              dec_num_parallel="2")
+    assert str(info.value) == ("dec_num_parallel must be int, but got "
+                               "<class 'str'>.")
+
+
+def test_build_encrypted_without_key():
+    path = os.path.join(ROOT, "golden", "encrypted", "model.mindir")
+    with pytest.raises(RuntimeError) as info:
+        mslite.Model().build_from_file(path, ModelType.MINDIR)
+    assert str(info.value).startswith("build_from_file failed! Error is ")
+    assert "encrypted" in str(info.value) and "AES-GCM" in str(info.value)
+
+
+# -- build_from_file: config -------------------------------------------------------
+CONFIG = """\
+# comment line, ignored
+orphan=before any section
+[execution_plan]
+op1=data_type:float16
+op1=data_type:float32
+  op2 = "data_type:float32"  
+ab
+[empty_section]
+[gpu_context]
+input_shape=x:[2,4]
+not a key value line
+[execution_plan]
+op3=data_type:float16
+op1=third
+[model_file]
+mindir_path=/a=b/model_graph.mindir
+"""
+
+
+@pytest.fixture
+def config_file(tmp_path):
+    path = tmp_path / "model.cfg"
+    path.write_text(CONFIG)
+    return str(path)
+
+
+def test_config_file_parsing(relu_path, config_file):
+    model = build(relu_path, config_path=config_file)
+    assert model.config == {
+        "execution_plan": {"op1": "data_type:float16",
+                           "op2": '"data_type:float32"'},
+        "gpu_context": {"input_shape": "x:[2,4]"},
+        "model_file": {"mindir_path": "/a=b/model_graph.mindir"},
+    }
+
+
+def test_config_dict_overrides_file(relu_path, config_file):
+    model = build(relu_path, config_path=config_file, config_dict={
+        "execution_plan": {"op1": "data_type:float32", "op9": "data_type:float16"},
+        "new_section": {"k": "v"}})
+    assert model.config["execution_plan"] == {
+        "op1": "data_type:float32", "op2": '"data_type:float32"',
+        "op9": "data_type:float16"}
+    assert model.config["new_section"] == {"k": "v"}
+    assert model.config["gpu_context"] == {"input_shape": "x:[2,4]"}
+
+
+def test_config_dict_alone(relu_path):
+    model = build(relu_path, config_dict={"ms_cache": {"serialize_path": "/tmp/x"}})
+    assert model.config == {"ms_cache": {"serialize_path": "/tmp/x"}}
+
+
+@pytest.mark.parametrize("falsy", ["", 0, None, {}])
+def test_config_dict_falsy_ignored(relu_path, falsy):
+    assert build(relu_path, config_dict=falsy).config == {}
+
+
+@pytest.mark.parametrize("value,message", [
+    (["execution_plan"], "config_dict must be dict, but got <class 'list'>."),
+    ({1: {}}, "config_dict_key must be str, but got <class 'int'>."),
+    ({"s": "k=v"}, "config_dict_value must be dict, but got <class 'str'>."),
+    ({"s": {2: "v"}}, "config_dict_value_key must be str, but got <class 'int'>."),
+    ({"s": {"k": 2}}, "config_dict_value_value must be str, but got "
+                      "<class 'int'>."),
+])
+def test_config_dict_type_errors(relu_path, value, message):
+    with pytest.raises(TypeError) as info:
+        build(relu_path, config_dict=value)
+    assert str(info.value) == message
+
+
+# -- get_inputs / get_outputs ---------------------------------------------------------
+def test_get_inputs(relu):
+    inputs = relu.get_inputs()
+    assert isinstance(inputs, list) and len(inputs) == 1
+    tensor = inputs[0]
+    assert isinstance(tensor, Tensor)
+    assert tensor.name == "x"
+    assert tensor.shape == [2, 4]
+    assert tensor.dtype == DataType.FLOAT32
+    assert tensor.format == Format.NCHW
+    assert tensor.element_num == 8 and tensor.data_size == 32
+
+
+def test_get_inputs_fresh_wrappers_share_data(relu):
+    first, second = relu.get_inputs()[0], relu.get_inputs()[0]
+    assert first is not second
+    first.set_data_from_numpy(X)
+    np.testing.assert_array_equal(second.get_data_to_numpy(), X)
+
+
+def test_get_inputs_two_inputs_in_order(two_inputs):
+    assert [t.name for t in two_inputs.get_inputs()] == ["x", "z"]
+
+
+def test_get_outputs(relu):
+    outputs = relu.get_outputs()
+    assert isinstance(outputs, tuple) and len(outputs) == 1
+    meta = outputs[0]
+    assert isinstance(meta, TensorMeta)
+    assert meta.shape == [2, 4]
+    assert meta.dtype == DataType.FLOAT32
+    assert meta.element_num == 8 and meta.data_size == 32
+    assert isinstance(meta.name, str) and meta.name
+
+
+def test_unbuilt_model_predict_and_resize_raise_runtime_error():
+    model = mslite.Model()
+    with pytest.raises(RuntimeError):
+        model.predict([X])
+    with pytest.raises(RuntimeError):
+        model.resize([Tensor()], [[1]])
+
+
+def test_mlp_get_inputs_and_outputs(mlp):
+    (tensor,) = mlp.get_inputs()
+    assert (tensor.name, tensor.shape, tensor.dtype) == ("x", [2, 4],
+                                                         DataType.FLOAT32)
+    (meta,) = mlp.get_outputs()
+    assert isinstance(meta, TensorMeta)
+    assert (meta.shape, meta.dtype, meta.data_size) == ([2, 3],
+                                                        DataType.FLOAT32, 24)
+
+
+# -- get_model_info -------------------------------------------------------------------
+def test_get_model_info_current_pid(relu):
+    assert relu.get_model_info("current_pid") == str(os.getpid())
+
+
+@pytest.mark.parametrize("key", ["no_such_key", "", "input_shape",
+                                 "dynamic_dims", "USER_INFO"])
+def test_get_model_info_empty(relu, key):
+    assert relu.get_model_info(key) == ""
+
+
+@pytest.mark.parametrize("key", [1, None, b"user_info"])
+def test_get_model_info_key_type(relu, key):
+    with pytest.raises(TypeError) as info:
+        relu.get_model_info(key)
+    assert str(info.value) == f"key must be str, but got {type(key)}."
+
+
+def test_get_model_info_user_info(tmp_path, relu):
+    assert relu.get_model_info("user_info") == "{}"
+    one = build(make_model(tmp_path / "u1.mindir", user_info={"k": "v 1"}))
+    assert one.get_model_info("user_info") == '{"k": "v 1"}'
+    two = build(make_model(tmp_path / "u2.mindir",
+                           user_info={"a": "1", "b": "2"}))
+    assert two.get_model_info("user_info") in ('{"a": "1", "b": "2"}',
+                                               '{"b": "2", "a": "1"}')
+
+
+# -- predict: arguments ---------------------------------------------------------------
+@pytest.mark.parametrize("inputs", [X, Tensor(X), "x", None])
+def test_predict_inputs_not_sequence(relu, inputs):
+    with pytest.raises(TypeError) as info:
+        relu.predict(inputs)
+    assert str(info.value) == f"inputs must be list or tuple, but got {type(inputs)}."
+
+
+@pytest.mark.parametrize("count", [0, 2, 3])
+def test_predict_wrong_input_count(relu, count):
+    with pytest.raises(RuntimeError) as info:
+        relu.predict([X] * count)
+    assert str(info.value) == f"model input len:1 not equal input len:{count}!"
+
+
+def test_predict_wrong_input_count_two_input_model(two_inputs):
+    with pytest.raises(RuntimeError) as info:
+        two_inputs.predict([X])
+    assert str(info.value) == "model input len:2 not equal input len:1!"
+
+
+@pytest.mark.parametrize("element", [X.tolist(), 1.0, "x", None])
+def test_predict_element_wrong_type(relu, element):
+    with pytest.raises(TypeError) as info:
+        relu.predict([element])
+    assert str(info.value) == "inputs element must be Tensor, of numpy."
+
+
+def test_predict_ndarray_wrong_dtype(relu):
+    with pytest.raises(RuntimeError) as info:
+        relu.predict([X.astype(np.float64)])
+    assert str(info.value) == ("data type not equal! Numpy type: <class "
+                               "'numpy.float64'>, Tensor type: DataType.FLOAT32")
+
+
+def test_predict_ndarray_wrong_size(relu):
+    with pytest.raises(RuntimeError) as info:
+        relu.predict([np.zeros((3, 4), np.float32)])
+    assert str(info.value) == "data size not equal! Numpy size: 48, Tensor size: 32"
+
+
+def test_predict_tensor_of_wrong_dtype(relu):
+    with pytest.raises(RuntimeError):
+        relu.predict([Tensor(X.astype(np.float64))])
+
+
+@pytest.mark.parametrize("outputs,message", [
+    ((Tensor(),), "outputs must be list, but got <class 'tuple'>."),
+    (Tensor(), f"outputs must be list, but got {Tensor}."),
+    ([np.zeros((2, 4), np.float32)], "outputs element must be Tensor, but got "
+                                     "<class 'numpy.ndarray'> at index 0."),
+])
+def test_predict_outputs_argument(relu, outputs, message):
+    with pytest.raises(TypeError) as info:
+        relu.predict([X], outputs)
+    assert str(info.value) == message
+
+
+def test_predict_outputs_wrong_count(relu):
+    with pytest.raises(RuntimeError):
+        relu.predict([X], [Tensor(), Tensor()])
+
+
+# -- predict: results -------------------------------------------------------------------
+def test_predict_with_input_tensors(relu):
+    inputs = relu.get_inputs()
+    inputs[0].set_data_from_numpy(X)
+    outputs = relu.predict(inputs)
+    assert isinstance(outputs, list) and len(outputs) == 1
+    out = outputs[0]
+    assert isinstance(out, Tensor)
+    assert out.shape == [2, 4] and out.dtype == DataType.FLOAT32
+    np.testing.assert_array_equal(out.get_data_to_numpy(), relu_of(X))
+
+
+@pytest.mark.parametrize("container", [list, tuple])
+def test_predict_with_numpy(relu, container):
+    (out,) = relu.predict(container([X]))
+    np.testing.assert_array_equal(out.get_data_to_numpy(), relu_of(X))
+
+
+def test_predict_flat_numpy_same_bytes(relu):
+    (out,) = relu.predict([X.reshape(-1)])
+    assert out.shape == [2, 4]
+    np.testing.assert_array_equal(out.get_data_to_numpy(), relu_of(X))
+
+
+def test_predict_with_own_tensor(relu):
+    (out,) = relu.predict([Tensor(X)])
+    np.testing.assert_array_equal(out.get_data_to_numpy(), relu_of(X))
+
+
+def test_predict_with_outputs(relu):
+    outputs = [Tensor()]
+    result = relu.predict([X], outputs)
+    assert result[0] is outputs[0]
+    assert outputs[0].shape == [2, 4]
+    assert outputs[0].dtype == DataType.FLOAT32
+    np.testing.assert_array_equal(outputs[0].get_data_to_numpy(), relu_of(X))
+
+
+def test_predict_with_numpy_sets_model_input_tensors(relu):
+    """Lite's Model.predict copies an ndarray into the model's own input
+    tensor (``model_input_tensors[i].set_data_from_numpy(in_tensor)``), so
+    get_inputs() afterwards shows that data."""
+    x = X * 3
+    relu.predict([x])
+    np.testing.assert_array_equal(relu.get_inputs()[0].get_data_to_numpy(), x)
+
+
+def test_predict_does_not_modify_inputs(relu):
+    x = X.copy()
+    relu.predict([x])
+    np.testing.assert_array_equal(x, X)
+
+
+def test_predict_repeatedly_sees_new_data(relu):
+    inputs = relu.get_inputs()
+    array = X.copy()
+    inputs[0].set_data_from_numpy(array)
+    first = relu.predict(inputs)[0].get_data_to_numpy().copy()
+    array *= -1                       # zero-copy: the input tensor sees this
+    second = relu.predict(inputs)[0].get_data_to_numpy()
+    np.testing.assert_array_equal(first, relu_of(X))
+    np.testing.assert_array_equal(second, relu_of(-X))
+
+
+def test_predict_two_inputs_by_position(two_inputs):
+    z = np.full((2, 4), 10.0, np.float32)
+    (out,) = two_inputs.predict([X, z])
+    np.testing.assert_array_equal(out.get_data_to_numpy(), relu_of(X) + z)
+    (out,) = two_inputs.predict([z, X])
+    np.testing.assert_array_equal(out.get_data_to_numpy(), relu_of(z) + X)
+
+
+def test_predict_tensor_of_other_shape(relu):
+    """A Tensor whose shape differs from the model input: Lite either runs
+    it (dynamic shape) or fails with a RuntimeError, never another error."""
+    x = np.arange(12, dtype=np.float32).reshape(3, 4) - 6
+    try:
+        (out,) = relu.predict([Tensor(x)])
+    except RuntimeError:
+        return
+    np.testing.assert_array_equal(out.get_data_to_numpy(), relu_of(x))
+
+
+# -- golden mlp ----------------------------------------------------------------------
+def test_mlp_predict_with_input_tensors(mlp):
+    x, expected = golden_io()
+    inputs = mlp.get_inputs()
+    inputs[0].set_data_from_numpy(x)
+    (out,) = mlp.predict(inputs)
+    assert out.shape == [2, 3] and out.dtype == DataType.FLOAT32
+    np.testing.assert_allclose(out.get_data_to_numpy(), expected,
+                               rtol=RTOL, atol=ATOL)
+
+
+def test_mlp_predict_with_numpy(mlp):
+    x, expected = golden_io()
+    (out,) = mlp.predict([x])
+    np.testing.assert_allclose(out.get_data_to_numpy(), expected,
+                               rtol=RTOL, atol=ATOL)
+
+
+def test_mlp_predict_with_outputs(mlp):
+    x, expected = golden_io()
+    outputs = [Tensor()]
+    result = mlp.predict((x,), outputs)
+    assert result[0] is outputs[0]
+    assert outputs[0].shape == [2, 3]
+    np.testing.assert_allclose(outputs[0].get_data_to_numpy(), expected,
+                               rtol=RTOL, atol=ATOL)
+
+
+def test_mlp_predict_argument_errors(mlp):
+    x, _ = golden_io()
+    with pytest.raises(RuntimeError, match=r"^model input len:1 not equal input len:2!$"):
+        mlp.predict([x, x])
+    with pytest.raises(RuntimeError, match=r"^data type not equal!"):
+        mlp.predict([x.astype(np.float16)])
+    with pytest.raises(RuntimeError, match=r"^data size not equal!"):
+        mlp.predict([x[:1]])
+
+
+# -- resize -----------------------------------------------------------------------------
+def test_resize_argument_types(relu):
+    inputs = relu.get_inputs()
+    cases = [
+        ((inputs[0], [[2, 4]]), TypeError, "inputs must be list or tuple of Lite "
+         f"Tensor, but got {Tensor}."),
+        ((inputs, [2, 4]), TypeError, "dims element must be list or tuple of int, "
+         "but got <class 'int'> at index 0."),
+        ((inputs, {"x": [2, 4]}), TypeError, "dims must be list or tuple of shape, "
+         "but got <class 'dict'>."),
+        (([X], [[2, 4]]), TypeError, "inputs element must be Tensor, but got "
+         "<class 'numpy.ndarray'> at index 0."),
+        ((inputs, [[2, 4.0]]), TypeError, "dims element's element must be int, "
+         "but got <class 'float'> at 0th dims element's 1th element."),
+        ((inputs, [[2, 4], [2, 4]]), ValueError, "inputs' size does not match "
+         "dims' size, but got inputs: 1 and dims: 2."),
+    ]
+    for args, exc_type, message in cases:
+        with pytest.raises(exc_type) as info:
+            relu.resize(*args)
+        assert str(info.value) == message
+
+
+def test_resize_checks_inputs_before_dims(relu):
+    with pytest.raises(TypeError, match="^inputs must be list or tuple"):
+        relu.resize("x", "y")
+    with pytest.raises(TypeError, match="^inputs element must be Tensor"):
+        relu.resize(["x"], ["y"])      # elements before dims elements
+
+
+@pytest.mark.parametrize("dims", [[[-1, 4]], [[0, 4]], [[2, -4]], [[2**31, 4]]])
+def test_resize_non_positive_or_huge_dims(dynamic, dims):
+    with pytest.raises(RuntimeError, match="^resize failed! Error is "):
+        dynamic.resize(dynamic.get_inputs(), dims)
+    assert dynamic.get_inputs()[0].shape == [-1, 4]
+
+
+@pytest.mark.parametrize("args", [([], []), ((), ())])
+def test_resize_empty(relu, args):
+    with pytest.raises(RuntimeError, match="^resize failed! Error is "):
+        relu.resize(*args)
+
+
+def test_resize_wrong_input_count(two_inputs):
+    (x, _) = two_inputs.get_inputs()
+    with pytest.raises(RuntimeError, match="^resize failed! Error is "):
+        two_inputs.resize([x], [[3, 4]])
+
+
+def test_dynamic_input_needs_resize_before_data(dynamic):
+    (tensor,) = dynamic.get_inputs()
+    assert tensor.shape == [-1, 4]
+    with pytest.raises(RuntimeError, match="^data size not equal!"):
+        tensor.set_data_from_numpy(X)
+    with pytest.raises(RuntimeError, match="^data size not equal!"):
+        dynamic.predict([X])
+
+
+@pytest.mark.parametrize("dims", [[[3, 4]], ((1, 4),), [[5, 4]]])
+def test_resize_dynamic_then_predict(dynamic, dims):
+    n = dims[0][0]
+    x = np.linspace(-3, 3, n * 4, dtype=np.float32).reshape(n, 4)
+    inputs = dynamic.get_inputs()
+    assert dynamic.resize(inputs, dims) is None
+    assert inputs[0].shape == [n, 4]
+    assert dynamic.get_inputs()[0].shape == [n, 4]
+    inputs[0].set_data_from_numpy(x)
+    (out,) = dynamic.predict(inputs)
+    assert out.shape == [n, 4]
+    np.testing.assert_array_equal(out.get_data_to_numpy(), relu_of(x))
+    (out,) = dynamic.predict([x])
+    np.testing.assert_array_equal(out.get_data_to_numpy(), relu_of(x))
+
+
+def test_resize_dynamic_reinfers_outputs(dynamic):
+    dynamic.resize(dynamic.get_inputs(), [[3, 4]])
+    (meta,) = dynamic.get_outputs()
+    assert meta.shape == [3, 4]
+    assert meta.element_num == 12 and meta.data_size == 48
+
+
+def test_resize_static_model_then_predict(relu):
+    """Lite re-infers shapes on resize: a (2, 4) ReLU model resized to
+    (3, 4) runs on (3, 4) data. Refusing is allowed, but then resize itself
+    must fail (RuntimeError), not leave a model predict cannot run."""
+    x = np.linspace(-3, 3, 12, dtype=np.float32).reshape(3, 4)
+    inputs = relu.get_inputs()
+    try:
+        relu.resize(inputs, [[3, 4]])
+    except RuntimeError as exc:
+        assert str(exc).startswith("resize failed! Error is ")
+        return
+    inputs[0].set_data_from_numpy(x)
+    (out,) = relu.predict(inputs)
+    np.testing.assert_array_equal(out.get_data_to_numpy(), relu_of(x))
+
+
+def test_resize_then_old_sized_numpy_rejected(dynamic):
+    dynamic.resize(dynamic.get_inputs(), [[3, 4]])
+    with pytest.raises(RuntimeError, match="^data size not equal! Numpy size: "
+                                           "32, Tensor size: 48$"):
+        dynamic.predict([X])
+
+
+def test_config_repeated_section_keeps_first_block_only(relu_path, tmp_path):
+    """Lite inserts each finished section into a std::map: a section name
+    that comes back later is dropped as a whole, unless its first block was
+    empty (empty sections are never inserted)."""
+    path = tmp_path / "repeat.cfg"
+    path.write_text("[a]\nk1=v1\n[empty]\n[b]\nk=v\n[a]\nk2=v2\n[empty]\nk3=v3\n")
+    model = build(relu_path, config_path=str(path))
+    assert model.config == {"a": {"k1": "v1"}, "b": {"k": "v"},
+                            "empty": {"k3": "v3"}}
+
+
+@pytest.mark.parametrize("lines,fails", [
+    (["# c"] * 100_098, False),               # 100 098 lines: fine
+    (["# c"] * 100_100, True),                # line 100 100 is refused
+    (["[s]"] + [f"k{i}=v" for i in range(99_999)], False),  # 100 000 valid
+    (["[s]"] + [f"k{i}=v" for i in range(100_000)], True),  # 100 001 valid
+])
+def test_config_line_limits(relu_path, tmp_path, lines, fails):
+    path = tmp_path / "big.cfg"
+    path.write_text("\n".join(lines) + "\n")
+    if fails:
+        with pytest.raises(RuntimeError, match="^load configuration failed! "
+                                               "Error is "):
+            build(relu_path, config_path=str(path))
+    else:
+        build(relu_path, config_path=str(path))

@@ -6,9 +6,9 @@ import pytest
 import refinfer as mslite
 from refinfer.cli import main as cli_main
 
-from conftest import assert_close, golden_cases
+from golden_cases import all_cases, assert_close
 
-CASES = [c for c in golden_cases() if not c.encrypted]
+CASES = [c for c in all_cases() if not c.encrypted]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
@@ -47,7 +47,7 @@ def test_cli_run_matches_mindspore(case, tmp_path, capsys):
                                    atol=case.tolerance["atol"])
 
 
-@pytest.mark.parametrize("case", [c for c in golden_cases() if c.encrypted],
+@pytest.mark.parametrize("case", [c for c in all_cases() if c.encrypted],
                          ids=lambda c: c.name)
 def test_encrypted_without_key_is_refused(case):
     with pytest.raises(RuntimeError, match="encrypted.*AES-GCM"):

@@ -11,7 +11,7 @@ from refinfer.format import schema
 from refinfer.plan import KernelStep
 from refinfer.runtime import LoadedModel
 
-from conftest import assert_close, golden_case
+from golden_cases import assert_close, golden_case
 
 
 def _rewrite(case, tmp_path, edit):

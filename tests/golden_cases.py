@@ -1,4 +1,4 @@
-"""Shared test helpers: the golden cases MindSpore produced (see tools/golden)."""
+"""Golden cases MindSpore produced (see tools/golden), for the tests."""
 from __future__ import annotations
 
 import json
@@ -40,7 +40,7 @@ class GoldenCase:
         return "enc_key" in self.meta
 
 
-def golden_cases() -> list[GoldenCase]:
+def all_cases() -> list[GoldenCase]:
     """Every case under golden/ (committed) and golden_big/ (on demand)."""
     cases = []
     for root in GOLDEN_DIRS:
@@ -56,7 +56,7 @@ def golden_cases() -> list[GoldenCase]:
 
 
 def golden_case(name: str) -> GoldenCase:
-    for case in golden_cases():
+    for case in all_cases():
         if case.name == name:
             return case
     pytest.skip(f"golden case {name!r} is not present")

@@ -61,6 +61,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _build(path: str) -> Model:
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{path}: no such model file")
     model = Model()
     model.build_from_file(path, ModelType.MINDIR)
     return model

@@ -29,9 +29,9 @@ class IOSpec:
 
 class LoadedModel:
     def __init__(self, path: str, backend: str = "reference",
-                 dec_key: bytes | None = None):
+                 dec_key: bytes | None = None, dec_mode: str = "AES-GCM"):
         self.path = os.fspath(path)
-        self.file = read_mindir(self.path, dec_key)
+        self.file = read_mindir(self.path, dec_key, dec_mode)
         self.model: Model = build_model(self.file)
         self.backend = backend
         self.program: Program = compile_model(self.model, backend)

@@ -47,8 +47,50 @@ def test_cli_run_matches_mindspore(case, tmp_path, capsys):
                                    atol=case.tolerance["atol"])
 
 
-@pytest.mark.parametrize("case", [c for c in all_cases() if c.encrypted],
-                         ids=lambda c: c.name)
+ENCRYPTED = [c for c in all_cases() if c.encrypted]
+
+
+def _build_encrypted(case, key=None, mode=None):
+    model = mslite.Model()
+    model.build_from_file(case.model_path, mslite.ModelType.MINDIR,
+                          dec_key=bytes.fromhex(case.meta["enc_key"])
+                          if key is None else key,
+                          dec_mode=mode or case.meta["enc_mode"])
+    return model
+
+
+@pytest.mark.parametrize("case", ENCRYPTED, ids=lambda c: c.name)
+def test_encrypted_with_key_matches_mindspore(case):
+    outputs = _build_encrypted(case).predict(case.inputs())
+    assert_close(outputs[0].get_data_to_numpy(), case.outputs()[0],
+                 **case.tolerance)
+
+
+@pytest.mark.parametrize("case", ENCRYPTED, ids=lambda c: c.name)
 def test_encrypted_without_key_is_refused(case):
-    with pytest.raises(RuntimeError, match="encrypted.*AES-GCM"):
+    mode = case.meta["enc_mode"]
+    with pytest.raises(RuntimeError, match=f"encrypted \\({mode}\\).*dec_key"):
         mslite.Model().build_from_file(case.model_path, mslite.ModelType.MINDIR)
+
+
+@pytest.mark.parametrize("case", ENCRYPTED, ids=lambda c: c.name)
+def test_encrypted_with_wrong_key_or_mode_is_refused(case):
+    with pytest.raises(RuntimeError, match="cannot be decrypted: wrong key"):
+        _build_encrypted(case, key=bytes(range(1, 17)))
+    with pytest.raises(RuntimeError, match="cannot decrypt with this key"):
+        _build_encrypted(case, key=b"short")
+    other = "AES-CBC" if case.meta["enc_mode"] == "AES-GCM" else "AES-GCM"
+    with pytest.raises(RuntimeError, match=f"dec_mode is {other}"):
+        _build_encrypted(case, mode=other)
+
+
+@pytest.mark.parametrize("cut", [5, 30, -1])
+def test_truncated_encrypted_file_is_refused(cut, tmp_path):
+    case = next(c for c in ENCRYPTED if c.meta["enc_mode"] == "AES-GCM")
+    blob = open(case.model_path, "rb").read()
+    path = tmp_path / "cut.mindir"
+    path.write_bytes(blob[:cut])
+    model = mslite.Model()
+    with pytest.raises(RuntimeError, match="truncated or corrupt|wrong key"):
+        model.build_from_file(str(path), mslite.ModelType.MINDIR,
+                              dec_key=bytes.fromhex(case.meta["enc_key"]))

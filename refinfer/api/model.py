@@ -49,7 +49,8 @@ class Model:
             _check_decryption(dec_key, dec_mode, dec_num_parallel)
         _check_served(context, model_type)
         try:
-            self._loaded = LoadedModel(model_path, dec_key=dec_key or None)
+            self._loaded = LoadedModel(model_path, dec_key=dec_key or None,
+                                       dec_mode=dec_mode)
         except (MindIRError, OSError) as exc:
             raise RuntimeError(f"build_from_file failed! Error is {exc}") \
                 from exc

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import mmap
 import os
-import struct
 import sys
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -20,12 +19,10 @@ import numpy as np
 from google.protobuf.message import DecodeError
 
 from ..errors import EncryptedModelError, MindIRError
-from . import schema
+from . import crypto, schema
 from .values import (Abstract, UnsupportedValue, decode_abstract, decode_value,
                      decode_value_info, is_monad_info, tensor_from_raw)
 
-ENCRYPTION_MAGICS = {0x7F3A5ED8: "AES-GCM", 0x7F3A5ED9: "AES-CBC",
-                     0x7F3A5EDA: "SM4-CBC"}
 DATA_HEADER_SIZE = 64
 
 
@@ -90,13 +87,14 @@ class MindIRFile:
         return self.graphs[0]
 
 
-def read_mindir(path: str, dec_key: bytes | None = None) -> MindIRFile:
-    """Parse and check ``path``; weights are loaded (mmapped when split)."""
+def read_mindir(path: str, dec_key: bytes | None = None,
+                dec_mode: str = "AES-GCM") -> MindIRFile:
+    """Parse and check ``path``; weights are loaded (mmapped when split).
+    Encrypted files need ``dec_key`` and ``dec_mode``."""
     path = os.fspath(path)
-    blob = _read_bytes(path)
-    _refuse_encrypted(path, blob, dec_key)
-    proto = _parse(path, blob)
-    weights = _WeightFiles(path)
+    decryptor = _Decryptor(path, dec_key, dec_mode)
+    proto = _parse(path, decryptor.plain(path, _read_bytes(path)))
+    weights = _WeightFiles(path, decryptor)
     try:
         graphs = [_read_graph(g, weights)
                   for g in [proto.graph, *proto.functions]]
@@ -119,19 +117,26 @@ def _read_bytes(path: str) -> bytes:
         return f.read()
 
 
-def _refuse_encrypted(path: str, blob: bytes, dec_key) -> None:
-    if len(blob) < 4:
-        return
-    mode = ENCRYPTION_MAGICS.get(struct.unpack("<I", blob[:4])[0])
-    if mode is None:
-        return
-    if not dec_key:
-        raise EncryptedModelError(
-            path, f"the model is encrypted ({mode}); build it with "
-            "dec_key (and dec_mode) to decrypt it")
-    raise EncryptedModelError(
-        path, f"the model is encrypted ({mode}); decryption is not "
-        "supported by this version of refinfer")
+class _Decryptor:
+    """Turns encrypted file contents into plaintext, or refuses them."""
+
+    def __init__(self, model_path: str, key: bytes | None, mode: str):
+        self.model_path, self.key, self.mode = model_path, key, mode
+
+    def plain(self, path: str, blob):
+        mode = crypto.encryption_mode(blob)
+        if mode is None:
+            return blob
+        if not self.key:
+            raise EncryptedModelError(
+                path, f"the model is encrypted ({mode}); build it with "
+                "dec_key (and dec_mode) to decrypt it")
+        try:
+            return crypto.decrypt(bytes(blob), self.key, self.mode)
+        except crypto.DecryptionError as exc:
+            raise EncryptedModelError(path, f"the model is encrypted "
+                                      f"({mode}) and cannot be decrypted: "
+                                      f"{exc}") from exc
 
 
 def _parse(path: str, blob: bytes):
@@ -212,9 +217,10 @@ class _WeightFiles:
     arrays view them (closing a mapping under a live array would crash).
     """
 
-    def __init__(self, model_path: str):
+    def __init__(self, model_path: str, decryptor: _Decryptor):
         self.model_dir = os.path.dirname(os.path.abspath(model_path))
-        self.maps: dict[str, mmap.mmap] = {}
+        self.decryptor = decryptor
+        self.maps: dict[str, mmap.mmap | bytes] = {}
 
     def load(self, t) -> np.ndarray:
         if t.HasField("raw_data"):
@@ -239,16 +245,21 @@ class _WeightFiles:
             self.maps[location] = self._open(location, param)
         return self.maps[location]
 
-    def _open(self, location: str, param: str) -> mmap.mmap:
+    def _open(self, location: str, param: str):
         full = self._confine(location, param)
         if not os.path.isfile(full):
             raise ValueError(f"parameter {param!r}: weight file {full!r} "
-                             "does not exist")
+                             "does not exist or is not a file")
         with open(full, "rb") as f:
             if os.fstat(f.fileno()).st_size < DATA_HEADER_SIZE:
                 raise ValueError(f"weight file {full!r} is shorter than its "
                                  f"{DATA_HEADER_SIZE}-byte header")
             data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        # Encrypted weight files are decrypted into memory (not shared).
+        data = self.decryptor.plain(full, data)
+        if len(data) < DATA_HEADER_SIZE:
+            raise ValueError(f"weight file {full!r} is shorter than its "
+                             f"{DATA_HEADER_SIZE}-byte header")
         if data[0] != (1 if sys.byteorder == "little" else 0):
             raise ValueError(f"weight file {full!r} was written on a machine "
                              "of the other byte order (header byte 0)")

@@ -15,6 +15,7 @@ Everything except the model bytes is deterministic (fixed seeds).
 import argparse
 import contextlib
 import dataclasses
+import functools
 import inspect
 import json
 import os
@@ -155,18 +156,23 @@ def verify_split(case_dir, graph_file, net):
     return table
 
 
-def export_encrypted(net, tensors, case_dir):
+ENC_MAGICS = {"AES-GCM": 0x7F3A5ED8, "AES-CBC": 0x7F3A5ED9, "SM4-CBC": 0x7F3A5EDA}
+
+
+def export_encrypted(net, tensors, case_dir, mode=ENC_MODE):
     ms.export(net, *tensors, file_name=str(case_dir / "model"), file_format="MINDIR",
-              enc_key=ENC_KEY, enc_mode=ENC_MODE)
+              enc_key=ENC_KEY, enc_mode=mode)
     head = (case_dir / "model.mindir").read_bytes()[:4]
     magic = int.from_bytes(head, "little")
-    assert magic == 0x7F3A5ED8, hex(magic)
+    assert magic == ENC_MAGICS[mode], hex(magic)
     extra = {"weights": "embedded, whole file encrypted", "enc_key": ENC_KEY.hex(),
-             "enc_mode": ENC_MODE, "magic": hex(magic)}
-    return Exported("model.mindir", {"dec_key": ENC_KEY, "dec_mode": ENC_MODE}, extra)
+             "enc_mode": mode, "magic": hex(magic)}
+    return Exported("model.mindir", {"dec_key": ENC_KEY, "dec_mode": mode}, extra)
 
 
-STORAGE = {"embedded": export_embedded, "split": export_split, "encrypted": export_encrypted}
+STORAGE = {"embedded": export_embedded, "split": export_split, "encrypted": export_encrypted,
+           "encrypted_cbc": functools.partial(export_encrypted, mode="AES-CBC"),
+           "encrypted_sm4": functools.partial(export_encrypted, mode="SM4-CBC")}
 
 
 # --------------------------------------------------------------------------
@@ -198,6 +204,12 @@ CASES = [
          nets.MLP, normal(2, 4), seed=MLP_SEED, storage="split", extra={"same_as": "mlp"}),
     Case("encrypted", "the mlp case (same weights and input) exported with enc_key/AES-GCM",
          nets.MLP, normal(2, 4), seed=MLP_SEED, storage="encrypted", extra={"same_as": "mlp"}),
+    Case("encrypted_cbc", "the mlp case exported with enc_key/AES-CBC",
+         nets.MLP, normal(2, 4), seed=MLP_SEED, storage="encrypted_cbc",
+         extra={"same_as": "mlp"}),
+    Case("encrypted_sm4", "the mlp case exported with enc_key/SM4-CBC",
+         nets.MLP, normal(2, 4), seed=MLP_SEED, storage="encrypted_sm4",
+         extra={"same_as": "mlp"}),
     Case("mobilenetv2", "MobileNetV2 width 1.0, 224x224, 1000 classes, random weights and "
          "BatchNorm statistics, ReduceMean global pool, final Softmax (probabilities)",
          nets.MobileNetV2, normal(1, 3, 224, 224), seed=3),

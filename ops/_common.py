@@ -27,7 +27,15 @@ def promote(a, b):
         dtype = _scalar_result_type(tensor.dtype, other)
     else:
         return a, b  # scalar arithmetic stays Python
-    return np.asarray(a, dtype=dtype), np.asarray(b, dtype=dtype)
+    return _as_dtype(a, dtype), _as_dtype(b, dtype)
+
+
+def _as_dtype(value, dtype: np.dtype) -> np.ndarray:
+    """``value`` as an array of ``dtype``; an out-of-range Python int wraps
+    (MindSpore: ``uint8_tensor > -1`` compares against 255)."""
+    if isinstance(value, np.ndarray):
+        return value.astype(dtype, copy=False)
+    return np.asarray(value).astype(dtype)
 
 
 def _tensor_result_type(x: np.dtype, y: np.dtype) -> np.dtype:
@@ -50,3 +58,59 @@ def as_result(value, dtype=None) -> np.ndarray:
     """A kernel result as an ndarray (NumPy returns scalars for 0-d math)."""
     out = np.asarray(value)
     return out if dtype is None else out.astype(dtype, copy=False)
+
+
+def compute_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype to accumulate in: float16 math runs in float32."""
+    dtype = np.dtype(dtype)
+    return np.dtype(np.float32) if dtype == np.float16 else dtype
+
+
+def as_float(x: np.ndarray) -> np.ndarray:
+    """Integer and bool inputs of float-valued math (Sqrt, Exp) -> float32."""
+    return x if x.dtype.kind in "fc" else x.astype(np.float32)
+
+
+def float_to_int(x: np.ndarray, dtype) -> np.ndarray:
+    """Float -> integer conversion as MindSpore's CPU kernels do it.
+
+    Truncates toward zero. Integer types narrower than 64 bits except uint32
+    convert through int32, the others through int64, then wrap: NaN, +-inf
+    and out-of-range values become the intermediate's minimum (so -2**31 for
+    int32, 0 for int8/uint8/int16), 300.0 -> uint8 gives 44, -1.7 -> 255.
+    (A plain C cast, as NumPy's astype, is undefined there.)
+    """
+    dtype = np.dtype(dtype)
+    via = np.dtype(np.int32) if dtype.itemsize < 4 or dtype == np.int32 \
+        else np.dtype(np.int64)
+    limit = 2.0 ** (8 * via.itemsize - 1)
+    t = np.trunc(np.asarray(x, dtype=np.float64))
+    bad = ~np.isfinite(t) | (t < -limit) | (t >= limit)
+    wide = np.where(bad, 0.0, t).astype(via)
+    wide[bad] = np.iinfo(via).min
+    return wide.astype(dtype)
+
+
+def cast(x: np.ndarray, dtype) -> np.ndarray:
+    """Convert to ``dtype`` as MindSpore's Cast does (see float_to_int)."""
+    dtype = np.dtype(dtype)
+    if x.dtype.kind == "f" and dtype.kind in "iu":
+        return float_to_int(x, dtype)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return x.astype(dtype)
+
+
+def matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.matmul`` of two tensors in their promoted dtype; float16
+    products accumulate in float32 (and use BLAS)."""
+    a, b = promote(a, b)
+    work = compute_dtype(a.dtype)
+    out = np.matmul(a.astype(work, copy=False), b.astype(work, copy=False))
+    return as_result(out, a.dtype)
+
+
+def optional(normalise):
+    """A normaliser that lets None through (an absent optional argument)."""
+    def normalise_optional(value):
+        return None if value is None else normalise(value)
+    return normalise_optional

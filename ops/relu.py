@@ -3,7 +3,7 @@ import numpy as np
 
 from refinfer.registry import register
 
-from ._common import NUMBERS
+from ._common import NUMBERS, as_result
 
 
 @register("ReLU", family="activation", dtypes=NUMBERS)
@@ -13,4 +13,4 @@ def relu(input):
     Arguments: input (tensor).
     Output has the dtype and shape of ``input``.
     """
-    return np.maximum(input, input.dtype.type(0))
+    return as_result(np.maximum(input, input.dtype.type(0)))

@@ -1,0 +1,22 @@
+"""Div."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._common import ALL, as_result, promote
+
+
+@register("Div", family="elementwise", dtypes=ALL)
+def div(input, other):
+    """Elementwise true division with broadcasting: y = input / other.
+
+    Arguments: input, other (tensors or Python scalars). Floats follow
+    MindSpore's promotion; integer and bool operands are converted to
+    float32 first (int32 [1, 3] / 2 -> float32 [0.5, 1.5]). Division by zero
+    gives +-inf or NaN (IEEE). Compare RealDiv, which keeps integers.
+    """
+    a, b = promote(input, other)
+    if a.dtype.kind not in "fc":
+        a, b = a.astype(np.float32), b.astype(np.float32)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return as_result(np.true_divide(a, b))

@@ -1,0 +1,23 @@
+"""LogSoftmax."""
+import numpy as np
+
+from refinfer import args
+from refinfer.registry import register
+
+from ._common import FLOATS
+from ._reduce import shifted_logits
+
+
+@register("LogSoftmax", family="activation", dtypes=FLOATS,
+          convert={"axis": args.ints})
+def log_softmax(logits, axis=(-1,)):
+    """Log of the softmax along one axis.
+
+    y = (x - max) - log(sum(exp(x - max))).
+
+    Arguments: logits (rank >= 1), axis=-1 (int or 1-tuple). Output has
+    logits' dtype; float16 is computed in float32.
+    """
+    z, axis = shifted_logits(logits, axis, "LogSoftmax")
+    return (z - np.log(np.exp(z).sum(axis=axis, keepdims=True))) \
+        .astype(logits.dtype)

@@ -1,0 +1,18 @@
+"""Maximum."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._common import ALL, as_result, promote
+
+
+@register("Maximum", family="elementwise", dtypes=ALL)
+def maximum(input, other):
+    """Elementwise maximum with broadcasting.
+
+    Arguments: input, other (tensors or Python scalars); dtype follows
+    MindSpore's promotion. NaN propagates, as documented (MindSpore 2.7.1's
+    CPU kernel returns ``a > b ? a : b``, so max(nan, 1) = 1 there).
+    """
+    a, b = promote(input, other)
+    return as_result(np.maximum(a, b))

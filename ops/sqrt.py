@@ -1,0 +1,17 @@
+"""Sqrt."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._common import ALL, as_float, as_result
+
+
+@register("Sqrt", family="elementwise", dtypes=ALL)
+def sqrt(x):
+    """Elementwise square root.
+
+    Argument: x. Floats keep their dtype, negative inputs give NaN; integer
+    and bool inputs give float32 (MindSpore: int32 [1, 3] -> float32).
+    """
+    with np.errstate(invalid="ignore"):
+        return as_result(np.sqrt(as_float(x)))

@@ -1,0 +1,18 @@
+"""Sub."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._common import NUMBERS, as_result, promote
+
+
+@register("Sub", family="elementwise", dtypes=NUMBERS)
+def sub(input, other):
+    """Elementwise difference with broadcasting: y = input - other.
+
+    Arguments: input, other (tensors or Python scalars). Dtype follows
+    MindSpore's promotion (``ops._common.promote``); integers wrap; bool -
+    bool is an error, as in MindSpore.
+    """
+    a, b = promote(input, other)
+    return as_result(np.subtract(a, b))

@@ -58,15 +58,19 @@ def check_section_dict(arg_name, value):
             check_isinstance(f"{arg_name}_value_value", inner_value, str)
 
 
+def check_shape(shape):
+    """A list or tuple of ints, Lite's messages."""
+    if not isinstance(shape, (list, tuple)):
+        raise TypeError(f"shape must be list or tuple, but got {type(shape)}.")
+    for i, element in enumerate(shape):
+        if not isinstance(element, int):
+            raise TypeError(f"shape element must be int, but got "
+                            f"{type(element)} at index {i}.")
+
+
 def check_tensor_input_param(shape=None, device=None):
     if shape is not None:
-        if not isinstance(shape, (list, tuple)):
-            raise TypeError(f"shape must be list or tuple, but got "
-                            f"{type(shape)}.")
-        for i, element in enumerate(shape):
-            if not isinstance(element, int):
-                raise TypeError(f"shape element must be int, but got "
-                                f"{type(element)} at index {i}.")
+        check_shape(shape)
     if device is not None:
         check_isinstance("device", device, str)
         parts = device.split(":")

@@ -19,59 +19,52 @@ def _check_precision(arg_name, value, allowed):
                          f"but got {value}.")
 
 
+def _setting(attr: str, check):
+    """A property whose setter runs ``check(value)`` first; ``check`` may
+    return a replacement value."""
+    def get(self):
+        return getattr(self, attr)
+
+    def set(self, value):
+        checked = check(value)
+        setattr(self, attr, value if checked is None else checked)
+    return property(get, set)
+
+
+def _non_negative(arg_name: str):
+    return lambda value: check_non_negative_int(arg_name, value)
+
+
+def _precision(arg_name: str, allowed=PRECISION_MODES):
+    return lambda value: _check_precision(arg_name, value, allowed)
+
+
+def _affinity_mode(value):
+    check_isinstance("cpu_thread_affinity_mode", value, int)
+    # Lite replaces out-of-range modes by 0 (with a warning only).
+    return value if value in (0, 1, 2) else 0
+
+
+def _core_list(value):
+    check_list_of_element("cpu_thread_affinity_core_list", value, int)
+    return list(value)
+
+
 class _CPU:
+    precision_mode = _setting("_precision_mode", _precision("cpu_precision_mode"))
+    thread_num = _setting("_thread_num", _non_negative("cpu_thread_num"))
+    inter_op_parallel_num = _setting(
+        "_inter_op_parallel_num", _non_negative("cpu_inter_op_parallel_num"))
+    thread_affinity_mode = _setting("_thread_affinity_mode", _affinity_mode)
+    thread_affinity_core_list = _setting("_thread_affinity_core_list",
+                                         _core_list)
+
     def __init__(self):
         self._precision_mode = "enforce_fp32"
         self._thread_num = 0
         self._inter_op_parallel_num = 0
         self._thread_affinity_mode = 0
         self._thread_affinity_core_list = []
-
-    @property
-    def precision_mode(self):
-        return self._precision_mode
-
-    @precision_mode.setter
-    def precision_mode(self, value):
-        _check_precision("cpu_precision_mode", value, PRECISION_MODES)
-        self._precision_mode = value
-
-    @property
-    def thread_num(self):
-        return self._thread_num
-
-    @thread_num.setter
-    def thread_num(self, value):
-        check_non_negative_int("cpu_thread_num", value)
-        self._thread_num = value
-
-    @property
-    def inter_op_parallel_num(self):
-        return self._inter_op_parallel_num
-
-    @inter_op_parallel_num.setter
-    def inter_op_parallel_num(self, value):
-        check_non_negative_int("cpu_inter_op_parallel_num", value)
-        self._inter_op_parallel_num = value
-
-    @property
-    def thread_affinity_mode(self):
-        return self._thread_affinity_mode
-
-    @thread_affinity_mode.setter
-    def thread_affinity_mode(self, value):
-        check_isinstance("cpu_thread_affinity_mode", value, int)
-        # Lite replaces out-of-range modes by 0 (with a warning only).
-        self._thread_affinity_mode = value if value in (0, 1, 2) else 0
-
-    @property
-    def thread_affinity_core_list(self):
-        return self._thread_affinity_core_list
-
-    @thread_affinity_core_list.setter
-    def thread_affinity_core_list(self, value):
-        check_list_of_element("cpu_thread_affinity_core_list", value, int)
-        self._thread_affinity_core_list = list(value)
 
     def __str__(self):
         return (f"device_type: DeviceType.kCPU,\n"
@@ -83,27 +76,12 @@ class _CPU:
 
 
 class _GPU:
+    precision_mode = _setting("_precision_mode", _precision("gpu_precision_mode"))
+    device_id = _setting("_device_id", _non_negative("gpu_device_id"))
+
     def __init__(self):
         self._precision_mode = "enforce_fp32"
         self._device_id = 0
-
-    @property
-    def precision_mode(self):
-        return self._precision_mode
-
-    @precision_mode.setter
-    def precision_mode(self, value):
-        _check_precision("gpu_precision_mode", value, PRECISION_MODES)
-        self._precision_mode = value
-
-    @property
-    def device_id(self):
-        return self._device_id
-
-    @device_id.setter
-    def device_id(self, value):
-        check_non_negative_int("gpu_device_id", value)
-        self._device_id = value
 
     @property
     def rank_id(self):
@@ -122,47 +100,18 @@ class _GPU:
 
 
 class _Ascend:
+    precision_mode = _setting("_precision_mode", _precision(
+        "ascend_precision_mode", ASCEND_PRECISION_MODES))
+    device_id = _setting("_device_id", _non_negative("ascend_device_id"))
+    rank_id = _setting("_rank_id", _non_negative("ascend_rank_id"))
+    provider = _setting("_provider", lambda value: check_isinstance(
+        "ascend_provider", value, str))
+
     def __init__(self):
         self._precision_mode = ""
         self._device_id = 0
         self._rank_id = 0
         self._provider = ""
-
-    @property
-    def precision_mode(self):
-        return self._precision_mode
-
-    @precision_mode.setter
-    def precision_mode(self, value):
-        _check_precision("ascend_precision_mode", value, ASCEND_PRECISION_MODES)
-        self._precision_mode = value
-
-    @property
-    def device_id(self):
-        return self._device_id
-
-    @device_id.setter
-    def device_id(self, value):
-        check_non_negative_int("ascend_device_id", value)
-        self._device_id = value
-
-    @property
-    def rank_id(self):
-        return self._rank_id
-
-    @rank_id.setter
-    def rank_id(self, value):
-        check_non_negative_int("ascend_rank_id", value)
-        self._rank_id = value
-
-    @property
-    def provider(self):
-        return self._provider
-
-    @provider.setter
-    def provider(self, value):
-        check_isinstance("ascend_provider", value, str)
-        self._provider = value
 
     def __str__(self):
         return (f"device_type: DeviceType.kAscend,\n"

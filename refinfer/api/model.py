@@ -8,7 +8,8 @@ import numpy as np
 
 from ..errors import MindIRError
 from ..runtime import IOSpec, LoadedModel
-from ._checkparam import check_isinstance, check_section_dict
+from ._checkparam import (check_isinstance, check_list_of_element,
+                          check_section_dict)
 from .config import merge, parse_config_file
 from .context import Context
 from .enums import DataType, Format, ModelType, data_type_of, numpy_type
@@ -133,7 +134,7 @@ class Model:
                                f"input len:{len(inputs)}!")
         tensors = [self._as_input_tensor(i, value)
                    for i, value in enumerate(inputs)]
-        _check_outputs_arg(outputs)
+        check_list_of_element("outputs", outputs, Tensor, enable_none=True)
         arrays = [self._input_array(i, t) for i, t in enumerate(tensors)]
         shapes = [impl.shape for impl in self._inputs]
         try:
@@ -213,17 +214,6 @@ def _check_resize_elements(inputs, dims):
     if len(inputs) != len(dims):
         raise ValueError(f"inputs' size does not match dims' size, but got "
                          f"inputs: {len(inputs)} and dims: {len(dims)}.")
-
-
-def _check_outputs_arg(outputs):
-    if outputs is None:
-        return
-    if not isinstance(outputs, list):
-        raise TypeError(f"outputs must be list, but got {type(outputs)}.")
-    for i, element in enumerate(outputs):
-        if not isinstance(element, Tensor):
-            raise TypeError(f"outputs element must be Tensor, but got "
-                            f"{type(element)} at index {i}.")
 
 
 def _input_impl(spec: IOSpec) -> _TensorImpl:

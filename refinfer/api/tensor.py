@@ -11,7 +11,8 @@ import logging
 
 import numpy as np
 
-from ._checkparam import check_isinstance, check_tensor_input_param
+from ._checkparam import (check_isinstance, check_shape,
+                          check_tensor_input_param)
 from .enums import DataType, Format, data_type_of, numpy_type
 
 log = logging.getLogger("refinfer")
@@ -93,13 +94,7 @@ class Tensor:
 
     @shape.setter
     def shape(self, shape):
-        if not isinstance(shape, (list, tuple)):
-            raise TypeError(f"shape must be list or tuple, but got "
-                            f"{type(shape)}.")
-        for i, element in enumerate(shape):
-            if not isinstance(element, int):
-                raise TypeError(f"shape element must be int, but got "
-                                f"{type(element)} at index {i}.")
+        check_shape(shape)
         if not self._ignored_on_frozen("shape"):
             self._tensor.shape = list(shape)
 

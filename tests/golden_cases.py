@@ -41,17 +41,20 @@ class GoldenCase:
 
 
 def all_cases() -> list[GoldenCase]:
-    """Every case under golden/ (committed) and golden_big/ (on demand)."""
+    """Every single-model case under golden/ (committed) and golden_big/
+    (on demand), at any depth (e.g. golden/ops/<case>); a case is a folder
+    whose meta.json names a ``model_file``. Named by its relative path."""
     cases = []
     for root in GOLDEN_DIRS:
-        if not os.path.isdir(root):
-            continue
-        for name in sorted(os.listdir(root)):
-            meta_path = os.path.join(root, name, "meta.json")
-            if os.path.isfile(meta_path):
-                with open(meta_path) as f:
-                    cases.append(GoldenCase(name, os.path.dirname(meta_path),
-                                            json.load(f)))
+        for folder, dirs, files in sorted(os.walk(root)):
+            dirs.sort()
+            if "meta.json" not in files:
+                continue
+            with open(os.path.join(folder, "meta.json")) as f:
+                meta = json.load(f)
+            if "model_file" in meta:
+                cases.append(GoldenCase(os.path.relpath(folder, root), folder,
+                                        meta))
     return cases
 
 

@@ -3,8 +3,14 @@
     refinfer run MODEL [--input FILE ...] [--output-dir DIR] [--seed N]
     refinfer info MODEL
     refinfer ops
+    refinfer golden MODEL [--input FILE ...] [--seed N] --out DIR [--force]
+    refinfer compare EXPECTED ACTUAL [--atol A] [--rtol R]
+                     [--tol NAME:ATOL,RTOL ...] [--json FILE]
+    refinfer dump MODEL [--input FILE ...] [--seed N] --out DIR
+                  [--nodes PATTERN ...] [--stats-only] [--force]
 
-Errors print one clear message to stderr and exit with status 2.
+Errors print one clear message to stderr and exit with status 2;
+``compare`` exits with 1 when a tensor fails.
 """
 from __future__ import annotations
 
@@ -21,6 +27,10 @@ from .api.enums import numpy_type
 from .inputs import make_inputs
 from .format.reader import read_mindir
 from .runtime import IOSpec
+from .tools import common as tools_common
+from .tools import compare as tools_compare
+from .tools import dump as tools_dump
+from .tools import golden as tools_golden
 
 PRINTED_VALUES = 50
 
@@ -57,7 +67,64 @@ def _parser() -> argparse.ArgumentParser:
 
     ops = sub.add_parser("ops", help="list the supported primitives")
     ops.set_defaults(command=cmd_ops, name="ops")
+    _add_golden(sub)
+    _add_compare(sub)
+    _add_dump(sub)
     return parser
+
+
+def _add_model_args(parser: argparse.ArgumentParser) -> None:
+    """MODEL, its inputs and the output directory (golden, dump)."""
+    parser.add_argument("model", help=".mindir file")
+    parser.add_argument("--input", nargs="+", metavar="FILE",
+                        help="one file per input: .npy or raw .bin "
+                        "(default: seeded random data)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the random inputs (default 0)")
+    parser.add_argument("--out", required=True, metavar="DIR",
+                        help="output directory (written atomically)")
+    parser.add_argument("--force", action="store_true",
+                        help="replace DIR if it exists")
+
+
+def _add_golden(sub) -> None:
+    golden = sub.add_parser(
+        "golden", help="write inputs, outputs (.npy, .bin, Lite calibration "
+        "text) and a manifest")
+    _add_model_args(golden)
+    golden.set_defaults(command=cmd_golden, name="golden")
+
+
+def _add_compare(sub) -> None:
+    compare = sub.add_parser(
+        "compare", help="compare tensors: metrics and pass/fail per tensor")
+    compare.add_argument("expected", help=".npy, Lite calibration .txt, or "
+                         "a directory (golden, dump or .npy files)")
+    compare.add_argument("actual", help="same kinds as EXPECTED")
+    compare.add_argument("--atol", type=float,
+                         default=tools_compare.DEFAULT_ATOL,
+                         help="absolute tolerance (default %(default)g)")
+    compare.add_argument("--rtol", type=float,
+                         default=tools_compare.DEFAULT_RTOL,
+                         help="relative tolerance (default %(default)g)")
+    compare.add_argument("--tol", action="append", metavar="NAME:ATOL,RTOL",
+                         help="tolerance for one tensor (NAME may be a glob);"
+                         " repeatable")
+    compare.add_argument("--json", metavar="FILE",
+                         help="also write the report as JSON")
+    compare.set_defaults(command=cmd_compare, name="compare")
+
+
+def _add_dump(sub) -> None:
+    dump = sub.add_parser(
+        "dump", help="stream every (selected) node output to .npy files")
+    _add_model_args(dump)
+    dump.add_argument("--nodes", nargs="+", metavar="PATTERN",
+                      help="only nodes whose scope name, node name or op "
+                      "matches a glob, or a regex written re:REGEX")
+    dump.add_argument("--stats-only", action="store_true",
+                      help="write statistics to the manifest, no tensors")
+    dump.set_defaults(command=cmd_dump, name="dump")
 
 
 def _build(path: str) -> Model:
@@ -144,6 +211,38 @@ def cmd_ops(args) -> int:
     for op in ops:
         print(f"{op.name:<24} {op.family:<12} {op.summary}")
     print(f"{len(ops)} primitives")
+    return 0
+
+
+def cmd_golden(args) -> int:
+    model = tools_common.load_model(args.model)
+    inputs = tools_common.model_inputs(model, args.input, args.seed)
+    seed = None if args.input else args.seed
+    manifest = tools_golden.make_golden(model, inputs, args.out, args.force,
+                                        seed)
+    print(f"wrote {len(manifest['inputs'])} input(s) and "
+          f"{len(manifest['outputs'])} output(s) to {args.out}")
+    return 0
+
+
+def cmd_compare(args) -> int:
+    report = tools_compare.compare_paths(args.expected, args.actual,
+                                         args.atol, args.rtol, args.tol)
+    print(tools_compare.format_report(report))
+    if args.json:
+        tools_compare.write_report(args.json, report)
+    return report.exit_code
+
+
+def cmd_dump(args) -> int:
+    model = tools_common.load_model(args.model)
+    inputs = tools_common.model_inputs(model, args.input, args.seed)
+    _, manifest = tools_dump.dump(model, inputs, args.out, args.nodes,
+                                  args.stats_only, args.force)
+    runs = len({entry["index"] for entry in manifest["tensors"]})
+    what = "statistics of " if args.stats_only else ""
+    print(f"dumped {what}{len(manifest['tensors'])} tensor(s) of {runs} "
+          f"node run(s) to {args.out}")
     return 0
 
 

@@ -1,0 +1,373 @@
+"""Reading and writing tensor files: the one place that knows the formats.
+
+Formats:
+
+- ``.npy``: NumPy arrays (never pickles).
+- ``.bin``: raw bytes, as MindSpore Lite's ``benchmark`` reads inputs;
+  shape and dtype come from a manifest.
+- ``.txt``: MindSpore Lite ``benchmark`` calibration text
+  (``--benchmarkDataFile``): per tensor a line ``name ndims d0 d1 ...`` and
+  a line of its values separated by spaces.
+- a directory with a ``manifest.json`` (written by ``refinfer golden`` and
+  ``refinfer dump``), or a directory of ``.npy`` files (named by stem).
+
+Output directories are written atomically: :func:`staged_dir` gives a
+temporary folder next to the destination and renames it at the end.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import math
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+import numpy as np
+
+MANIFEST = "manifest.json"
+MANIFEST_SECTIONS = ("inputs", "outputs", "tensors")
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+MAX_STEM = 96
+
+
+@dataclass
+class TensorRef:
+    """A tensor in a file, loaded on demand.
+
+    ``name`` is the tensor's real name; ``stem`` the file name without
+    suffix (also used to match tensors); ``shape``/``dtype`` are known
+    without loading for manifest and calibration entries.
+    """
+    name: str
+    stem: str | None
+    source: str
+    loader: Callable[[], np.ndarray]
+    shape: tuple | None = None
+    dtype: str | None = None
+
+    def load(self) -> np.ndarray:
+        return self.loader()
+
+
+# -- single files -----------------------------------------------------------
+
+def read_npy(path: str) -> np.ndarray:
+    """A ``.npy`` file; a clear ValueError for anything unreadable."""
+    _require_file(path)
+    try:
+        array = np.load(path, allow_pickle=False)
+    except (ValueError, EOFError, OSError) as exc:
+        raise ValueError(f"{path}: not a readable .npy file ({exc})") from exc
+    if not isinstance(array, np.ndarray):
+        array.close()
+        raise ValueError(f"{path}: an .npz archive, not a .npy file")
+    return array
+
+
+def read_bin(path: str, shape, dtype) -> np.ndarray:
+    """Raw bytes of ``path`` as an array of ``shape`` and ``dtype``."""
+    _require_file(path)
+    dtype, shape = np.dtype(dtype), tuple(int(d) for d in shape)
+    data = np.fromfile(path, dtype=dtype)
+    count = math.prod(shape)
+    if data.size != count or os.path.getsize(path) != count * dtype.itemsize:
+        raise ValueError(f"{path}: holds {os.path.getsize(path)} bytes, "
+                         f"{dtype}{list(shape)} needs {count * dtype.itemsize}")
+    return data.reshape(shape)
+
+
+def write_npy(path: str, array: np.ndarray) -> None:
+    np.save(path, np.asarray(array), allow_pickle=False)
+
+
+def write_bin(path: str, array: np.ndarray) -> None:
+    np.ascontiguousarray(array).tofile(path)
+
+
+def write_json(path: str, data) -> None:
+    """JSON with non-finite floats written as the strings "nan"/"inf";
+    written to a temporary file and renamed, so never half-written."""
+    partial = f"{path}.{os.getpid()}.partial"
+    try:
+        with open(partial, "w", encoding="utf-8") as f:
+            f.write(_json_text(json_safe(data)) + "\n")
+        os.replace(partial, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(partial)
+        raise
+
+
+def _json_text(data) -> str:
+    """A top-level object one key per line, lists of objects one object per
+    line (readable manifests of thousands of tensors)."""
+    if not isinstance(data, dict):
+        return _compact(data)
+    items = [f" {_compact(k)}: {_json_list(v)}" for k, v in data.items()]
+    return "{\n" + ",\n".join(items) + "\n}"
+
+
+def _json_list(value) -> str:
+    if not (isinstance(value, list) and value
+            and all(isinstance(v, dict) for v in value)):
+        return _compact(value)
+    return "[\n" + ",\n".join(f"  {_compact(v)}" for v in value) + "\n ]"
+
+
+def _compact(value) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def read_json(path: str):
+    _require_file(path)
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: not valid JSON ({exc})") from exc
+
+
+def json_safe(value):
+    """``value`` with NaN/Inf floats as strings and NumPy scalars as Python."""
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
+
+
+# -- Lite calibration text --------------------------------------------------
+
+def format_calibration(name: str, array: np.ndarray) -> str:
+    """One tensor in Lite's calibration text: a header line
+    ``name ndims d0 d1 ...`` and a line of values (float32 with 9
+    significant digits, so they read back exactly)."""
+    if not name or any(c.isspace() for c in name):
+        raise ValueError(f"tensor name {name!r} cannot be written to a Lite "
+                         "calibration file (empty or contains whitespace)")
+    array = np.asarray(array)
+    header = " ".join([name, str(array.ndim), *map(str, array.shape)])
+    return f"{header}\n{_format_values(array)}\n"
+
+
+def _format_values(array: np.ndarray) -> str:
+    flat = array.ravel()
+    if flat.dtype.kind in "biu":
+        return " ".join(str(int(v)) for v in flat.tolist())
+    digits = 17 if flat.dtype == np.float64 else 9
+    return " ".join(f"{v:.{digits}g}" for v in flat.tolist())
+
+
+def write_calibration(path: str, tensors: list[tuple[str, np.ndarray]]) -> None:
+    """Write ``(name, array)`` pairs as one Lite calibration text file."""
+    with open(path, "w", encoding="utf-8") as f:
+        for name, array in tensors:
+            f.write(format_calibration(name, array))
+
+
+def read_calibration(path: str) -> list[TensorRef]:
+    """Tensors of a Lite calibration text file (values as float32, as Lite
+    reads them)."""
+    _require_file(path)
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    tensors, k = [], 0
+    while k < len(lines):
+        if not lines[k].strip():
+            k += 1
+            continue
+        name, shape = _calibration_header(path, k + 1, lines[k])
+        values = lines[k + 1] if k + 1 < len(lines) else ""
+        array = _calibration_values(path, k + 2, name, shape, values)
+        tensors.append(TensorRef(name, None, f"{path}:{k + 1}",
+                                 lambda a=array: a, shape, str(array.dtype)))
+        k += 2
+    if not tensors:
+        raise ValueError(f"{path}: no tensors in this calibration file")
+    return tensors
+
+
+def _calibration_header(path: str, line_no: int, line: str):
+    fields = line.split()
+    try:
+        ndims = int(fields[1])
+        shape = tuple(int(d) for d in fields[2:])
+    except (IndexError, ValueError):
+        ndims, shape = -1, ()
+    if ndims != len(shape) or any(d < 0 for d in shape):
+        raise ValueError(f"{path}:{line_no}: expected a header "
+                         f"'name ndims d0 d1 ...', got {line[:80]!r}")
+    return fields[0], shape
+
+
+def _calibration_values(path, line_no, name, shape, line) -> np.ndarray:
+    try:
+        values = np.array(line.split(), dtype=np.float32)
+    except ValueError as exc:
+        raise ValueError(f"{path}:{line_no}: values of {name!r} are not "
+                         f"numbers ({exc})") from exc
+    if values.size != math.prod(shape):
+        raise ValueError(f"{path}:{line_no}: {name!r} has shape {list(shape)}"
+                         f" ({math.prod(shape)} values), the line holds "
+                         f"{values.size}")
+    return values.reshape(shape)
+
+
+# -- whole sources (file or directory) -------------------------------------
+
+def read_tensors(path: str) -> list[TensorRef]:
+    """The tensors in ``path``: a ``.npy`` or calibration ``.txt`` file, a
+    directory with a manifest, or a directory of ``.npy`` files."""
+    if os.path.isdir(path):
+        return _read_dir(path)
+    _require_file(path)
+    if path.endswith(".npy"):
+        stem = _stem(path)
+        return [TensorRef(stem, stem, path, functools.partial(read_npy, path))]
+    if path.endswith(".txt"):
+        return read_calibration(path)
+    raise ValueError(f"{path}: unknown tensor file type (expected .npy, a "
+                     "Lite calibration .txt, or a directory; .bin files need "
+                     f"a directory with a {MANIFEST})")
+
+
+def _read_dir(path: str) -> list[TensorRef]:
+    manifest = os.path.join(path, MANIFEST)
+    if os.path.isfile(manifest):
+        return read_manifest(manifest)
+    names = sorted(os.listdir(path))
+    npys = [n for n in names if n.endswith(".npy")]
+    if npys:
+        return read_tensors_list(os.path.join(path, n) for n in npys)
+    if any(n.endswith(".bin") for n in names):
+        raise ValueError(f"{path}: .bin files need a {MANIFEST} giving their "
+                         "shapes and dtypes")
+    raise ValueError(f"{path}: no tensors found (no {MANIFEST}, no .npy "
+                     "files)")
+
+
+def read_tensors_list(paths) -> list[TensorRef]:
+    return [ref for p in paths for ref in read_tensors(p)]
+
+
+def read_manifest(path: str) -> list[TensorRef]:
+    """Tensors listed in a refinfer manifest (sections ``inputs``,
+    ``outputs``, ``tensors``; entries with ``name``, ``shape``, ``dtype``,
+    ``file`` (.npy) and/or ``raw_file`` (.bin))."""
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected a JSON object")
+    folder = os.path.dirname(path)
+    entries = [e for s in MANIFEST_SECTIONS for e in data.get(s) or []]
+    refs = [_manifest_ref(path, folder, e) for e in entries]
+    refs = [r for r in refs if r is not None]
+    if not refs:
+        raise ValueError(f"{path}: the manifest lists no tensor files")
+    return refs
+
+
+def _manifest_ref(path: str, folder: str, entry) -> TensorRef | None:
+    if not isinstance(entry, dict) or "name" not in entry:
+        raise ValueError(f"{path}: every entry needs a 'name': {entry!r:.80}")
+    name, shape, dtype = entry["name"], entry.get("shape"), entry.get("dtype")
+    file, raw = entry.get("file"), entry.get("raw_file")
+    if file:
+        full = _inside(path, folder, file)
+        loader = functools.partial(read_npy, full)
+    elif raw:
+        if shape is None or dtype is None:
+            raise ValueError(f"{path}: {name!r} has a raw_file but no shape "
+                             "and dtype")
+        full = _inside(path, folder, raw)
+        loader = functools.partial(read_bin, full, shape, dtype)
+    else:
+        return None
+    stem = _stem(full)
+    return TensorRef(name, stem, full, loader,
+                     None if shape is None else tuple(shape), dtype)
+
+
+def _inside(manifest: str, folder: str, name: str) -> str:
+    """``folder/name``, refusing names that leave the folder."""
+    full = os.path.normpath(os.path.join(folder, name))
+    if os.path.isabs(name) or not full.startswith(
+            os.path.normpath(folder) + os.sep):
+        raise ValueError(f"{manifest}: file {name!r} is outside its folder")
+    return full
+
+
+# -- helpers ----------------------------------------------------------------
+
+def safe_stem(name: str, limit: int = MAX_STEM) -> str:
+    """A file-name-safe rendering of a tensor name: runs of characters other
+    than ASCII letters, digits, ``.``, ``_`` and ``-`` become ``_``; no
+    leading dot; at most ``limit`` characters (the end kept)."""
+    stem = _UNSAFE.sub("_", name).lstrip(".") or "tensor"
+    return stem[-limit:]
+
+
+def _stem(path: str) -> str:
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def _require_file(path: str) -> None:
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{path}: no such file or directory")
+    if not os.path.isfile(path):
+        raise ValueError(f"{path}: not a regular file")
+
+
+@contextlib.contextmanager
+def staged_dir(destination: str, replace: bool = False) -> Iterator[str]:
+    """A temporary directory next to ``destination`` that becomes it when
+    the block ends without error; on error it is removed, so no partial
+    ``destination`` is ever left. An existing non-empty ``destination`` is
+    an error unless ``replace``."""
+    destination = os.path.abspath(destination)
+    _check_destination(destination, replace)
+    parent = os.path.dirname(destination)
+    os.makedirs(parent, exist_ok=True)
+    staging = tempfile.mkdtemp(prefix=f".{os.path.basename(destination)}.",
+                               suffix=".partial", dir=parent)
+    try:
+        yield staging
+        _publish(staging, destination)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def _check_destination(destination: str, replace: bool) -> None:
+    if not os.path.lexists(destination) or replace:
+        return
+    if not os.path.isdir(destination) or os.listdir(destination):
+        raise FileExistsError(f"{destination}: already exists (remove it or "
+                              "use --force)")
+
+
+def _publish(staging: str, destination: str) -> None:
+    """Rename ``staging`` to ``destination``, replacing what is there."""
+    old = None
+    if os.path.lexists(destination):
+        old = f"{staging}.old"
+        os.rename(destination, old)
+    try:
+        os.rename(staging, destination)
+    except OSError:
+        if old is not None:
+            os.rename(old, destination)
+        raise
+    if old is not None:
+        if os.path.isdir(old) and not os.path.islink(old):
+            shutil.rmtree(old)
+        else:
+            os.remove(old)

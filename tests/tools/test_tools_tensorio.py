@@ -1,0 +1,173 @@
+"""Tensor file formats: Lite calibration text, manifests, directories."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+from refinfer.tools import tensorio
+
+from helpers_tools import leftovers
+
+
+def test_calibration_text_is_lites_format():
+    text = tensorio.format_calibration(
+        "Default/fc-Dense/BiasAdd-op0", np.array([[1.5, -2], [0.25, 3]],
+                                                 np.float32))
+    assert text == "Default/fc-Dense/BiasAdd-op0 2 2 2\n1.5 -2 0.25 3\n"
+    assert tensorio.format_calibration("n", np.array(7, np.int32)) == \
+        "n 0\n7\n"
+
+
+def test_calibration_round_trip(tmp_path):
+    rng = np.random.default_rng(0)
+    tensors = [("out:1", rng.normal(size=(2, 3)).astype(np.float32)),
+               ("scalar", np.array(np.pi, np.float32)),
+               ("ints", np.array([-3, 0, 9], np.int32)),
+               ("tiny", np.array([1e-30, -3.4e38, 1 / 3], np.float32)),
+               ("empty", np.zeros((2, 0), np.float32))]
+    path = str(tmp_path / "calib.txt")
+    tensorio.write_calibration(path, tensors)
+    read = tensorio.read_calibration(path)
+    assert [r.name for r in read] == [name for name, _ in tensors]
+    for ref, (_, array) in zip(read, tensors):
+        got = ref.load()
+        assert got.dtype == np.float32 and got.shape == array.shape
+        np.testing.assert_array_equal(got, array.astype(np.float32))
+
+
+def test_calibration_refuses_names_with_spaces(tmp_path):
+    with pytest.raises(ValueError, match="whitespace"):
+        tensorio.format_calibration("a b", np.zeros(1))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("out 2 2\n1 2 3 4\n", "expected a header"),
+    ("out x 2\n1 2\n", "expected a header"),
+    ("out 1 3\n1 2\n", "the line holds 2"),
+    ("out 1 2\n1 abc\n", "not numbers"),
+    ("\n\n", "no tensors"),
+])
+def test_calibration_errors_name_the_line(tmp_path, text, message):
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=message):
+        tensorio.read_calibration(str(path))
+
+
+def test_read_single_npy_and_npy_directory(tmp_path):
+    np.save(tmp_path / "b.npy", np.arange(3))
+    np.save(tmp_path / "a.npy", np.ones(2))
+    (single,) = tensorio.read_tensors(str(tmp_path / "a.npy"))
+    assert (single.name, single.stem) == ("a", "a")
+    refs = tensorio.read_tensors(str(tmp_path))
+    assert [r.name for r in refs] == ["a", "b"]
+    np.testing.assert_array_equal(refs[1].load(), np.arange(3))
+
+
+def test_read_manifest_directory_with_bin_only(tmp_path):
+    data = np.arange(6, dtype=np.int16).reshape(2, 3)
+    data.tofile(tmp_path / "t.bin")
+    manifest = {"outputs": [{"name": "a/b:1", "shape": [2, 3],
+                             "dtype": "int16", "raw_file": "t.bin"}]}
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    (ref,) = tensorio.read_tensors(str(tmp_path))
+    assert (ref.name, ref.stem, ref.shape) == ("a/b:1", "t", (2, 3))
+    np.testing.assert_array_equal(ref.load(), data)
+
+
+@pytest.mark.parametrize("setup, error, message", [
+    (lambda d: (d / "x.bin").write_bytes(b"1234"), ValueError,
+     "need a manifest.json"),
+    (lambda d: None, ValueError, "no tensors found"),
+    (lambda d: (d / "x.npy").write_bytes(b"garbage"), ValueError,
+     "not a readable .npy"),
+    (lambda d: (d / "x.npy").write_bytes(b""), ValueError,
+     "not a readable .npy"),
+    (lambda d: np.savez(d / "x.npy", a=np.ones(2)) or os.rename(
+        d / "x.npy.npz", d / "x.npy"), ValueError, "an .npz archive"),
+    (lambda d: (d / "manifest.json").write_text("{"), ValueError,
+     "not valid JSON"),
+    (lambda d: (d / "manifest.json").write_text(json.dumps(
+        {"outputs": [{"name": "t", "file": "../t.npy"}]})), ValueError,
+     "outside its folder"),
+    (lambda d: (d / "manifest.json").write_text(json.dumps(
+        {"outputs": [{"name": "t", "raw_file": "t.bin"}]})), ValueError,
+     "no shape"),
+    (lambda d: (d / "manifest.json").write_text(json.dumps(
+        {"outputs": [{"name": "t", "shape": [4], "dtype": "float32",
+                      "raw_file": "t.bin"}]})), FileNotFoundError,
+     "no such file"),
+])
+def test_unreadable_directories(tmp_path, setup, error, message):
+    setup(tmp_path)
+    with pytest.raises(error, match=message):
+        for ref in tensorio.read_tensors(str(tmp_path)):
+            ref.load()
+
+
+def test_bin_size_must_fit(tmp_path):
+    (tmp_path / "t.bin").write_bytes(b"\0" * 12)
+    with pytest.raises(ValueError, match="holds 12 bytes.*needs 16"):
+        tensorio.read_bin(str(tmp_path / "t.bin"), [4], "float32")
+
+
+def test_missing_and_unknown_files(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        tensorio.read_tensors(str(tmp_path / "nope.npy"))
+    (tmp_path / "x.bin").write_bytes(b"1234")
+    with pytest.raises(ValueError, match="unknown tensor file type"):
+        tensorio.read_tensors(str(tmp_path / "x.bin"))
+
+
+def test_safe_stem():
+    assert tensorio.safe_stem("Default/conv1-Conv2d/Conv2D-op0") == \
+        "Default_conv1-Conv2d_Conv2D-op0"
+    assert tensorio.safe_stem("a:1@2") == "a_1_2"
+    assert tensorio.safe_stem("3920_↵nets:CNode_784:6") == \
+        "3920__nets_CNode_784_6"
+    assert tensorio.safe_stem("../..") == "_.."
+    assert tensorio.safe_stem("....") == "tensor"
+    assert tensorio.safe_stem("x" * 300) == "x" * tensorio.MAX_STEM
+
+
+def test_json_keeps_non_finite_values_readable(tmp_path):
+    path = str(tmp_path / "r.json")
+    tensorio.write_json(path, {"a": [{"v": float("inf")}, {"v": np.float32(
+        0.5)}], "b": float("nan")})
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data == {"a": [{"v": "inf"}, {"v": 0.5}], "b": "nan"}
+    assert os.listdir(tmp_path) == ["r.json"]
+
+
+def test_staged_dir_publishes_on_success(tmp_path):
+    out = tmp_path / "out"
+    with tensorio.staged_dir(str(out)) as staging:
+        assert not out.exists()
+        (tmp_path / os.path.basename(staging) / "f").write_text("x")
+    assert (out / "f").read_text() == "x"
+    assert leftovers(tmp_path) == []
+
+
+def test_staged_dir_leaves_nothing_on_error(tmp_path):
+    out = tmp_path / "sub" / "out"
+    with pytest.raises(KeyError):
+        with tensorio.staged_dir(str(out)) as staging:
+            (out.parent / os.path.basename(staging) / "f").write_text("x")
+            raise KeyError("boom")
+    assert not out.exists() and leftovers(out.parent) == []
+
+
+def test_staged_dir_existing_destination(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    with tensorio.staged_dir(str(out)):        # an empty folder is fine
+        pass
+    (out / "old").write_text("x")
+    with pytest.raises(FileExistsError, match="already exists"):
+        with tensorio.staged_dir(str(out)):
+            pass
+    with tensorio.staged_dir(str(out), replace=True) as staging:
+        (tmp_path / os.path.basename(staging) / "new").write_text("y")
+    assert sorted(os.listdir(out)) == ["new"]
+    assert leftovers(tmp_path) == []

@@ -6,7 +6,8 @@ What happens here, once per model:
   may be referenced from sub-graphs);
 - monad plumbing disappears: ``Load(x, U)`` and ``Depend(x, ...)`` are
   aliases of ``x``, ``UpdateState`` is the monad token, and trailing monad
-  arguments are stripped from primitive applications;
+  arguments are stripped from primitive applications (not from Partial's:
+  they are arguments of the bound graph, which declares its monad inputs);
 - each primitive application binds its arguments to the op's signature, from
   node inputs (PRIMITIVE_FUNCTION) or inputs + attributes (PRIMITIVE), and
   constant arguments are normalised by the op's converters;
@@ -28,6 +29,10 @@ from .format.values import MONAD, Abstract
 
 ALIAS_OPS = {"Load", "Depend"}       # value = first input
 TOKEN_OPS = {"UpdateState"}          # value = the monad token
+# Ops whose arguments are a graph's arguments, monads included: Partial
+# binds the leading inputs of a branch or loop graph, which declares its
+# UMonad input like any other.
+GRAPH_ARGUMENT_OPS = {"Partial"}
 
 
 @dataclass(frozen=True)
@@ -153,11 +158,13 @@ class _GraphBuilder:
         return keys | ({self.output.key} if self.output.kind == kind else set())
 
     def finish(self, free_vars: dict[str, set]) -> Graph:
-        """Prune and order. Nodes that called graphs read as free variables
-        are roots too, besides the output."""
+        """Prune and order. Roots: side-effecting nodes (in file order), the
+        output, and nodes that called graphs read as free variables."""
         needed_by_callees = set().union(
             *(free_vars[g] for g in self.refs("graph")))
-        roots = [self.output] + [Ref("node", n) for n in sorted(
+        effects = [Ref("node", name) for name, node in self.nodes.items()
+                   if node.op is not None and node.op.side_effect]
+        roots = effects + [self.output] + [Ref("node", n) for n in sorted(
             needed_by_callees & self.nodes.keys())]
         return Graph(self.raw.name, self.raw.inputs, self._topological(roots),
                      self.output, self.raw.output, sorted(free_vars[self.raw.name]))
@@ -239,7 +246,7 @@ class _GraphBuilder:
 
     def _apply(self, raw: RawNode, prim, args: list[Ref]) -> Node:
         op_name = prim.op_type.removeprefix("S_Prim_")
-        while args and args[-1].is_monad:
+        while args and args[-1].is_monad and op_name not in GRAPH_ARGUMENT_OPS:
             args.pop()
         if not registry.has_op(op_name):
             self.symbols.missing.setdefault(op_name, []).append(

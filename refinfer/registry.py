@@ -45,6 +45,7 @@ class OpDef:
     attrs: dict[str, str] = field(default_factory=dict)
     convert: dict[str, Callable] = field(default_factory=dict)
     kernels: dict[str, Callable] = field(default_factory=dict)
+    side_effect: bool = False   # runs even when no output depends on it
 
     @property
     def doc(self) -> str:
@@ -78,13 +79,17 @@ def _params_of(fn: Callable) -> tuple[Param, ...]:
 
 def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
              attrs: dict[str, str] | None = None,
-             convert: dict[str, Callable] | None = None):
+             convert: dict[str, Callable] | None = None,
+             side_effect: bool = False):
     """Register a NumPy reference function under one or more primitive names.
 
     ``family``: coverage-table grouping ("elementwise", "nn", ...).
     ``dtypes``: NumPy dtype names the op supports.
     ``attrs``: PRIMITIVE attribute name -> parameter name, where they differ.
     ``convert``: parameter name -> normaliser applied to that argument.
+    ``side_effect``: the op acts beyond its output (communication, printing)
+    and must run even when nothing reads its result, e.g. a ``Send`` kept
+    alive only by ``Depend``.
     """
     def decorate(fn: Callable) -> Callable:
         params = _params_of(fn)
@@ -96,7 +101,8 @@ def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
             if name in _REGISTRY:
                 raise ValueError(f"op {name!r} registered twice")
             _REGISTRY[name] = OpDef(name, fn, family, tuple(dtypes), params,
-                                    dict(attrs or {}), dict(convert or {}))
+                                    dict(attrs or {}), dict(convert or {}),
+                                    side_effect=side_effect)
         return fn
     return decorate
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 
+from .. import distributed
 from ._checkparam import (check_isinstance, check_list_of_element,
                           check_non_negative_int, check_section_dict)
 
@@ -50,6 +51,13 @@ def _core_list(value):
     return list(value)
 
 
+def _rank_reader(index: int):
+    """Read-only ``rank_id`` (0) / ``group_size`` (1) of this rank's job: from
+    MPI under mpirun, from the in-process run, else 0 / 1
+    (docs/distributed.md)."""
+    return property(lambda self: distributed.rank_and_size()[index])
+
+
 class _CPU:
     precision_mode = _setting("_precision_mode", _precision("cpu_precision_mode"))
     thread_num = _setting("_thread_num", _non_negative("cpu_thread_num"))
@@ -58,6 +66,9 @@ class _CPU:
     thread_affinity_mode = _setting("_thread_affinity_mode", _affinity_mode)
     thread_affinity_core_list = _setting("_thread_affinity_core_list",
                                          _core_list)
+
+    rank_id = _rank_reader(0)       # [refinfer] distributed runs on the CPU
+    group_size = _rank_reader(1)
 
     def __init__(self):
         self._precision_mode = "enforce_fp32"
@@ -83,13 +94,8 @@ class _GPU:
         self._precision_mode = "enforce_fp32"
         self._device_id = 0
 
-    @property
-    def rank_id(self):
-        return 0
-
-    @property
-    def group_size(self):
-        return 1
+    rank_id = _rank_reader(0)
+    group_size = _rank_reader(1)
 
     def __str__(self):
         return (f"device_type: DeviceType.kGPU,\n"

@@ -1,0 +1,23 @@
+"""DistCommAllReduce."""
+from refinfer.distributed import group_communicator
+from refinfer.registry import register
+
+from ._comm import FAMILY, WORLD_GROUP, reduce_op
+from ._common import NUMBERS
+
+
+@register("DistCommAllReduce", family=FAMILY, side_effect=True, dtypes=NUMBERS,
+          convert={"op_type": reduce_op})
+def dist_comm_all_reduce(input, op_type="sum", group=WORLD_GROUP):
+    """AllReduce as ``mint.distributed.all_reduce`` exports it.
+
+    y = x_0 op x_1 op ... op x_(n-1) over the group (op in sum, max, min,
+    prod), same shape and dtype. A PRIMITIVE_FUNCTION: op and group are
+    constant inputs.
+
+    Arguments: input; op_type="sum"; group="hccl_world_group".
+    MindSpore quirks: the primitive reduces ``input`` in place; this kernel
+    returns the result and leaves its input alone, which is the same for
+    graphs that use the output. No CPU kernel in MindSpore.
+    """
+    return group_communicator(group).all_reduce(input, op_type)

@@ -1,0 +1,148 @@
+"""What the Lite API layer calls: rank-dependent paths, and the checks and
+session of a sliced model at build time.
+
+Checking at build time turns the classic distributed mistakes into one
+clear error on every rank instead of a hang or a silently wrong sum: a job
+with the wrong number of ranks, a group name nobody can resolve, a rank
+outside its group, a communication node the graph would never run.
+"""
+from __future__ import annotations
+
+import os
+from typing import Callable
+
+import numpy as np
+
+from .. import registry
+from ..format.reader import MindIRFile
+from ..graph import Model, Node
+from . import launch, session
+from .communicator import DistributedError
+from .local import ThreadCommunicator, run_local
+from .groups import parse_config_groups
+
+FAMILY = "communication"      # the registry family of the communication ops
+RANK_FIELD = "{rank}"
+
+
+def rank_and_size() -> tuple[int, int]:
+    """This rank and the job's size; (0, 1) outside a distributed run."""
+    active = session.current_or_none()
+    return (active.rank, active.size) if active is not None else (0, 1)
+
+
+def expand_rank(path: str) -> str:
+    """``model_rank{rank}.mindir`` -> this rank's file."""
+    if RANK_FIELD not in path:
+        return path
+    return path.replace(RANK_FIELD, str(rank_and_size()[0]))
+
+
+def each_rank(ranks: int | None, fn: Callable[[], str]) -> list[str] | None:
+    """``fn()`` on every rank, and the texts it returns in rank order. Under
+    mpirun this process is one rank: rank 0 gets the list, the others None.
+    Otherwise ``ranks`` ranks run as threads of this process."""
+    if launch.launched_by_mpi():
+        with session.failing_aborts():      # the others would wait in the gather
+            text = fn()
+        return _gather_text(session.current().world, text)
+    if not ranks or ranks < 1:
+        raise DistributedError("outside mpirun, say how many ranks to run as "
+                               "threads (--ranks N), or launch with mpirun -n N")
+    return run_local(ranks, lambda rank: fn())
+
+
+def _gather_text(world, text: str) -> list[str] | None:
+    """Every rank's ``text`` on rank 0 (an AllGather of padded UTF-8)."""
+    data = np.frombuffer(text.encode(), np.uint8)
+    lengths = world.all_gather(np.array([data.size], np.int64))
+    padded = np.zeros(int(lengths.max()), np.uint8)
+    padded[:data.size] = data
+    rows = world.all_gather(padded[None, :])
+    if world.rank != 0:
+        return None
+    return [bytes(row[:n]).decode() for row, n in zip(rows, lengths)]
+
+
+def model_session(model: Model, file: MindIRFile, config: dict | None,
+                  path_pattern: str = "") -> session.Session | None:
+    """The session ``model`` runs in, after checking it fits the job; None
+    for a model without communication ops."""
+    nodes = [n for g in model.graphs.values() for n in g.nodes
+             if n.op is not None and n.op.family == FAMILY]
+    _check_nothing_dropped(model, file)
+    if not nodes:
+        return None
+    active = session.current().with_groups(parse_config_groups(config))
+    _check_no_extra_slices(path_pattern, active.size)
+    groups = {_node_group(active, node) for node in nodes}
+    for ranks in sorted(groups):     # one global order: MPI creates groups collectively
+        active.world.group(ranks)
+    return active
+
+
+def rank_threads(active: session.Session, core_list=()):
+    """Thread settings of a rank whose context leaves the count to refinfer
+    (``thread_num`` 0): its share of the cores, not all of them."""
+    from .. import threads
+    ranks_here = active.size if isinstance(active.world, ThreadCommunicator) \
+        else launch.local_ranks()
+    count = launch.default_threads(ranks_here, len(core_list) or None)
+    return threads.configure(count, core_list)
+
+
+def _constants(node: Node) -> dict:
+    return {param.name: arg.ref.key for param, arg in zip(node.op.params, node.args)
+            if arg.ref.kind == "const"}
+
+
+def _node_group(active: session.Session, node: Node) -> tuple[int, ...]:
+    """The world ranks ``node`` communicates with, checked against the job."""
+    args = _constants(node)
+    where = f"node {node.scope or node.name!r} ({node.op.name})"
+    try:
+        ranks = active.groups.ranks(args["group"], args.get("group_rank_ids"))
+    except DistributedError as exc:
+        raise DistributedError(f"{where}: {exc}") from exc
+    if active.rank not in ranks:
+        raise DistributedError(f"{where}: rank {active.rank} is not in its group "
+                               f"{args['group']!r} (ranks {list(ranks)})")
+    expected = args.get("rank_size")
+    if expected is not None and int(expected) != len(ranks):
+        raise DistributedError(
+            f"{where} was sliced for a group of {int(expected)} ranks, but group "
+            f"{args['group']!r} has {len(ranks)} in this job of {active.size} "
+            f"rank(s): launch one rank per slice (mpirun -n {int(expected)} for "
+            "a world-group model)")
+    return ranks
+
+
+def _check_no_extra_slices(path_pattern: str, size: int) -> None:
+    """``model_rank{rank}.mindir`` with a file for rank ``size``: the job has
+    fewer ranks than the model has slices."""
+    if RANK_FIELD not in path_pattern:
+        return
+    extra = path_pattern.replace(RANK_FIELD, str(size))
+    if os.path.exists(extra):
+        raise DistributedError(f"{extra} exists but the job has only {size} "
+                               f"rank(s): launch one rank per slice")
+
+
+def _check_nothing_dropped(model: Model, file: MindIRFile) -> None:
+    """A communication node the graph layer pruned (its result only feeds
+    ``Depend`` / ``UpdateState``) would never run here while its peers wait
+    for it: refuse the model instead."""
+    comm_ops = {op.name for op in registry.list_ops() if op.family == FAMILY}
+    kept = {n.name for g in model.graphs.values() for n in g.nodes}
+    dropped = []
+    for graph in file.graphs:
+        for raw in graph.nodes:
+            prim = file.primitives.get(raw.op_type.removeprefix("REF::"))
+            op = prim.op_type.removeprefix("S_Prim_") if prim else None
+            if op in comm_ops and raw.name not in kept:
+                dropped.append(f"{raw.scope or raw.name} ({op})")
+    if dropped:
+        raise DistributedError(
+            "communication node(s) used only for their side effect (through "
+            "Depend/UpdateState), which refinfer's graph does not run yet: "
+            + ", ".join(dropped))

@@ -1,0 +1,87 @@
+"""One rank of the MPI tests, started by ``mpirun -n N`` (refinfer.distributed.run_mpirun).
+
+    mpi_worker.py cases OUT CASE ...   run each golden case's rank file, save the outputs
+                                       to OUT/<case>/rank<r>.npz, print a line per case
+    mpi_worker.py bad-input CASE       rank 1 passes an input of the wrong shape
+    mpi_worker.py kernel-error CASE    a kernel of rank 1 raises (MatMul, before the AllReduce)
+    mpi_worker.py kill CASE            rank 1 is killed (SIGKILL) before predicting
+    mpi_worker.py collectives OUT      tests/distributed/collectives.py's battery on the MPI
+                                       communicator, saved to OUT/rank<r>.npz
+    mpi_worker.py info                 print rank, size and the context readers
+
+Everything else (comparing with the goldens) happens in the pytest process.
+"""
+import os
+import signal
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import collectives  # noqa: E402
+import dist_cases  # noqa: E402
+
+import refinfer as mslite  # noqa: E402
+from refinfer import distributed, registry  # noqa: E402
+
+
+def run_cases(out: str, names: list[str]) -> None:
+    for name in names:
+        case = dist_cases.case(name)
+        outputs = dist_cases.run_rank(case, dist_cases.BACKEND_CONFIG)
+        rank = distributed.rank_and_size()[0]
+        os.makedirs(os.path.join(out, name), exist_ok=True)
+        np.savez(os.path.join(out, name, f"rank{rank}.npz"), *outputs)
+        print(f"rank {rank}: {name} ran", flush=True)
+
+
+def failing_rank(mode: str, name: str) -> None:
+    """Rank 1 fails in the way ``mode`` says; rank 0 runs normally (and would
+    wait forever in the collective if the failure did not end the job)."""
+    case = dist_cases.case(name)
+    rank = distributed.rank_and_size()[0]
+    if rank == 1 and mode == "kernel-error":
+        registry.get_op("MatMul").reference = _injected_failure
+    model = mslite.Model()
+    model.build_from_file(case.rank_model, mslite.ModelType.MINDIR,
+                          config_dict=case.config(dist_cases.BACKEND_CONFIG))
+    inputs = case.inputs()
+    if rank == 1 and mode == "bad-input":
+        inputs = [x[:1] for x in inputs]
+    if rank == 1 and mode == "kill":
+        os.kill(os.getpid(), signal.SIGKILL)
+    print(f"rank {rank}: predicting", flush=True)
+    model.predict(inputs)
+    print(f"rank {rank}: finished", flush=True)
+
+
+def run_collectives(out: str) -> None:
+    comm = distributed.current().world
+    np.savez(os.path.join(out, f"rank{comm.rank}.npz"), **collectives.battery(comm))
+
+
+def _injected_failure(*args):
+    raise ValueError("injected kernel failure on rank 1")
+
+
+def info() -> None:
+    context = mslite.Context()
+    rank, size = distributed.rank_and_size()
+    print(f"rank {rank} size {size} gpu {context.gpu.rank_id}/{context.gpu.group_size} "
+          f"cpu {context.cpu.rank_id}/{context.cpu.group_size}", flush=True)
+
+
+def main() -> None:
+    mode = sys.argv[1]
+    if mode == "cases":
+        run_cases(sys.argv[2], sys.argv[3:])
+    elif mode == "collectives":
+        run_collectives(sys.argv[2])
+    elif mode == "info":
+        info()
+    else:
+        failing_rank(mode, sys.argv[2])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,134 @@
+"""The Lite API and the CLI on sliced models, ranks as threads: the {rank}
+path, the context readers, and the build-time checks that turn the usual
+distributed mistakes into one clear error."""
+import os
+import time
+
+import numpy as np
+import pytest
+
+import refinfer as mslite
+from refinfer import cli
+from refinfer.distributed import RankError, each_rank, run_local
+
+import dist_cases
+
+TIMEOUT = 30
+
+
+def build(path, config=None):
+    model = mslite.Model()
+    model.build_from_file(path, mslite.ModelType.MINDIR,
+                          config_dict={**dist_cases.BACKEND_CONFIG, **(config or {})})
+    return model
+
+
+def test_rank_path_and_context_readers():
+    case = dist_cases.case("matmul_allreduce_4")
+
+    def rank_main(rank):
+        context = mslite.Context()
+        model = build(case.rank_model)
+        return (model.model_path_, context.cpu.rank_id, context.cpu.group_size,
+                context.gpu.rank_id, context.gpu.group_size)
+
+    results = run_local(4, rank_main, timeout=TIMEOUT)
+    for rank, (path, *readers) in enumerate(results):
+        assert path == case.rank_model.replace("{rank}", str(rank))
+        assert readers == [rank, 4, rank, 4]
+
+
+def test_readers_outside_a_distributed_run():
+    context = mslite.Context()
+    assert (context.cpu.rank_id, context.cpu.group_size) == (0, 1)
+    assert (context.gpu.rank_id, context.gpu.group_size) == (0, 1)
+
+
+def test_sliced_model_without_a_communicator():
+    case = dist_cases.case("matmul_allreduce")
+    with pytest.raises(RuntimeError, match="communicates between ranks.*mpirun -n N"):
+        build(case.rank_model.replace("{rank}", "0"))
+
+
+def test_unsliced_models_need_no_communicator():
+    case = dist_cases.case("matmul_allreduce")
+    outputs = build(case.unsliced_model).predict(case.inputs())
+    np.testing.assert_allclose(outputs[0].get_data_to_numpy(), case.unsliced_outputs()[0],
+                               **case.tolerance)
+
+
+def test_job_smaller_than_the_slices():
+    """mpirun -n 1 on a 2-way model whose AllReduce has no rank_size."""
+    case = dist_cases.case("matmul_allreduce")
+    with pytest.raises(RankError, match=r"model_rank1.mindir exists but the job has only "
+                       r"1 rank\(s\): launch one rank per slice"):
+        run_local(1, lambda rank: build(case.rank_model), timeout=TIMEOUT)
+
+
+def test_job_larger_than_the_slices():
+    """Three ranks on a file sliced for two (AllGather rank_size 2)."""
+    path = dist_cases.case("op_allgather").rank_model.replace("{rank}", "0")
+    with pytest.raises(RankError, match=r"AllGather\) was sliced for a group of 2 ranks, "
+                       r"but group 'mccl_world_group' has 3 in this job of 3"):
+        run_local(3, lambda rank: build(path), timeout=TIMEOUT)
+
+
+def test_user_group_missing_from_the_config():
+    case = dist_cases.case("group_config_4")
+    with pytest.raises(RankError, match=r"unknown communication group 'tp_a'.*"
+                       r"\[distributed\] groups"):
+        run_local(4, lambda rank: build(case.rank_model), timeout=TIMEOUT)
+
+
+def test_rank_outside_its_group():
+    """Rank r loads the file of rank r + 2 (group_rank_ids of the other pair)."""
+    case = dist_cases.case("group_rank_ids_4")
+    with pytest.raises(RankError, match=r"rank 0 failed: .*rank 0 is not in its group "
+                       r"'group_b' \(ranks \[2, 3\]\)"):
+        run_local(4, lambda rank: build(case.rank_model.replace(
+            "{rank}", str((rank + 2) % 4))), timeout=TIMEOUT)
+
+
+def test_side_effect_only_communication_is_refused():
+    case = dist_cases.case("op_send_receive")
+    with pytest.raises(RankError, match=r"rank 0 failed: .*Depend/UpdateState.*"
+                       r"Default/Send-op0 \(Send\)"):
+        run_local(2, lambda rank: build(case.rank_model), timeout=TIMEOUT)
+
+
+def test_bad_input_on_one_rank_fails_fast():
+    case = dist_cases.case("mlp_col_row")
+
+    def rank_main(rank):
+        inputs = case.inputs()
+        if rank == 1:
+            inputs = [x[:1] for x in inputs]
+        return build(case.rank_model).predict(inputs)
+
+    start = time.monotonic()
+    with pytest.raises(RankError, match="rank 1 failed: RuntimeError: data size not equal"):
+        run_local(2, rank_main, timeout=60)
+    assert time.monotonic() - start < 10
+
+
+def test_each_rank_returns_texts_in_rank_order():
+    assert each_rank(3, lambda: str(mslite.Context().cpu.rank_id)) == ["0", "1", "2"]
+
+
+def test_cli_runs_every_rank(capsys, tmp_path):
+    case = dist_cases.case("matmul_col_allgather")
+    code = cli.main(["run", "--distributed", "--ranks", "2", case.rank_model, "--input",
+                     os.path.join(case.directory, "input_0.npy"),
+                     "--output-dir", str(tmp_path)])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert text.startswith("rank 0:\ntensor's name is:") and "\nrank 1:\n" in text
+    for rank in range(2):
+        np.testing.assert_allclose(np.load(tmp_path / f"rank{rank}" / "output_0.npy"),
+                                   case.unsliced_outputs()[0], **case.tolerance)
+
+
+def test_cli_distributed_needs_ranks_outside_mpirun(capsys):
+    case = dist_cases.case("matmul_allreduce")
+    assert cli.main(["run", "--distributed", case.rank_model]) == 2
+    assert "--ranks N" in capsys.readouterr().err

@@ -1,0 +1,119 @@
+"""Real MPI runs: ``mpirun -n 2`` / ``-n 4`` of tests/distributed/mpi_worker.py.
+
+Each job has a timeout and is killed whole when it runs past it; a failing
+job must end by itself within seconds, showing the failing rank's error and
+leaving nothing in /dev/shm. Skipped without mpi4py (pip install '.[mpi]').
+"""
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+pytest.importorskip("mpi4py", reason="MPI tests need mpi4py and an MPI: pip install '.[mpi]'")
+
+from refinfer.distributed import run_mpirun  # noqa: E402
+from refinfer.distributed import shm  # noqa: E402
+
+import collectives  # noqa: E402
+import dist_cases  # noqa: E402
+
+WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mpi_worker.py")
+JOB_TIMEOUT = 120
+FAILURE_DEADLINE_S = 10
+CASES = [c for c in dist_cases.committed_cases() if c.runs]
+
+
+def mpirun(ranks, *args, timeout=JOB_TIMEOUT):
+    return run_mpirun(ranks, [sys.executable, WORKER, *args], timeout=timeout)
+
+
+def _explain(job) -> str:
+    return f"exit {job.returncode}\nstdout:\n{job.stdout}\nstderr:\n{job.stderr[-4000:]}"
+
+
+@pytest.fixture(scope="module")
+def case_outputs(tmp_path_factory):
+    """One job per rank count runs every case of that count; outputs on disk."""
+    out = tmp_path_factory.mktemp("mpi_cases")
+    for ranks in sorted({c.ranks for c in CASES}):
+        names = [c.name for c in CASES if c.ranks == ranks]
+        job = mpirun(ranks, "cases", str(out), *names)
+        assert job.returncode == 0, _explain(job)
+    return out
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.name) for c in CASES])
+def test_every_rank_matches_under_mpirun(case, case_outputs):
+    for rank in range(case.ranks):
+        with np.load(case_outputs / case.name / f"rank{rank}.npz") as saved:
+            outputs = [saved[f"arr_{k}"] for k in range(len(saved.files))]
+        assert dist_cases.mismatches(case, rank, outputs) == [], f"rank {rank}"
+
+
+@pytest.mark.parametrize("ranks", [2, 4])
+def test_mpi_collectives_match_numpy(ranks, tmp_path):
+    job = mpirun(ranks, "collectives", str(tmp_path))
+    assert job.returncode == 0, _explain(job)
+    for rank in range(ranks):
+        with np.load(tmp_path / f"rank{rank}.npz") as saved:
+            collectives.check({name: saved[name] for name in saved.files}, rank, ranks)
+
+
+def _segments() -> set:
+    return set(os.listdir(shm.SHM_DIR)) if os.path.isdir(shm.SHM_DIR) else set()
+
+
+@pytest.mark.parametrize("mode, error", [
+    ("bad-input", "RuntimeError: data size not equal"),
+    ("kernel-error", "injected kernel failure on rank 1"),
+    ("kill", "Killed"),
+])
+def test_failing_rank_ends_the_job(mode, error):
+    """Rank 1 fails while rank 0 waits in an AllReduce: the job ends within
+    10 s, with rank 1's error, and leaves no MPI segment in /dev/shm."""
+    before = _segments()
+    start = time.monotonic()
+    job = mpirun(2, mode, "mlp_col_row", timeout=60)
+    elapsed = time.monotonic() - start
+    assert job.returncode != 0, _explain(job)
+    assert elapsed < FAILURE_DEADLINE_S, _explain(job)
+    assert error in job.stderr + job.stdout, _explain(job)
+    if mode != "kill":
+        assert "refinfer: rank 1 of 2 failed, aborting the MPI job" in job.stderr
+    assert not {s for s in _segments() - before if s.startswith(shm.PREFIXES)}
+
+
+def test_size_mismatch_is_a_clear_error():
+    """mpirun -n 1 on a two-way sliced model: an error, not half a sum."""
+    job = mpirun(1, "cases", "/nonexistent", "matmul_allreduce")
+    assert job.returncode != 0
+    assert "model_rank1.mindir exists but the job has only 1 rank(s)" in job.stderr, \
+        _explain(job)
+
+
+def test_context_readers_and_cli_under_mpirun():
+    job = mpirun(2, "info")
+    assert job.returncode == 0, _explain(job)
+    assert sorted(job.stdout.splitlines()) == ["rank 0 size 2 gpu 0/2 cpu 0/2",
+                                               "rank 1 size 2 gpu 1/2 cpu 1/2"]
+    case = dist_cases.case("matmul_allreduce")
+    cli = run_mpirun(2, [sys.executable, "-m", "refinfer.cli", "run", "--distributed",
+                         case.rank_model, "--input",
+                         os.path.join(case.directory, "input_0.npy")], timeout=JOB_TIMEOUT)
+    assert cli.returncode == 0, _explain(cli)
+    assert cli.stdout.startswith("rank 0:\ntensor's name is:Default/AllReduce-op0")
+    assert cli.stdout.count("tensor's name is:") == 2 and "\nrank 1:\n" in cli.stdout
+
+
+def test_mpi_of_another_launcher_is_detected():
+    """Open MPI's mpirun announcing 2 ranks to an mpi4py built for MPICH: MPI
+    sees a job of 1. Refused, instead of two one-rank jobs summing halves."""
+    env = dict(os.environ, OMPI_COMM_WORLD_SIZE="2", OMPI_COMM_WORLD_RANK="0")
+    probe = "import refinfer as mslite; print(mslite.Context().cpu.rank_id)"
+    job = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                         text=True, timeout=JOB_TIMEOUT)
+    assert job.returncode != 0
+    assert "mpirun started 2 ranks but MPI sees 1" in job.stderr

@@ -11,11 +11,13 @@ from ..inputs import make_inputs
 from ..runtime import LoadedModel
 
 
-def load_model(path: str) -> LoadedModel:
-    """The compiled model at ``path`` (a clear error if there is none)."""
+def load_model(path: str, precision: str = "float32",
+               backend: str = "reference") -> LoadedModel:
+    """The compiled model at ``path`` (a clear error if there is none);
+    ``precision="float64"``: the float64 oracle (refinfer/precision.py)."""
     if not os.path.exists(path):
         raise FileNotFoundError(f"{path}: no such model file")
-    return LoadedModel(path)
+    return LoadedModel(path, backend=backend, precision=precision)
 
 
 def model_inputs(model: LoadedModel, files: list[str] | None,
@@ -31,7 +33,7 @@ def model_info(model: LoadedModel) -> dict:
     """Manifest fields that identify the model and the tool version."""
     return {"model": os.path.abspath(model.path),
             "model_sha256": file_sha256(model.path),
-            "refinfer_version": __version__}
+            "refinfer_version": __version__, "precision": model.precision}
 
 
 def file_sha256(path: str) -> str:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import metrics
+from .progress import progress_bar
 from .tensorio import TensorRef, read_tensors, write_json
 
 DEFAULT_ATOL = 1e-5
@@ -154,9 +155,11 @@ def match_tensors(expected: list[TensorRef], actual: list[TensorRef]):
 
 def compare_paths(expected: str, actual: str, atol: float = DEFAULT_ATOL,
                   rtol: float = DEFAULT_RTOL,
-                  tolerances: list[str] | None = None) -> Report:
+                  tolerances: list[str] | None = None,
+                  progress: bool | None = None) -> Report:
     """Compare every matched tensor of ``expected`` and ``actual``;
-    ``tolerances`` are ``NAME:ATOL,RTOL`` overrides."""
+    ``tolerances`` are ``NAME:ATOL,RTOL`` overrides. ``progress``: a bar
+    on stderr (None: when stderr is a terminal)."""
     pairs, only_e, only_a = match_tensors(read_tensors(expected),
                                           read_tensors(actual))
     if not pairs:
@@ -166,8 +169,10 @@ def compare_paths(expected: str, actual: str, atol: float = DEFAULT_ATOL,
     chosen = [_tolerance(e, a, rules, atol, rtol) for e, a in pairs]
     _check_rules_used(rules, pairs)
     report = Report(expected, actual, atol, rtol, [], only_e, only_a)
-    for (e, a), (t_atol, t_rtol) in zip(pairs, chosen):
-        report.results.append(_compare_pair(e, a, t_atol, t_rtol))
+    with progress_bar(len(pairs), "compare", progress, "tensor") as bar:
+        for (e, a), (t_atol, t_rtol) in zip(pairs, chosen):
+            report.results.append(_compare_pair(e, a, t_atol, t_rtol))
+            bar.update(1)
     return report
 
 
@@ -192,9 +197,13 @@ def _rule_applies(rule_name: str, names: list[str], glob: bool) -> bool:
 
 
 def _tolerance(e, a, rules, atol, rtol) -> tuple[float, float]:
-    """The pair's tolerance: an exact-name rule, else a glob rule, else the
-    global one."""
-    names = _tensor_names(e, a)
+    return tolerance_for(_tensor_names(e, a), rules, atol, rtol)
+
+
+def tolerance_for(names: list[str], rules, atol: float,
+                  rtol: float) -> tuple[float, float]:
+    """The tolerance of a tensor known by ``names``: an exact-name rule
+    (from :func:`parse_tolerance`), else a glob rule, else the global one."""
     for glob in (False, True):
         for rule_name, r_atol, r_rtol in rules:
             if _rule_applies(rule_name, names, glob):

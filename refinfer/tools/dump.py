@@ -23,6 +23,7 @@ from ..runtime import LoadedModel
 from . import metrics
 from .common import model_info, tensor_entry
 from .nodes import NodeTensor, select_patterns, watch
+from .progress import node_count, progress_bar, with_progress
 from .tensorio import MANIFEST, safe_stem, staged_dir, write_json, write_npy
 
 FORMAT = "refinfer-dump"
@@ -68,11 +69,13 @@ class _Writer:
 
 def dump(model: LoadedModel, inputs: list[np.ndarray], out_dir: str,
          nodes: Iterable[str] | None = None, stats_only: bool = False,
-         replace: bool = False) -> tuple[list, dict]:
+         replace: bool = False,
+         progress: bool | None = None) -> tuple[list, dict]:
     """Run ``model`` on ``inputs``, dumping the outputs of the nodes matching
     any of the ``nodes`` patterns (all nodes by default) to ``out_dir``.
     Returns the model outputs and the manifest; raises :class:`DumpError`
-    (after writing the partial dump) if a node fails."""
+    (after writing the partial dump) if a node fails. ``progress``: a bar
+    on stderr (None: when stderr is a terminal)."""
     model.check_inputs(inputs)
     select = select_patterns(nodes)
     failure, outputs = None, None
@@ -84,7 +87,9 @@ def dump(model: LoadedModel, inputs: list[np.ndarray], out_dir: str,
                               for k, (spec, array)
                               in enumerate(zip(model.inputs, inputs))]
         try:
-            outputs = model.run(inputs, watch(select, writer.add))
+            with progress_bar(node_count(model), "dump", progress) as bar:
+                hooks = with_progress(watch(select, writer.add), bar)
+                outputs = model.run(inputs, hooks)
         except NodeError as exc:
             failure = exc
         manifest.update(complete=failure is None,

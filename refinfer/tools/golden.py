@@ -12,6 +12,7 @@ import os
 
 import numpy as np
 
+from ..precision import cast_outputs
 from ..runtime import LoadedModel
 from .common import model_info, tensor_entry
 from .tensorio import (MANIFEST, staged_dir, write_bin, write_calibration,
@@ -22,11 +23,15 @@ FORMAT = "refinfer-golden"
 
 
 def make_golden(model: LoadedModel, inputs: list[np.ndarray], out_dir: str,
-                replace: bool = False, seed: int | None = None) -> dict:
+                replace: bool = False, seed: int | None = None,
+                cast: bool = False) -> dict:
     """Run ``model`` on ``inputs`` and write the golden directory
     ``out_dir``; returns its manifest. ``seed`` is recorded when the inputs
-    were random."""
+    were random; ``cast``: outputs cast to the model's output dtypes (for
+    the float64 oracle)."""
     outputs = model.run(inputs)
+    if cast:
+        outputs = cast_outputs(outputs, [s.dtype for s in model.outputs])
     names = [spec.name for spec in model.outputs]
     with staged_dir(out_dir, replace) as staging:
         manifest = {"format": FORMAT, "version": 1, **model_info(model),

@@ -122,20 +122,41 @@ class NodeTensor:
         return tensor_name(self.node.name, self.element, self.occurrence)
 
 
-def watch(select: Callable, sink: Callable[[NodeTensor], None]) -> Hooks:
-    """Executor hooks that pass each selected node's output tensors to
-    ``sink`` as soon as they are produced; nothing is kept."""
+@dataclass
+class NodeRun:
+    """One kernel step as it ran: its arguments and output."""
+    index: int          # execution index: kernel steps run so far, from 0
+    occurrence: int     # earlier runs of a node with the same scope name
+    node: object
+    args: list          # the kernel's positional arguments
+    output: object
+
+    def tensors(self) -> list[NodeTensor]:
+        """The output's tensors, one per leaf of a tuple."""
+        return [NodeTensor(self.index, k, self.occurrence, self.node, array)
+                for k, array in enumerate(tensor_leaves(self.output))]
+
+
+def node_runs(sink: Callable[[NodeRun], None]) -> Hooks:
+    """Executor hooks passing every kernel step, numbered, to ``sink``."""
     counts = Counter()
     index = -1
 
-    def after(node, inputs, output) -> None:
+    def after(node, args, output) -> None:
         nonlocal index
         index += 1
         base = node.scope or node.name
         occurrence = counts[base]
         counts[base] += 1
-        if not select(node):
-            return
-        for k, array in enumerate(tensor_leaves(output)):
-            sink(NodeTensor(index, k, occurrence, node, array))
+        sink(NodeRun(index, occurrence, node, args, output))
     return Hooks(after=after)
+
+
+def watch(select: Callable, sink: Callable[[NodeTensor], None]) -> Hooks:
+    """Executor hooks that pass each selected node's output tensors to
+    ``sink`` as soon as they are produced; nothing is kept."""
+    def take(run: NodeRun) -> None:
+        if select(run.node):
+            for tensor in run.tensors():
+                sink(tensor)
+    return node_runs(take)

@@ -54,3 +54,21 @@ def read_json(path) -> dict:
 def leftovers(folder) -> list[str]:
     """Staging folders a tool left in ``folder`` (there must be none)."""
     return [n for n in os.listdir(folder) if n.endswith((".partial", ".old"))]
+
+
+def perturbed_model(folder, case: str, weight: str, index: int,
+                    delta: float) -> str:
+    """A copy of the case's model file with ``weight[index] += delta``: the
+    weight's bytes are found in the file (they must occur exactly once) and
+    rewritten in place, so the copy is a valid MindIR file."""
+    path = golden_file(case, golden_meta(case)["model_file"])
+    array = golden_model(case).parameters()[weight]
+    data = open(path, "rb").read()
+    original = np.ascontiguousarray(array).tobytes()
+    assert data.count(original) == 1, f"{weight} not found once in {path}"
+    changed = np.array(array, copy=True)
+    changed.reshape(-1)[index] += np.float32(delta)
+    target = os.path.join(str(folder), f"{case}_perturbed.mindir")
+    with open(target, "wb") as f:
+        f.write(data.replace(original, changed.tobytes()))
+    return target

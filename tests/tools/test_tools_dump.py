@@ -165,7 +165,7 @@ def test_node_failure_publishes_the_partial_dump(tmp_path):
 
 def test_node_failure_on_the_command_line(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(tools_common, "load_model",
-                        lambda path: broken_lenet(5))
+                        lambda path, *options: broken_lenet(5))
     code, _, err = run_cli(capsys, "dump", LENET, "--out", tmp_path / "d")
     assert code == 2 and "the dump up to this node is in" in err
     assert (tmp_path / "d" / "manifest.json").exists()

@@ -1,0 +1,422 @@
+"""``refinfer bisect``: the first node where a run departs from a reference.
+
+The candidate (the model as refinfer runs it) runs once. An after-hook
+compares each node's output, the moment it is produced, with the
+reference's, and keeps only the metrics, so memory stays what a plain run
+needs. The reference is one of
+
+- a dump directory (``refinfer dump``, or per-node tensors of another
+  runtime): tensors are matched by their scope-based name, then their
+  node-name based name, then the file-safe name (file stem);
+- ``float64`` (the float64 oracle) or a backend name (``reference``, or a
+  fast backend when installed), run in lockstep ("shadow execution"): each
+  node's reference output is computed by the reference kernel from the
+  *reference* values of its inputs, so error accumulates along the
+  reference chain as in an independent run, while only live values are
+  held. Values entering a sub-graph (graph calls, loop bodies) are the
+  candidate's: inside control flow the comparison restarts from them.
+
+Verdicts are ``refinfer compare``'s. A *divergence* is a node run whose
+output fails while every compared input passed: the node where the error
+appears, or where the input error is amplified past the tolerance. For an
+in-process reference the node's *own error* (the reference kernel on the
+candidate's inputs) tells a wrong kernel (own error fails too) from an
+amplified one (own error passes).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from .. import registry
+from ..errors import NodeError
+from ..executor import describe
+from ..plan import KernelStep
+from ..precision import compose, constant_map, value_map
+from ..runtime import LoadedModel
+from .compare import DEFAULT_ATOL, DEFAULT_RTOL, compare_arrays, \
+    parse_tolerance, tolerance_for
+from .nodes import NodeRun, NodeTensor, node_runs, tensor_leaves
+from .progress import node_count, progress_bar, with_progress
+from .tensorio import read_tensors, safe_stem, write_json
+
+FORMAT = "refinfer-bisect"
+ORACLE_NAMES = ("float64", "oracle")
+MAX_DIVERGENCES = 20
+CHAIN_LIMIT = 12
+SHOWN_METRICS = ("max_abs_err", "max_rel_err", "mean_abs_err", "cosine",
+                 "mismatches")
+
+
+def backends() -> list[str]:
+    """Backends with at least one kernel, ``reference`` always."""
+    return sorted({"reference"} | {b for op in registry.list_ops()
+                                   for b in op.kernels})
+
+
+# -- references -------------------------------------------------------------
+
+class DumpReference:
+    """Expected tensors read, one at a time, from files."""
+    own_error = False
+
+    def __init__(self, path: str):
+        self.label = path
+        self.index: dict = {}
+        for ref in read_tensors(path):
+            for key in (ref.name, ref.stem):
+                if key:
+                    self.index.setdefault(key, ref)
+
+    def outputs(self, run: NodeRun) -> list:
+        return [self._lookup(t) for t in run.tensors()]
+
+    def _lookup(self, tensor: NodeTensor):
+        for key in (tensor.name, tensor.node_name, safe_stem(tensor.name)):
+            ref = self.index.get(key)
+            if ref is not None:
+                return ref.load()
+        return None
+
+
+class ShadowReference:
+    """The candidate's own plan with another backend's kernels and/or
+    another precision, run node by node in lockstep with the candidate."""
+    own_error = True
+
+    def __init__(self, model: LoadedModel, backend: str, precision: str,
+                 label: str):
+        self.label = label
+        widen_constant = constant_map(precision) or (lambda value: value)
+        widen_value = value_map(precision)
+        self.steps = {}
+        for plan in model.program.plans.values():
+            for step in plan.steps:
+                if isinstance(step, KernelStep):
+                    self.steps[id(step.node)] = KernelStep(
+                        step.node, step.node.op.kernel(backend),
+                        [widen_constant(v) for v in step.template],
+                        tuple((pos, slot, compose(widen_value, convert))
+                              for pos, slot, convert in step.dynamic),
+                        step.out)
+        self.deaths = _deaths(model)
+        self.values: dict[str, object] = {}
+
+    def outputs(self, run: NodeRun) -> list:
+        value = self._run(run, shadow=True)
+        self.values[run.node.name] = value
+        for name in self.deaths.get(id(run.node), ()):
+            self.values.pop(name, None)
+        return tensor_leaves(value)
+
+    def own_outputs(self, run: NodeRun) -> list:
+        """The reference kernel applied to the candidate's own inputs."""
+        return tensor_leaves(self._run(run, shadow=False))
+
+    def _run(self, run: NodeRun, shadow: bool):
+        node, step = run.node, self.steps[id(run.node)]
+        args = step.template.copy()
+        for pos, _, convert in step.dynamic:
+            ref = node.args[pos].ref
+            if shadow and ref.kind in ("node", "free") and \
+                    ref.key in self.values:
+                value = self.values[ref.key]
+            else:      # graph inputs, call results: the candidate's value
+                value = run.args[pos]
+            args[pos] = value if convert is None else convert(value)
+        try:
+            return step.fn(*args)
+        except Exception as exc:
+            raise NodeError(node.scope or node.name, node.op_name,
+                            f"reference: {describe(args)}", exc) from exc
+
+
+def _deaths(model: LoadedModel) -> dict[int, list[str]]:
+    """Node id -> names of the values the candidate frees after it."""
+    deaths = {}
+    for plan in model.program.plans.values():
+        name_of = {slot: name for name, slot in plan.names.items()}
+        for step in plan.steps:
+            if isinstance(step, KernelStep) and step.frees:
+                deaths[id(step.node)] = [name_of[s] for s in step.frees
+                                         if s in name_of]
+    return deaths
+
+
+def open_reference(against: str, model: LoadedModel):
+    """The reference ``against`` names: a path, ``float64`` or a backend."""
+    if os.path.exists(against):
+        return DumpReference(against)
+    if against in ORACLE_NAMES:
+        return ShadowReference(model, "reference", "float64",
+                               "float64 oracle")
+    if against in backends():
+        return ShadowReference(model, against, "float32",
+                               f"backend {against!r}")
+    raise ValueError(f"--against {against!r}: no such file or directory, "
+                     f"and not a reference (float64, or a backend: "
+                     f"{', '.join(backends())})")
+
+
+# -- the bisection ------------------------------------------------------------
+
+@dataclass
+class Bisection:
+    """What a bisect run found; ``tensors`` holds every compared tensor's
+    metrics (no data), in execution order."""
+    model: str
+    against: str
+    atol: float
+    rtol: float
+    tensors: list[dict] = field(default_factory=list)
+    divergences: list[dict] = field(default_factory=list)
+    chain: list[dict] = field(default_factory=list)
+    runs: int = 0
+
+    @property
+    def failed(self) -> list[dict]:
+        return [t for t in self.tensors if t["passed"] is False]
+
+    @property
+    def passed(self) -> bool:
+        return not self.failed
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.passed else 1
+
+    def to_dict(self) -> dict:
+        compared = [t for t in self.tensors if t["passed"] is not None]
+        return {"format": FORMAT, "version": 1, "model": self.model,
+                "against": self.against, "atol": self.atol,
+                "rtol": self.rtol, "passed": self.passed,
+                "node_runs": self.runs, "compared": len(compared),
+                "failed": len(self.failed),
+                "first_divergence": (self.divergences or [None])[0],
+                "divergences": self.divergences, "chain": self.chain,
+                "tensors": self.tensors}
+
+
+class _Bisector:
+    """The after-hook's sink: compares, keeps metrics, spots divergences."""
+
+    def __init__(self, model: LoadedModel, reference, result: Bisection,
+                 rules: list):
+        self.reference, self.result, self.rules = reference, result, rules
+        self.latest: dict[str, dict] = {}       # node name -> last record
+        plans = model.program.plans.values()    # what runs (maybe fused)
+        self.nodes = {s.node.name: s.node for p in plans for s in p.steps}
+        self.plan_of = {id(s.node): p for p in plans for s in p.steps}
+        self.main = model.program.plans[model.program.main]
+        self.weights = {id(value): name.rpartition(":")[2]
+                        for g in model.file.graphs
+                        for name, value in g.parameters.items()}
+
+    def check(self, run: NodeRun) -> None:
+        self.result.runs += 1
+        expected = self.reference.outputs(run)
+        tensors = [self._compare(t, e) for t, e in zip(run.tensors(),
+                                                       expected)]
+        self.result.tensors.extend(tensors)
+        verdicts = [t["passed"] for t in tensors if t["passed"] is not None]
+        record = {"index": run.index, "name": tensors[0]["name"] if tensors
+                  else run.node.scope or run.node.name,
+                  "node": run.node.name, "op": run.node.op_name,
+                  "passed": all(verdicts) if verdicts else None,
+                  "tensors": tensors}
+        self.latest[run.node.name] = record
+        if record["passed"] is False and \
+                len(self.result.divergences) < MAX_DIVERGENCES:
+            self._divergence(run, record)
+
+    def _compare(self, tensor: NodeTensor, expected) -> dict:
+        entry = {"name": tensor.name, "node": tensor.node.name,
+                 "op": tensor.node.op_name, "index": tensor.index,
+                 "element": tensor.element}
+        if tensor.array is None or expected is None:
+            return {**entry, "passed": None}
+        names = [tensor.name, tensor.node_name]
+        atol, rtol = tolerance_for(names, self.rules, self.result.atol,
+                                   self.result.rtol)
+        try:
+            values = compare_arrays(tensor.array, expected, atol, rtol)
+        except ValueError:                       # not numbers: not compared
+            return {**entry, "passed": None}
+        return {**entry, "shape": list(tensor.array.shape),
+                "dtype": tensor.array.dtype.name, "atol": atol, "rtol": rtol,
+                **values}
+
+    def _divergence(self, run: NodeRun, record: dict) -> None:
+        inputs = self._inputs(run.node)
+        if any(i.get("passed") is False for i in inputs):
+            return                      # propagated, not a new divergence
+        found = {**_summary(record), "inputs": inputs}
+        if self.reference.own_error:
+            own = self.reference.own_outputs(run)
+            found["own_error"] = [
+                _metrics(self._compare(t, e))
+                for t, e in zip(run.tensors(), own)]
+        if not self.result.divergences:
+            self.result.chain = self._chain(run.node)
+        self.result.divergences.append(found)
+
+    def _inputs(self, node) -> list[dict]:
+        """Where each argument came from, with its metrics when compared."""
+        described = []
+        for pos, arg in enumerate(node.args):
+            ref = arg.ref
+            if ref.kind in ("node", "free"):
+                record = self.latest.get(ref.key)
+                described.append({"position": pos, **(
+                    _summary(record) if record else
+                    {"node": ref.key, "passed": None,
+                     "source": "not compared (a graph call's result)"})})
+            elif ref.kind == "input":
+                plan = self.plan_of[id(node)]
+                where = "model input" if plan is self.main else \
+                    f"input of graph {plan.name}"
+                name = plan.input_names[ref.key].split(":", 1)[-1]
+                described.append({"position": pos, "source": where,
+                                  "name": name})
+            elif id(ref.key) in self.weights:
+                described.append({"position": pos, "source": "weight",
+                                  "name": self.weights[id(ref.key)],
+                                  "shape": list(ref.key.shape)})
+        return described
+
+    def _chain(self, node) -> list[dict]:
+        """Upstream from ``node``: at each step the input with the largest
+        error, back to the graph's inputs (or CHAIN_LIMIT steps)."""
+        chain = []
+        while len(chain) < CHAIN_LIMIT:
+            inputs = [self.latest[a.ref.key] for a in node.args
+                      if a.ref.kind in ("node", "free")
+                      and a.ref.key in self.latest]
+            if not inputs:
+                chain += [i for i in self._inputs(node) if "source" in i
+                          and i["source"] != "weight"]
+                break
+            worst = max(inputs, key=_error_of)
+            chain.append(_summary(worst))
+            node = self.nodes[worst["node"]]
+        return chain
+
+
+def _metrics(tensor: dict) -> dict:
+    keep = ("name", "shape", "passed") + SHOWN_METRICS
+    return {k: tensor[k] for k in keep if k in tensor}
+
+
+def _summary(record: dict) -> dict:
+    """A node record with its tensors' main metrics only."""
+    return {"index": record["index"], "name": record["name"],
+            "node": record["node"], "op": record["op"],
+            "passed": record["passed"],
+            "tensors": [_metrics(t) for t in record["tensors"]]}
+
+
+def _error_of(record: dict) -> float:
+    errors = [t.get("max_abs_err") for t in record["tensors"]]
+    errors = [e for e in errors if isinstance(e, float) and e == e]
+    return max(errors, default=-1.0)
+
+
+def bisect(model: LoadedModel, inputs: list, against: str,
+           atol: float = DEFAULT_ATOL, rtol: float = DEFAULT_RTOL,
+           tolerances: list[str] | None = None,
+           progress: bool | None = None) -> Bisection:
+    """Run ``model`` on ``inputs`` comparing every node with ``against``
+    (a dump directory, ``float64`` or a backend name)."""
+    model.check_inputs(inputs)
+    reference = open_reference(against, model)
+    rules = [parse_tolerance(t) for t in tolerances or []]
+    result = Bisection(model.path, reference.label, atol, rtol)
+    bisector = _Bisector(model, reference, result, rules)
+    with progress_bar(node_count(model), "bisect", progress) as bar:
+        model.run(inputs, with_progress(node_runs(bisector.check), bar))
+    return result
+
+
+def write_report(path: str, result: Bisection) -> None:
+    write_json(path, result.to_dict())
+
+
+# -- the text report ----------------------------------------------------------
+
+def format_bisection(result: Bisection) -> str:
+    compared = [t for t in result.tensors if t["passed"] is not None]
+    lines = [f"bisect {result.model}", f"  against {result.against} "
+             f"(atol {result.atol:g}, rtol {result.rtol:g})",
+             f"{result.runs} node run(s), {len(compared)} tensor(s) "
+             f"compared, {len(result.failed)} failed"]
+    if not compared:
+        lines.append("nothing compared: no reference tensor matched a node "
+                     "(check the reference's tensor names)")
+    if not result.divergences:
+        if compared:
+            lines.append("no divergence: every compared tensor is within "
+                         "tolerance")
+        return "\n".join(lines)
+    first = result.divergences[0]
+    lines += ["", f"first divergence: #{first['index']} {first['name']} "
+              f"({first['op']})"]
+    lines += _node_lines(first, "  output  ")
+    lines += [_input_line(i) for i in first["inputs"]]
+    for own in first.get("own_error", []):
+        lines.append("  own error (reference kernel on these inputs): "
+                     + _metric_text(own))
+    if result.chain:
+        lines.append("upstream (largest input error first):")
+        lines += [_chain_line(c) for c in result.chain]
+    others = result.divergences[1:]
+    if others:
+        lines.append(f"{len(others)} more divergence(s) with inputs within "
+                     "tolerance:")
+        lines += [f"  #{d['index']} {d['name']} ({d['op']})" for d in others]
+    return "\n".join(lines)
+
+
+def _chain_line(entry: dict) -> str:
+    if "index" not in entry:
+        return f"  {entry['source']} {entry.get('name', '')}"
+    errors = [t.get("max_abs_err") for t in entry["tensors"]]
+    error = max((e for e in errors if isinstance(e, float)), default=None)
+    shown = "" if error is None else f"  max_abs {error:.4g}"
+    return (f"  #{entry['index']} {entry['name']} ({entry['op']}){shown}  "
+            f"{_verdict(entry['passed'])}")
+
+
+def _node_lines(record: dict, prefix: str) -> list[str]:
+    return [f"{prefix}{t['name']}  {_metric_text(t)}"
+            for t in record["tensors"]]
+
+
+def _input_line(entry: dict) -> str:
+    head = f"  input {entry['position']}"
+    if "tensors" in entry:
+        return "\n".join(f"{head}  {t['name']} ({entry['op']})  "
+                         f"{_metric_text(t)}" for t in entry["tensors"])
+    shape = f" [{'x'.join(map(str, entry['shape']))}]" if "shape" in entry \
+        else ""
+    name = entry.get("name", entry.get("node", ""))
+    return f"{head}  {name}{shape} ({entry['source']})"
+
+
+def _metric_text(tensor: dict) -> str:
+    if tensor.get("passed") is None:
+        return "not compared"
+    parts = []
+    if "shape" in tensor:
+        parts.append("x".join(map(str, tensor["shape"])) or "scalar")
+    for key in SHOWN_METRICS:
+        value = tensor.get(key)
+        if isinstance(value, float):
+            digits = ".6f" if key == "cosine" else ".4g"
+            parts.append(f"{key.replace('_err', '')} {value:{digits}}")
+        elif value is not None:
+            parts.append(f"{key} {value}")
+    return "  ".join(parts + [_verdict(tensor["passed"])])
+
+
+def _verdict(passed) -> str:
+    return {True: "ok", False: "FAIL", None: "not compared"}[passed]

@@ -1,0 +1,139 @@
+"""``refinfer bisect``: an error injected at node k is found at node k."""
+import numpy as np
+import pytest
+
+from refinfer.cli import main as cli_main
+from refinfer.plan import KernelStep
+from refinfer.runtime import LoadedModel
+from refinfer.tools import bisect as tools_bisect
+from refinfer.tools.nodes import node_runs
+
+from helpers_tools import (golden_file, golden_input_files, golden_inputs,
+                           golden_model, perturbed_model, read_json, run_cli)
+
+LENET = golden_file("lenet5", "model.mindir")
+BIAS_ADD = "Default/conv1-Conv2d/BiasAdd-op0"     # node 1 of LeNet-5
+DELTA = 0.05                                      # added to conv1.bias[2]
+CHANNEL_ELEMENTS = 28 * 28                        # conv1 output channel 2
+
+
+@pytest.fixture(scope="module")
+def perturbed(tmp_path_factory):
+    """A LeNet-5 file with conv1.bias[2] += DELTA, a dump of the original
+    model and one of the perturbed model (both from the CLI)."""
+    folder = tmp_path_factory.mktemp("perturbed")
+    model = perturbed_model(folder, "lenet5", "conv1.bias", 2, DELTA)
+    inputs = golden_input_files("lenet5")
+    for name, path in (("clean", LENET), ("bad", model)):
+        assert cli_main(["dump", path, "--input", *inputs, "--out",
+                         str(folder / name)]) == 0
+    return folder, model
+
+
+def test_bisect_names_the_perturbed_node(perturbed, capsys):
+    folder, model = perturbed
+    code, out, _ = run_cli(capsys, "bisect", model, "--input",
+                           *golden_input_files("lenet5"), "--against",
+                           folder / "clean", "--json", folder / "b.json")
+    assert code == 1
+    assert f"first divergence: #1 {BIAS_ADD} (BiasAdd)" in out
+    report = read_json(folder / "b.json")
+    first = report["first_divergence"]
+    assert (first["index"], first["name"], first["op"]) == \
+        (1, BIAS_ADD, "BiasAdd")
+    output = first["tensors"][0]
+    assert output["max_abs_err"] == pytest.approx(DELTA, rel=1e-5)
+    assert output["mismatches"] == CHANNEL_ELEMENTS
+    conv, bias = first["inputs"]
+    assert conv["name"] == "Default/conv1-Conv2d/Conv2D-op0"
+    assert conv["passed"] is True and conv["tensors"][0]["max_abs_err"] == 0
+    assert (bias["source"], bias["name"], bias["shape"]) == \
+        ("weight", "conv1.bias", [6])
+    assert [c.get("name") for c in report["chain"]] == \
+        ["Default/conv1-Conv2d/Conv2D-op0", "x"]
+    assert report["chain"][-1]["source"] == "model input"
+    # Everything downstream fails too, but none is a new divergence.
+    assert len(report["divergences"]) == 1
+    assert report["failed"] == 16 and report["compared"] == 17
+
+
+def test_compare_fails_the_same_node_with_the_right_metrics(perturbed,
+                                                            capsys):
+    folder, _ = perturbed
+    code, out, _ = run_cli(capsys, "compare", folder / "clean",
+                           folder / "bad", "--json", folder / "c.json")
+    assert code == 1
+    tensors = read_json(folder / "c.json")["tensors"]
+    conv, bias = tensors[1], tensors[2]        # after input_0, in run order
+    assert conv["name"] == "Default/conv1-Conv2d/Conv2D-op0"
+    assert conv["passed"] and conv["max_abs_err"] == 0.0
+    assert bias["name"] == BIAS_ADD and not bias["passed"]
+    assert bias["max_abs_err"] == pytest.approx(DELTA, rel=1e-5)
+    assert bias["mismatches"] == CHANNEL_ELEMENTS
+    assert bias["within_1e-3"] == pytest.approx(5 / 6, abs=0.01)
+    row = next(line for line in out.splitlines() if line.startswith(BIAS_ADD))
+    assert row.endswith("FAIL") and " 784 " in row
+
+
+@pytest.fixture
+def swapped_kernel():
+    """LeNet-5 whose node 12 (fc2 MatMul) kernel scales its result by 1.01:
+    a wrong kernel."""
+    model = LoadedModel(LENET)
+    step = model.program.plans[model.program.main].steps[12]
+    assert isinstance(step, KernelStep) and step.node.op.name == "MatMul"
+    original = step.fn
+    step.fn = lambda *args: original(*args) * np.float32(1.01)
+    return model, step
+
+
+@pytest.mark.parametrize("against", ["float64", "reference"])
+def test_in_process_reference_names_a_swapped_kernel(swapped_kernel,
+                                                     against):
+    model, step = swapped_kernel
+    result = tools_bisect.bisect(model, golden_inputs("lenet5"), against)
+    first = result.divergences[0]
+    assert (first["index"], first["node"]) == (12, step.node.name)
+    assert all(i.get("passed") is not False for i in first["inputs"])
+    own = first["own_error"][0]          # the kernel itself is wrong
+    assert own["passed"] is False
+    assert own["max_rel_err"] == pytest.approx(0.01, rel=1e-3)
+    assert result.exit_code == 1
+
+
+def test_float32_run_is_within_tolerance_of_the_oracle():
+    result = tools_bisect.bisect(golden_model("resnet18_narrow"),
+                                 golden_inputs("resnet18_narrow"), "float64")
+    assert result.passed and not result.divergences
+    compared = [t for t in result.tensors if t["passed"] is not None]
+    assert result.runs == len({t["node"] for t in compared}) == 90
+    errors = [t["max_abs_err"] for t in compared]
+    assert 0 < max(errors) < 1e-5      # float32 rounding, nothing more
+
+
+def test_shadow_run_holds_only_live_values():
+    model = golden_model("resnet18_narrow")
+    reference = tools_bisect.ShadowReference(model, "reference", "float64",
+                                             "oracle")
+    held = []
+
+    def check(run):
+        reference.outputs(run)
+        held.append(len(reference.values))
+    model.run(golden_inputs("resnet18_narrow"), node_runs(check))
+    assert len(held) == 90 and max(held) <= 3
+
+
+def test_bad_reference_is_a_clear_error(capsys):
+    code, _, err = run_cli(capsys, "bisect", LENET, "--against", "nonsense")
+    assert code == 2
+    assert "--against 'nonsense'" in err and "float64" in err
+    assert "reference" in err
+
+
+def test_reference_without_matching_names(tmp_path, capsys):
+    other = tmp_path / "other"
+    other.mkdir()
+    np.save(other / "unrelated.npy", np.zeros(3, np.float32))
+    code, out, _ = run_cli(capsys, "bisect", LENET, "--against", other)
+    assert code == 0 and "nothing compared" in out

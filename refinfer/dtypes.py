@@ -8,8 +8,18 @@ from __future__ import annotations
 
 import numpy as np
 
-# TensorProto.DataType -> NumPy (BFLOAT16=16, strings and quantised types
-# have no NumPy equivalent here).
+try:  # optional: NumPy has no bfloat16 of its own
+    import ml_dtypes
+except ImportError:  # pragma: no cover - depends on the installation
+    ml_dtypes = None
+
+# bfloat16 as a NumPy dtype, or None without the ml_dtypes package.
+BFLOAT16 = np.dtype(ml_dtypes.bfloat16) if ml_dtypes is not None else None
+BFLOAT16_HINT = ("bfloat16 tensors need the ml_dtypes package "
+                 "(pip install ml_dtypes, or refinfer[bfloat16])")
+
+# TensorProto.DataType -> NumPy (BFLOAT16=16 with ml_dtypes; strings and
+# quantised types have no NumPy equivalent here).
 MINDIR_TO_NUMPY = {
     1: np.float32, 2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int16,
     6: np.int32, 7: np.int64, 9: np.bool_, 10: np.float16, 11: np.float64,
@@ -25,6 +35,9 @@ TYPEID_TO_NUMPY = {
     42: np.float16, 43: np.float32, 44: np.float64,
     51: np.complex64, 52: np.complex128,
 }
+if BFLOAT16 is not None:
+    MINDIR_TO_NUMPY[16] = BFLOAT16
+    TYPEID_TO_NUMPY[45] = BFLOAT16
 NUMPY_TO_TYPEID = {np.dtype(v): k for k, v in TYPEID_TO_NUMPY.items()}
 
 
@@ -33,7 +46,8 @@ def numpy_of_mindir(code: int) -> np.dtype:
     if code in MINDIR_TO_NUMPY:
         return np.dtype(MINDIR_TO_NUMPY[code])
     name = MINDIR_NAMES.get(code, f"code {code}")
-    raise ValueError(f"unsupported tensor data type {name}")
+    hint = f" ({BFLOAT16_HINT})" if code == 16 else ""
+    raise ValueError(f"unsupported tensor data type {name}{hint}")
 
 
 def dtype_from_any(value) -> np.dtype:
@@ -45,7 +59,8 @@ def dtype_from_any(value) -> np.dtype:
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         if int(value) in TYPEID_TO_NUMPY:
             return np.dtype(TYPEID_TO_NUMPY[int(value)])
-        raise ValueError(f"unknown MindSpore TypeId {int(value)}")
+        hint = f" ({BFLOAT16_HINT})" if int(value) == 45 else ""
+        raise ValueError(f"unknown MindSpore TypeId {int(value)}{hint}")
     if isinstance(value, str):
         return np.dtype(value)
     raise TypeError(f"not a dtype: {value!r}")

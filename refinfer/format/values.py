@@ -54,7 +54,10 @@ def tensor_dtype(t) -> np.dtype:
 def tensor_from_raw(t, raw) -> np.ndarray:
     """A read-only array viewing ``raw`` (bytes or mmap slice), checked
     against the TensorProto's dims and dtype."""
-    dtype = tensor_dtype(t)
+    try:
+        dtype = tensor_dtype(t)
+    except ValueError as exc:
+        raise ValueError(f"tensor {t.name!r}: {exc}") from None
     shape = tuple(t.dims)
     if any(d < 0 for d in shape):
         raise ValueError(f"tensor {t.name!r} has unknown dims {list(shape)}")

@@ -38,6 +38,8 @@ import mindir_proto  # noqa: E402
 import nets  # noqa: E402
 
 FLOAT_TOL = {"rtol": 1e-4, "atol": 1e-5}
+FLOAT16_TOL = {"rtol": 1e-3, "atol": 1e-3}  # one float16 ulp is ~1e-3 relative
+FLOAT16_MODEL_TOL = {"rtol": 1e-2, "atol": 1e-3}  # float16 rounding accumulates over layers
 EXACT_TOL = {"rtol": 0.0, "atol": 0.0}
 ENC_KEY = bytes(range(16))
 ENC_MODE = "AES-GCM"
@@ -71,9 +73,12 @@ def parameter_value(name, shape, rng, conv_gain):
 
 
 def randomize_parameters(net, rng, conv_gain):
+    """Seeded values in each parameter's own dtype (float16/bfloat16/float64 nets)."""
     for name, param in net.parameters_and_names():
         value = parameter_value(name, tuple(param.shape), rng, conv_gain)
-        param.set_data(ms.Tensor(value.astype(np.float32)))
+        if param.dtype == ms.float32:
+            value = value.astype(np.float32)
+        param.set_data(ms.Tensor(value, dtype=param.dtype))
 
 
 def normal(*shape):
@@ -95,6 +100,45 @@ def while_reference(x, n):
     for _ in range(int(n)):
         y = y + np.float32(1)
     return [y]
+
+
+def filled(shape, value):
+    return lambda rng: [np.full(shape, value, np.float32)]
+
+
+def with_arrays(make, *extra):
+    """``make``'s inputs followed by fixed arrays (a loop count, a limit, an index vector)."""
+    return lambda rng: make(rng) + [np.asarray(a) for a in extra]
+
+
+def token_ids(batch, seq, vocab):
+    return lambda rng: [rng.integers(0, vocab, (batch, seq)).astype(np.int32)]
+
+
+def bert_inputs(batch, seq, vocab):
+    """input_ids, token_type_ids (second half = segment 1), attention_mask (the last
+    sequence's final quarter is padding)."""
+    def make(rng):
+        segments = np.broadcast_to(np.arange(seq) >= seq // 2, (batch, seq))
+        mask = np.ones((batch, seq), np.int32)
+        mask[-1, seq - seq // 4:] = 0
+        return token_ids(batch, seq, vocab)(rng) + [segments.astype(np.int32), mask]
+    return make
+
+
+def integer_inputs(shape):
+    """One array each of int8, int16, int32, int64, uint8 and bool, over their ranges."""
+    return lambda rng: [rng.integers(-128, 128, shape).astype(np.int8),
+                        rng.integers(-3000, 3000, shape).astype(np.int16),
+                        rng.integers(-1000, 1000, shape).astype(np.int32),
+                        rng.integers(-10**12, 10**12, shape).astype(np.int64),
+                        rng.integers(0, 256, shape).astype(np.uint8),
+                        rng.integers(0, 2, shape).astype(np.bool_)]
+
+
+def list_plumbing_reference(v):
+    """NumPy result of nets.ListPlumbing (MindSpore has no CPU kernel for its ops)."""
+    return [np.array([v[1] + v[2], v[1], v[2]], np.int32)]
 
 
 # --------------------------------------------------------------------------
@@ -175,6 +219,70 @@ STORAGE = {"embedded": export_embedded, "split": export_split, "encrypted": expo
            "encrypted_sm4": functools.partial(export_encrypted, mode="SM4-CBC")}
 
 
+def write_weight_update(case, case_dir, exported, net, arrays):
+    """New weights for the same net (rng [seed, 2]) as ``new_weights.ckpt`` and
+    ``new_weights.safetensors``, and ``updated_output_<i>.npy``: MindSpore's outputs of the
+    exported file run with them (``GraphCell(load(model_file), params_init=new weights)``),
+    cross-checked against the Cell after ``load_param_into_net`` of the saved checkpoint."""
+    rng = np.random.default_rng([case.seed, 2])
+    new = {name: ms.Tensor(parameter_value(name, tuple(p.shape), rng, case.conv_gain)
+                           .astype(np.float32))
+           for name, p in net.parameters_and_names()}
+    records = [{"name": name, "data": value} for name, value in new.items()]
+    ms.save_checkpoint(records, str(case_dir / "new_weights.ckpt"))
+    ms.save_checkpoint(records, str(case_dir / "new_weights.safetensors"), format="safetensors")
+    tensors = [ms.Tensor(a) for a in arrays]
+    graph = ms.load(str(case_dir / exported.model_file), **exported.load_kwargs)
+    params = {name: ms.Parameter(value, name=name) for name, value in new.items()}
+    outputs = flatten(nn.GraphCell(graph, params_init=params)(*tensors))
+    ms.load_param_into_net(net, ms.load_checkpoint(str(case_dir / "new_weights.ckpt")))
+    cell_outputs = flatten(net(*tensors))
+    assert all(np.array_equal(a, b) for a, b in zip(outputs, cell_outputs)), "Cell != GraphCell"
+    assert not np.allclose(outputs[0], np.load(case_dir / "output_0.npy")), "update changed nothing"
+    write_arrays(case_dir, "updated_output", outputs)
+    return {"weight_update": {
+        "weights": ["new_weights.ckpt", "new_weights.safetensors"],
+        "rng": "np.random.default_rng([seed, 2]), same rule as the model's weights",
+        "outputs": [f"updated_output_{i}.npy" for i in range(len(outputs))],
+        "output_source": "mindspore.nn.GraphCell(mindspore.load(model_file), params_init=new)",
+        "equal_to_cell_with_loaded_checkpoint": True}}
+
+
+def shape_runs(*makers):
+    """``also_write`` for dynamic-shape cases: MindSpore's outputs of the exported file at
+    more input shapes. ``makers[k - 1]`` makes run k's inputs (rng [seed, 1 + k]); they go
+    to ``shape<k>_input_<i>.npy`` (+ .bin) and the outputs to ``shape<k>_output_<i>.npy``.
+    meta.json gets ``shapes``: one {inputs, outputs, bit_identical_to_cell} per run, run 0
+    being the case's main input and output files."""
+    def write(case, case_dir, exported, net, arrays):
+        runs = []
+        for k, make in enumerate([lambda rng: arrays, *makers]):
+            inputs = make(np.random.default_rng([case.seed, 1 + k]))
+            tensors = [ms.Tensor(a) for a in inputs]
+            outputs = run_exported(case_dir, exported, tensors)
+            prefix = f"shape{k}_" if k else ""
+            if k:
+                write_arrays(case_dir, prefix + "input", inputs, raw=True)
+                write_arrays(case_dir, prefix + "output", outputs)
+            runs.append({"inputs": _array_entries(inputs, prefix + "input"),
+                         "outputs": _array_entries(outputs, prefix + "output"),
+                         "bit_identical_to_cell": _identical(outputs, flatten(net(*tensors)))})
+        shapes = {tuple(tuple(i["shape"]) for i in run["inputs"]) for run in runs}
+        assert len(shapes) == len(runs), "every run needs its own input shapes"
+        return {"shapes": runs}
+    return write
+
+
+def _array_entries(arrays, prefix):
+    return [{"shape": list(a.shape), "dtype": str(a.dtype), "file": f"{prefix}_{i}.npy"}
+            for i, a in enumerate(arrays)]
+
+
+def _identical(outputs, others):
+    return all(a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+               for a, b in zip(outputs, others))
+
+
 # --------------------------------------------------------------------------
 # The case table
 # --------------------------------------------------------------------------
@@ -192,7 +300,14 @@ class Case:
     conv_gain: float = 2.0
     # NumPy fallback for outputs when MindSpore cannot execute the case.
     reference: Optional[Callable] = None
+    # meta.json tolerance; None: chosen from the output dtypes (see ``tolerance``).
+    tolerance: Optional[dict] = None
+    # Export with every input dim unknown (True) or with these input shapes (a tuple of
+    # shapes, None = unknown dim): shape arithmetic stays in the graph.
+    dynamic: object = False
     extra: dict = dataclasses.field(default_factory=dict)
+    # Writes more files after the standard ones; returns extra meta.json entries.
+    also_write: Optional[Callable] = None
 
 
 CASES = [
@@ -234,6 +349,137 @@ CASES = [
          reference=while_reference),
     Case("multi_output", "returns a tuple (relu(Dense(4,3)(x)), sigmoid(x))",
          nets.MultiOutput, normal(2, 4), seed=9),
+    Case("mlp_update", "an mlp with its own weights, plus new weights (.ckpt, .safetensors) and "
+         "MindSpore's outputs of the exported file with the new weights (update_weights, "
+         "load_checkpoint)", nets.MLP, normal(2, 4), seed=10, also_write=write_weight_update),
+    # ---- model families ------------------------------------------------------------------
+    Case("resnet50_narrow", "ResNet-50 (Bottleneck [3,4,6,3], 1x1-3x3(stride)-1x1 x4, "
+         "projection shortcuts) at base width 8, 10 classes, 64x64 input",
+         lambda: nets.ResNet50(base_width=8, num_classes=10), normal(1, 3, 64, 64),
+         seed=11, conv_gain=1.0),
+    Case("resnet50", "ResNet-50 base width 64, 1000 classes, 224x224 (large, not committed)",
+         lambda: nets.ResNet50(base_width=64, num_classes=1000), normal(1, 3, 224, 224),
+         seed=12, conv_gain=1.0, big=True),
+    Case("mobilenetv3_small_narrow", "MobileNetV3-small at width 0.5: hard-swish, "
+         "squeeze-excite with ReduceMean + ReLU + HSigmoid gate, depthwise 3x3/5x5, "
+         "Dense 288->128 head with Dropout, 10 classes, 64x64 input",
+         lambda: nets.MobileNetV3Small(0.5, 128, 10), normal(1, 3, 64, 64), seed=13),
+    Case("mobilenetv3_small", "MobileNetV3-small width 1.0, 1024-wide head, 1000 classes, "
+         "224x224 (large, not committed)", nets.MobileNetV3Small, normal(1, 3, 224, 224),
+         seed=14, big=True),
+    Case("vgg_style", "VGG-11 layout at base width 8: 'same' 3x3 convs with bias + ReLU, "
+         "2x2 max-pools, Flatten, Dense 64/64/10 with Dropout (inference: identity)",
+         nets.VGGStyle, normal(2, 3, 32, 32), seed=15),
+    Case("efficientnet_style", "EfficientNet-style: SiLU stem, MBConv blocks (expand 1x1, "
+         "depthwise 3x3/5x5, squeeze-excite with AdaptiveAvgPool2d + SiLU + Sigmoid gate, "
+         "project 1x1, residual), 1x1 head, AdaptiveAvgPool2d, Dense",
+         nets.EfficientNetStyle, normal(1, 3, 64, 64), seed=16),
+    Case("unet_style", "U-Net-style: double 3x3 conv+BN+ReLU, max-pool down, Conv2dTranspose "
+         "(2, stride 2) and bilinear resize up (ResizeBilinearV2), nearest resize x4 "
+         "(ResizeNearestNeighborV2) of an auxiliary head, Concat skips",
+         nets.UNetStyle, normal(1, 3, 32, 32), seed=17),
+    Case("conv1d_net", "1-D conv net: Conv1d (pad, bias; stride 2 'same' dilation 2), "
+         "BatchNorm1d, MaxPool1d, AvgPool1d (ExpandDims/Conv2D/Squeeze as exported), Dense",
+         nets.Conv1DNet, normal(2, 4, 32), seed=18),
+    Case("conv3d_net", "3-D conv net: Conv3d (pad; stride (1,2,2) 'same'), BatchNorm3d, "
+         "MaxPool3d, AvgPool3d, Dense", nets.Conv3DNet, normal(1, 2, 8, 16, 16), seed=19),
+    Case("bert_tiny", "BERT-like encoder: token + segment + position embeddings (Gather), "
+         "LayerNorm, 2 post-norm layers (4 heads, hidden 32, exact GeLU FFN 64), additive "
+         "attention mask from an int mask, tanh pooler; outputs (sequence, pooled)",
+         nets.BertEncoder, bert_inputs(2, 8, 64), seed=20),
+    Case("bert_base", "BERT-base-sized encoder (vocab 30522, hidden 768, 12 layers, 12 "
+         "heads, FFN 3072), batch 1, sequence 128 (large, not committed)",
+         lambda: nets.BertEncoder(30522, 768, 12, 12, 3072, 512),
+         bert_inputs(1, 128, 30522), seed=21, big=True),
+    Case("gpt2_tiny", "GPT-2-like decoder: token + learned position embeddings, causal mask "
+         "(Tril of ones), 2 pre-norm blocks (fused qkv Dense + Split, 4 heads, tanh-GeLU MLP), "
+         "final LayerNorm, LM head tied to the token embedding (MatMulExt with its transpose)",
+         nets.GPT2Decoder, token_ids(2, 8, 64), seed=22),
+    Case("gpt2_small", "GPT-2-small-sized decoder (vocab 50257, hidden 768, 12 layers, 12 "
+         "heads, 1024 positions), batch 1, sequence 64 (large, not committed)",
+         lambda: nets.GPT2Decoder(50257, 768, 12, 12, 1024), token_ids(1, 64, 50257),
+         seed=23, big=True),
+    Case("vit_tiny", "ViT: 8x8 conv patch embedding of a 32x32 image, class token "
+         "(BroadcastTo + Concat), learned position embedding, 2 pre-norm blocks (4 heads, "
+         "hidden 32, exact GeLU MLP 64), LayerNorm, Dense head on the class token",
+         nets.ViT, normal(2, 3, 32, 32), seed=24),
+    Case("lstm_classifier", "nn.LSTM (2 layers, bidirectional, batch_first, hidden 16) + "
+         "Dense on the last step: fused LSTM primitive per layer and direction, ReverseV2",
+         nets.LSTMClassifier, normal(2, 5, 8), seed=25),
+    Case("gru_classifier", "nn.GRU (1 layer, batch_first, hidden 16) with a given h0, "
+         "Dense on the final state + first output: unrolled MatMul/Split/Sigmoid/Tanh steps, "
+         "make_list + Stack", nets.GRUClassifier,
+         lambda rng: normal(2, 5, 8)(rng) + normal(1, 2, 16)(rng), seed=26),
+    # ---- control flow ----------------------------------------------------------------------
+    Case("ctrl_while_if", "while i < n with an if on x.sum() inside the body (x * 0.5 or "
+         "x + 1), n = 6", nets.CtrlWhileIf, x_and_count((2, 3), 6), seed=30),
+    Case("ctrl_return_first", "early return in a branch: x.max() > 2 returns x * 2 (this "
+         "input); else y = relu(x), y.sum() < 1 returns y - 1, else exp(-y)",
+         nets.CtrlEarlyReturn, filled((2, 3), 3.0), seed=31, extra={"branch": "first"}),
+    Case("ctrl_return_second", "ctrl_return_first model, input taking the second early "
+         "return (y - 1)", nets.CtrlEarlyReturn, filled((2, 3), -0.5), seed=31,
+         extra={"branch": "second"}),
+    Case("ctrl_return_end", "ctrl_return_first model, input reaching the final return "
+         "(exp(-y))", nets.CtrlEarlyReturn, filled((2, 3), 0.5), seed=31,
+         extra={"branch": "end"}),
+    Case("ctrl_while_break", "while k < 50 with a break when x.min() > limit; returns "
+         "(x, k): a loop with two exits and a tuple result",
+         nets.CtrlWhileBreak, with_arrays(normal(2, 3), np.float32(0.9)), seed=32),
+    Case("ctrl_nested_loops", "nested while loops (n = 4) with an if inside the inner one "
+         "that applies a Dense layer: loop and branch graphs take a UMonad input bound by "
+         "Partial; returns (x, total)", nets.CtrlNestedLoops, x_and_count((2, 3), 4), seed=33),
+    Case("ctrl_unrolled_for", "for k in range(3) (unrolled) with an if on x.mean() in each "
+         "step applying a Dense layer or adding 1", nets.CtrlUnrolledFor, normal(2, 3),
+         seed=34),
+    # ---- dynamic shapes and scalar / sequence plumbing -------------------------------------
+    Case("dyn_mlp", "the mlp network exported with input shape [None, 4]; run at batch 2, "
+         "1 and 7", nets.MLP, normal(2, 4), seed=40, dynamic=((None, 4),),
+         also_write=shape_runs(normal(1, 4), normal(7, 4))),
+    Case("dyn_cnn", "conv net exported with input [None, 3, None, None]; run at 1x3x16x16, "
+         "2x3x24x20 and 3x3x9x13", nets.DynConvNet, normal(1, 3, 16, 16), seed=41,
+         dynamic=((None, 3, None, None),),
+         also_write=shape_runs(normal(2, 3, 24, 20), normal(3, 3, 9, 13))),
+    Case("dyn_shape_math", "shape arithmetic with every dim unknown: Reshape to computed "
+         "shapes, ScalarAdd/Sub/Mul/Div/FloorDiv/Mod/Pow/Usub/Uadd/Max/Min/Bool, ScalarCast, "
+         "ScalarToTensor, TupleToTensor; run at 2x3x8, 1x5x8, 4x2x8",
+         nets.DynShapeMath, normal(2, 3, 8), seed=42, dynamic=True,
+         also_write=shape_runs(normal(1, 5, 8), normal(4, 2, 8))),
+    Case("dyn_shape_branch", "if on shape values (ScalarGt/Eq/Ge/Le/Lt, BoolNot, and) with "
+         "every dim unknown; run at 1x5, 2x2, 3x7 (different branches)",
+         nets.DynShapeBranch, normal(1, 5), seed=43, dynamic=True,
+         also_write=shape_runs(normal(2, 2), normal(3, 7))),
+    Case("dyn_bert", "the bert_tiny network exported with [None, None] inputs (position "
+         "ids sliced to the run's length); run at 2x8, 1x5, 3x12",
+         nets.BertEncoder, bert_inputs(2, 8, 64), seed=44, dynamic=True,
+         also_write=shape_runs(bert_inputs(1, 5, 64), bert_inputs(3, 12, 64))),
+    Case("seq_plumbing", "TensorToTuple of an int32 vector, TupleGetItem, tuple_setitem, "
+         "ScalarMul/Sub, TensorToScalar of a sum, TupleToTensor, ScalarToTensor",
+         nets.SeqPlumbing, with_arrays(normal(2, 3), np.array([3, -2, 5], np.int32)),
+         seed=45),
+    Case("list_plumbing", "TensorToList, list_getitem, list_setitem, ScalarAdd, "
+         "ListToTensor (outputs from the NumPy reference: MindSpore has no CPU kernels for "
+         "TensorToList/ListToTensor)", nets.ListPlumbing,
+         lambda rng: [np.array([3, -2, 5], np.int32)], seed=46,
+         reference=list_plumbing_reference),
+    # ---- dtypes ----------------------------------------------------------------------------
+    Case("fp16_lenet", "LeNet-5 with to_float(float16): float32 weights and input, Casts to "
+         "float16 in front of every layer, float16 output", lambda: nets.LeNet5().to_float(
+             ms.float16), normal(1, 1, 32, 32), seed=50, tolerance=FLOAT16_MODEL_TOL),
+    Case("fp16_params", "float16 parameters and input: Dense, LayerNorm, exact GeLU (Erf), "
+         "Softmax, all float16", nets.Float16Params,
+         lambda rng: [rng.standard_normal((3, 8)).astype(np.float16)], seed=51,
+         tolerance=FLOAT16_MODEL_TOL),
+    Case("amp_o2_cnn", "auto_mixed_precision O2: float16 convs and Dense, float32 BatchNorm, "
+         "Casts between, float32 output", nets.MixedPrecisionCNN, normal(2, 3, 12, 12),
+         seed=52, tolerance=FLOAT16_MODEL_TOL),
+    Case("fp64_net", "float64 parameters and input: Dense, Tanh, Muls, Softmax, Exp, SumExt",
+         nets.Float64Net, lambda rng: [rng.standard_normal((2, 4))], seed=53),
+    Case("int_ops", "int8/int16/int32/int64/uint8/bool inputs: integer promotion, Muls/Sub "
+         "keeping int32, FloorDiv, Greater to bool, LogicalAnd/Not, Select, Casts, SumExt "
+         "(int32 -> int64)", nets.IntegerOps, integer_inputs((2, 5)), seed=54),
+    Case("bf16_add", "bfloat16 parameter (BFLOAT16 in the file) and intermediates: float32 "
+         "input, Cast to bfloat16, two bfloat16 Adds, Cast back to float32",
+         nets.BFloat16Add, normal(2, 8), seed=55),
 ]
 CASES_BY_NAME = {case.name: case for case in CASES}
 
@@ -260,15 +506,16 @@ def compute_outputs(case, case_dir, exported, net, arrays):
     try:
         outputs = run_exported(case_dir, exported, tensors)
         cell_outputs = flatten(net(*tensors))
-        info["bit_identical_to_cell"] = all(
-            a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
-            for a, b in zip(outputs, cell_outputs))
+        info["bit_identical_to_cell"] = _identical(outputs, cell_outputs)
         info["output_source"] = "mindspore.nn.GraphCell(mindspore.load(model_file))"
     except Exception as exc:  # pylint: disable=broad-except
         if case.reference is None:
             raise
+        lines = [line for line in str(exc).splitlines() if any(c.isalnum() for c in line)]
+        # "Kernel select failed:" is followed by the line that names the op
+        reason = next((line for line in lines if "Unsupported op" in line), (lines or [""])[0])
         info["output_source"] = "NumPy reference (MindSpore failed: %s: %s)" % (
-            type(exc).__name__, str(exc).strip().splitlines()[0][:200])
+            type(exc).__name__, reason.strip()[:200])
     if case.reference is not None:
         expected = case.reference(*arrays)
         if outputs is None:
@@ -289,6 +536,9 @@ def check_input_names(case_dir, exported, names):
 
 
 def tolerance(outputs):
+    """float16 outputs: FLOAT16_TOL; other floats: FLOAT_TOL; exact otherwise."""
+    if any(o.dtype == np.float16 for o in outputs):
+        return dict(FLOAT16_TOL)
     floating = any(np.issubdtype(o.dtype, np.floating) for o in outputs)
     return dict(FLOAT_TOL if floating else EXACT_TOL)
 
@@ -321,7 +571,7 @@ def write_meta(case_dir, case, exported, names, arrays, outputs, info):
                    for i, (n, a) in enumerate(zip(names, arrays))],
         "outputs": [{"shape": list(o.shape), "dtype": str(o.dtype), "file": f"output_{i}.npy"}
                     for i, o in enumerate(outputs)],
-        "tolerance": tolerance(outputs),
+        "tolerance": case.tolerance or tolerance(outputs),
         **info,
         **exported.extra,
         **case.extra,
@@ -334,6 +584,17 @@ def to_json(obj):
     text = json.dumps(obj, indent=2, ensure_ascii=False)
     return re.sub(r"\[\s+([-+.\deE,\s]*?)\s+\]",
                   lambda m: "[" + ", ".join(v.strip() for v in m.group(1).split(",")) + "]", text)
+
+
+def export_tensors(case, arrays):
+    """The example inputs for export: the arrays, or for a dynamic case placeholders with
+    the arrays' dtypes and every dim None (``dynamic=True``) or the given dims (a shape per
+    input, None = unknown)."""
+    if case.dynamic:
+        shapes = case.dynamic if case.dynamic is not True else [[None] * a.ndim for a in arrays]
+        return [ms.Tensor(shape=list(s), dtype=ms.Tensor(a).dtype)
+                for s, a in zip(shapes, arrays)]
+    return [ms.Tensor(a) for a in arrays]
 
 
 def make_case(case, out_root):
@@ -350,12 +611,14 @@ def make_case(case, out_root):
     arrays = case.make_inputs(np.random.default_rng([case.seed, 1]))
     names = list(inspect.signature(net.construct).parameters)
 
-    exported = STORAGE[case.storage](net, [ms.Tensor(a) for a in arrays], case_dir)
+    exported = STORAGE[case.storage](net, export_tensors(case, arrays), case_dir)
     check_input_names(case_dir, exported, names)
     outputs, info = compute_outputs(case, case_dir, exported, net, arrays)
 
     write_arrays(case_dir, "input", arrays, raw=True)
     write_arrays(case_dir, "output", outputs)
+    if case.also_write is not None:
+        info.update(case.also_write(case, case_dir, exported, net, arrays))
     write_meta(case_dir, case, exported, names, arrays, outputs, info)
     make_writable(case_dir)
     return case_dir

@@ -1,0 +1,120 @@
+"""The op coverage table (``refinfer ops``, docs/ops.md) and the build-time
+check that lists every unsupported primitive, sub-graphs included."""
+import os
+
+import pytest
+
+from refinfer import coverage, dtypes, registry
+from refinfer.cli import main as cli_main
+from refinfer.errors import UnsupportedOpsError
+from refinfer.format import schema
+from refinfer.runtime import LoadedModel
+
+from golden_cases import ROOT, golden_case
+
+DOCS = os.path.join(ROOT, "docs", "ops.md")
+
+
+@pytest.fixture(scope="module")
+def table():
+    return coverage.coverage(os.path.join(ROOT, "golden"))
+
+
+def test_docs_ops_md_is_current(table):
+    with open(DOCS) as f:
+        current = f.read()
+    assert current == coverage.format_markdown(table), (
+        "docs/ops.md is stale: run `refinfer ops --markdown > docs/ops.md`")
+
+
+def test_every_registered_op_has_a_row(table):
+    assert [row.name for row in table.rows] == [op.name for op in
+                                               registry.list_ops()]
+    assert table.golden == os.path.join(ROOT, "golden")
+
+
+def test_tested_means_a_golden_model_applies_the_op(table):
+    rows = {row.name: row for row in table.rows}
+    # lenet5 applies Conv2D and MaxPool; Load/UpdateState are plumbing the
+    # graph builder removes, but the file still applies them.
+    assert "lenet5" in rows["Conv2D"].cases
+    assert "lenet5" in rows["MaxPool"].cases
+    assert rows["Conv2D"].tested
+    # control flow and shape arithmetic live in sub-graphs and scalar nodes
+    assert "ctrl_while" in rows["Switch"].cases
+    assert "dyn_shape_math" in rows["ScalarFloorDiv"].cases
+    # encrypted cases repeat plain ones and are not read
+    assert not any(c.startswith("encrypted") for row in table.rows
+                   for c in row.cases)
+
+
+def test_nothing_is_tested_without_golden_cases(tmp_path):
+    empty = coverage.coverage(tmp_path)
+    assert empty.tested_count == 0 and not empty.unsupported
+    missing = coverage.coverage(tmp_path / "absent")
+    assert missing.golden is None
+    assert "no golden/ folder found" in coverage.format_text(missing)
+
+
+def test_cases_this_installation_cannot_read_are_named(monkeypatch):
+    """Without ml_dtypes the bfloat16 case cannot be read: the table is
+    still made, and says which case it left out."""
+    monkeypatch.delitem(dtypes.MINDIR_TO_NUMPY, 16, raising=False)
+    table = coverage.coverage(os.path.join(ROOT, "golden"))
+    assert table.unreadable == ["bf16_add"]
+    assert "not read here: bf16_add" in coverage.format_text(table)
+
+
+def test_unsupported_primitives_of_golden_cases_are_reported(tmp_path):
+    case = golden_case("mlp")
+    folder = tmp_path / "renamed"
+    folder.mkdir()
+    (folder / "meta.json").write_text('{"model_file": "model.mindir"}')
+    _rename_primitive(case.model_path, folder / "model.mindir", "ReLU",
+                      "FancyRelu")
+    table = coverage.coverage(tmp_path)
+    assert table.unsupported == {"FancyRelu": ["renamed"]}
+    assert "not supported: FancyRelu" in coverage.format_text(table)
+    rows = {row.name: row for row in table.rows}
+    assert rows["MatMul"].cases == ["renamed"] and not rows["ReLU"].tested
+
+
+def test_cli_ops_prints_the_table(capsys, table):
+    assert cli_main(["ops"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["primitive", "family", "tested", "dtypes"]
+    conv = next(line.split() for line in lines if line.startswith("Conv2D "))
+    assert conv[:3] == ["Conv2D", "nn", "yes"] and "f32" in conv
+    assert lines[-1 - bool(table.unsupported)].startswith(
+        f"{len(table.rows)} primitives, {table.tested_count} tested")
+
+
+def test_cli_ops_markdown_is_the_docs_table(capsys, table):
+    assert cli_main(["ops", "--markdown"]) == 0
+    assert capsys.readouterr().out == coverage.format_markdown(table)
+
+
+def test_unsupported_ops_in_branches_fail_at_build_time(tmp_path):
+    """Every unknown primitive is listed when the model is built, also those
+    that only a branch not taken would run (Muls is in the true branch of
+    ctrl_if, Tanh in the main graph)."""
+    path = tmp_path / "model.mindir"
+    _rename_primitive(golden_case("ctrl_if").model_path, path, "Muls",
+                      "FancyMuls")
+    _rename_primitive(path, path, "Tanh", "FancyTanh")
+    with pytest.raises(UnsupportedOpsError) as info:
+        LoadedModel(str(path))
+    assert set(info.value.missing) == {"FancyMuls", "FancyTanh"}
+
+
+def _rename_primitive(source, target, old: str, new: str) -> None:
+    proto = schema.ModelProto()
+    with open(source, "rb") as f:
+        proto.ParseFromString(f.read())
+    renamed = 0
+    for prim in proto.primitives:
+        if prim.op_type == old:
+            prim.op_type, renamed = new, renamed + 1
+    assert renamed, f"no {old} primitive in {source}"
+    with open(target, "wb") as f:
+        f.write(proto.SerializeToString())

@@ -1,7 +1,9 @@
-"""Sliding-window geometry shared by Conv2D, MaxPool and AvgPool.
+"""Sliding-window geometry shared by the convolutions and the pools.
 
-All helpers work on NCHW arrays; :func:`to_nchw` / :func:`from_nchw` wrap
-NHWC callers. Padding is given as ``((top, bottom), (left, right))``.
+All helpers work on channel-first arrays (N, C, *spatial) with any number of
+spatial axes (1-D, 2-D, 3-D); :func:`to_nchw` / :func:`from_nchw` wrap NHWC
+callers. Padding is given per spatial axis as ``((before, after), ...)``,
+for 2-D ``((top, bottom), (left, right))``.
 
 SAME padding is MindSpore's (and TensorFlow's): the output has
 ``ceil(size / stride)`` positions and the total padding
@@ -13,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-Pads = tuple[tuple[int, int], tuple[int, int]]
+Pads = tuple[tuple[int, int], ...]
 
 
 def extent(kernel: int, dilation: int) -> int:
@@ -29,60 +31,90 @@ def same_pads(size: int, kernel: int, stride: int,
     return total // 2, total - total // 2
 
 
-def resolve_pads(hw: tuple[int, int], kernel, stride, dilation,
-                 pad_mode: str, pads=None) -> Pads:
-    """Padding of the two spatial axes for a canonical pad_mode.
+def resolve_pads(hw, kernel, stride, dilation, pad_mode: str,
+                 pads=None) -> Pads:
+    """Padding of the spatial axes (as many as ``hw`` has) for a pad_mode.
 
-    ``pads`` (top, bottom, left, right) is used for "PAD" only (ops without
-    explicit padding, the pools, pass None and so reject "PAD"); "VALID"
-    pads nothing; "SAME" computes the padding from the geometry.
+    ``pads`` (before/after pairs, axis by axis: (top, bottom, left, right)
+    in 2-D) is used for "PAD" only (ops without explicit padding, the pools,
+    pass None and so reject "PAD"); "VALID" pads nothing; "SAME" computes
+    the padding from the geometry.
     """
+    axes = range(len(hw))
     if pad_mode == "VALID":
-        return (0, 0), (0, 0)
+        return tuple((0, 0) for _ in axes)
     if pad_mode == "SAME":
         return tuple(same_pads(hw[i], kernel[i], stride[i], dilation[i])
-                     for i in range(2))
+                     for i in axes)
     if pad_mode == "PAD" and pads is not None:
-        top, bottom, left, right = pads
-        return (top, bottom), (left, right)
+        return tuple((pads[2 * i], pads[2 * i + 1]) for i in axes)
     raise ValueError(f"unsupported pad_mode {pad_mode!r}")
 
 
-def output_hw(hw, kernel, stride, dilation, pads: Pads) -> tuple[int, int]:
-    """Output height and width; ValueError when a window does not fit."""
+def output_hw(hw, kernel, stride, dilation, pads: Pads,
+              ceil_mode: bool = False) -> tuple[int, ...]:
+    """Output size of every spatial axis; ValueError when a window does not
+    fit. ``ceil_mode`` (pools) rounds the window count up, as PyTorch: the
+    last window may overhang the padded input but must start inside the
+    input or its leading padding."""
     out = []
-    for i in range(2):
+    for i in range(len(hw)):
         padded = hw[i] + pads[i][0] + pads[i][1]
         span = extent(kernel[i], dilation[i])
         if padded < span:
             raise ValueError(f"window of span {span} does not fit the padded "
                              f"input size {padded} (axis {i + 2})")
-        out.append((padded - span) // stride[i] + 1)
+        size = (padded - span + (stride[i] - 1 if ceil_mode else 0)) \
+            // stride[i] + 1
+        if ceil_mode and (size - 1) * stride[i] >= hw[i] + pads[i][0]:
+            size -= 1
+        out.append(size)
     return tuple(out)
 
 
+def overhang(hw, kernel, stride, dilation, pads: Pads, out) -> Pads:
+    """``pads`` grown at the end so every window of an ``out``-sized
+    (ceil-mode) output lies inside the padded array."""
+    return tuple((before, max(after, (out[i] - 1) * stride[i]
+                              + extent(kernel[i], dilation[i])
+                              - hw[i] - before))
+                 for i, (before, after) in enumerate(pads))
+
+
 def pad_hw(x: np.ndarray, pads: Pads, value=0) -> np.ndarray:
-    """Pad the last two axes of an NCHW array with a constant."""
-    if pads == ((0, 0), (0, 0)):
+    """Pad the trailing (spatial) axes of an (N, C, ...) array with a
+    constant."""
+    if all(p == (0, 0) for p in pads):
         return x
-    return np.pad(x, ((0, 0), (0, 0)) + tuple(pads), constant_values=value)
+    lead = ((0, 0),) * (x.ndim - len(pads))
+    return np.pad(x, lead + tuple(pads), constant_values=value)
 
 
 def tap(xp: np.ndarray, i: int, j: int, out_hw, stride,
         dilation) -> np.ndarray:
     """The input values that kernel tap (i, j) sees at every output position:
     a strided view of shape (N, C, OH, OW) of the padded input."""
-    top, left = i * dilation[0], j * dilation[1]
-    return xp[:, :,
-              top:top + (out_hw[0] - 1) * stride[0] + 1:stride[0],
-              left:left + (out_hw[1] - 1) * stride[1] + 1:stride[1]]
+    return tap_nd(xp, (i, j), out_hw, stride, dilation)
+
+
+def tap_nd(xp: np.ndarray, offsets, out_size, stride,
+           dilation) -> np.ndarray:
+    """:func:`tap` for any number of spatial axes: kernel tap ``offsets``
+    seen at every output position, a view (N, C, *out_size)."""
+    index = tuple(slice(k * d, k * d + (o - 1) * s + 1, s) for k, o, s, d
+                  in zip(offsets, out_size, stride, dilation))
+    return xp[(Ellipsis,) + index]
 
 
 def windows(xp: np.ndarray, kernel, stride, dilation) -> np.ndarray:
-    """All windows of a padded NCHW input as a view (N, C, OH, OW, kh, kw)."""
-    span = (extent(kernel[0], dilation[0]), extent(kernel[1], dilation[1]))
-    view = sliding_window_view(xp, span, axis=(2, 3))
-    return view[:, :, ::stride[0], ::stride[1], ::dilation[0], ::dilation[1]]
+    """All windows of a padded (N, C, *spatial) input as a view
+    (N, C, *out, *kernel)."""
+    n = len(kernel)
+    span = tuple(extent(k, d) for k, d in zip(kernel, dilation))
+    view = sliding_window_view(xp, span, axis=tuple(range(xp.ndim - n,
+                                                          xp.ndim)))
+    return view[(Ellipsis,) + tuple(slice(None, None, s) for s in stride)
+                + tuple(slice(None, None, d) for d in dilation)]
 
 
 def to_nchw(x: np.ndarray, data_format: str) -> np.ndarray:

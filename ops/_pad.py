@@ -1,0 +1,36 @@
+"""Padding shared by Pad, PadV3, MirrorPad and ConstantPadND."""
+from __future__ import annotations
+
+import numpy as np
+
+# Mode names of the pad primitives -> np.pad modes.
+NUMPY_MODES = {"constant": "constant", "reflect": "reflect",
+               "symmetric": "symmetric", "edge": "edge", "replicate": "edge",
+               "circular": "wrap"}
+
+
+def from_last_axis(flat, ndim: int, contiguous: bool = True):
+    """Per-axis (before, after) pairs from torch-style flat padding, which
+    starts at the last axis: (before_last, after_last, before_prev, ...)
+    when ``contiguous``, else (befores from the last axis..., afters...).
+    Axes not mentioned get (0, 0)."""
+    flat = [int(v) for v in flat]
+    if len(flat) % 2 or len(flat) > 2 * ndim:
+        raise ValueError(f"padding {tuple(flat)} must hold an even number of "
+                         f"at most {2 * ndim} values")
+    half = len(flat) // 2
+    pairs = [(flat[2 * i], flat[2 * i + 1]) if contiguous
+             else (flat[i], flat[half + i]) for i in range(half)]
+    return [(0, 0)] * (ndim - half) + pairs[::-1]
+
+
+def pad(x: np.ndarray, widths, mode: str = "constant", value=0):
+    """np.pad with negative widths cropping instead (torch semantics)."""
+    crop = tuple(slice(max(-b, 0), x.shape[i] - max(-a, 0))
+                 for i, (b, a) in enumerate(widths))
+    grow = [(max(b, 0), max(a, 0)) for b, a in widths]
+    x = x[crop]
+    if mode == "constant":
+        return np.pad(x, grow, mode="constant",
+                      constant_values=np.asarray(value).astype(x.dtype))
+    return np.pad(x, grow, mode=NUMPY_MODES[mode])

@@ -1,0 +1,23 @@
+"""Arange."""
+import numpy as np
+
+from refinfer import args
+from refinfer.registry import register
+
+from ._common import NUMBERS
+from ._sequence import is_float, progression
+
+
+@register("Arange", family="shape", dtypes=NUMBERS,
+          convert={"dtype": args.optional_dtype})
+def arange(start, end, step, dtype=None):
+    """Arithmetic progression [start, start + step, ...) stopping before end.
+
+    What mint.arange exports. Arguments: start, end, step (Python scalars);
+    dtype=None (TypeId): None gives int64 for integer arguments, float32
+    when any is a float. Length ceil((end - start) / step); step 0 or
+    pointing away from end raises.
+    """
+    if dtype is None:
+        dtype = np.float32 if is_float(start, end, step) else np.int64
+    return progression(start, end, step, dtype, "Arange")

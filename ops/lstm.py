@@ -1,0 +1,108 @@
+"""LSTM."""
+import numpy as np
+
+from refinfer import args
+from refinfer.registry import register
+
+from ._common import FLOATS, compute_dtype
+
+
+@register("LSTM", family="nn", dtypes=FLOATS,
+          convert={"input_size": args.scalar, "hidden_size": args.scalar,
+                   "num_layers": args.scalar, "has_bias": args.boolean,
+                   "bidirectional": args.boolean, "dropout": args.scalar,
+                   "proj_size": args.scalar})
+def lstm(x, hx, cx, w, input_size, hidden_size, num_layers=1, has_bias=True,
+         bidirectional=False, dropout=0.0, proj_size=0):
+    """Fused multi-layer LSTM over a sequence (what nn.LSTM exports on CPU).
+
+    Per time step t, layer and direction, with gates in PyTorch's order
+    (input, forget, cell, output):
+        i, f, g, o = split(x_t @ W_ih.T + h @ W_hh.T + b, 4)
+        c = sigmoid(f) * c + sigmoid(i) * tanh(g)
+        h = sigmoid(o) * tanh(c)
+    The reverse direction runs over the reversed sequence; its outputs are
+    concatenated after the forward ones, and each layer feeds the next.
+
+    Operands: x (T, N, input_size); hx, cx (num_layers * directions, N,
+    hidden_size); w, all weights flattened into one (size, 1, 1) tensor:
+    every layer and direction's W_ih (4H, in) first, then every W_hh
+    (4H, H), then (has_bias) every b (4H) = b_ih + b_hh, each block in
+    layer-major, forward-first order. nn.LSTM exports one single-layer,
+    single-direction LSTM node per layer and direction (running the
+    reverse one on ReverseV2'd inputs) and builds w with Reshape + Concat.
+    Attributes (classic PRIMITIVE): input_size, hidden_size,
+    num_layers=1, has_bias=True, bidirectional=False, dropout (between
+    layers in training only; ignored), proj_size=0 (projections are not
+    supported).
+
+    Returns (y (T, N, directions * H), h_n, c_n, reserve, state); the last
+    two are MindSpore's workspace outputs, zeros of shape (1, 1) here.
+    dtypes: float16 (computed in float32), float32, float64.
+    """
+    if proj_size:
+        raise ValueError("LSTM: proj_size > 0 is not supported")
+    if x.ndim != 3 or x.shape[2] != input_size:
+        raise ValueError(f"LSTM: x must be (T, N, {input_size}), got "
+                         f"{x.shape}")
+    directions = 2 if bidirectional else 1
+    work = compute_dtype(x.dtype)
+    blocks = _split_weights(w.reshape(-1).astype(work, copy=False),
+                            input_size, hidden_size, num_layers, directions,
+                            has_bias)
+    h0 = hx.astype(work, copy=False)
+    c0 = cx.astype(work, copy=False)
+    layer_input = x.astype(work, copy=False)
+    h_n, c_n = [], []
+    for layer in range(num_layers):
+        outputs = []
+        for direction in range(directions):
+            k = layer * directions + direction
+            seq = layer_input[::-1] if direction else layer_input
+            y, h, c = _run(seq, h0[k], c0[k], *blocks[k])
+            outputs.append(y[::-1] if direction else y)
+            h_n.append(h)
+            c_n.append(c)
+        layer_input = np.concatenate(outputs, axis=2)
+    dtype = x.dtype
+    workspace = np.zeros((1, 1), dtype=dtype)
+    return (layer_input.astype(dtype), np.stack(h_n).astype(dtype),
+            np.stack(c_n).astype(dtype), workspace, workspace.copy())
+
+
+def _split_weights(flat, input_size, hidden, num_layers, directions,
+                   has_bias):
+    """(W_ih, W_hh, b) per layer and direction from the flat weight."""
+    gates = 4 * hidden
+    shapes_ih = [(gates, input_size if layer == 0 else hidden * directions)
+                 for layer in range(num_layers) for _ in range(directions)]
+    count = len(shapes_ih)
+    sizes = [r * c for r, c in shapes_ih] + [gates * hidden] * count
+    sizes += [gates] * count if has_bias else []
+    if sum(sizes) != flat.size:
+        raise ValueError(f"LSTM: weight has {flat.size} values, expected "
+                         f"{sum(sizes)}")
+    parts = np.split(flat, np.cumsum(sizes)[:-1])
+    w_ih = [p.reshape(s) for p, s in zip(parts[:count], shapes_ih)]
+    w_hh = [p.reshape(gates, hidden) for p in parts[count:2 * count]]
+    bias = parts[2 * count:] if has_bias else \
+        [np.zeros(gates, flat.dtype)] * count
+    return list(zip(w_ih, w_hh, bias))
+
+
+def _sigmoid(z):
+    return 0.5 * (np.tanh(0.5 * z) + 1.0)  # overflow-free logistic
+
+
+def _run(seq, h, c, w_ih, w_hh, bias):
+    """One layer, one direction over seq (T, N, in): (y, h_T, c_T)."""
+    steps, batch, size_in = seq.shape
+    flat = seq.reshape(steps * batch, size_in)  # all steps: one 2-D BLAS GEMM
+    gates_x = (flat @ w_ih.T + bias).reshape(steps, batch, w_ih.shape[0])
+    y = np.empty(seq.shape[:2] + (h.shape[-1],), dtype=seq.dtype)
+    for t in range(seq.shape[0]):
+        i, f, g, o = np.split(gates_x[t] + h @ w_hh.T, 4, axis=-1)
+        c = _sigmoid(f) * c + _sigmoid(i) * np.tanh(g)
+        h = _sigmoid(o) * np.tanh(c)
+        y[t] = h
+    return y, h, c

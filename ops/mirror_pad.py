@@ -1,0 +1,28 @@
+"""MirrorPad."""
+from refinfer.registry import register
+
+from ._common import ALL
+from ._pad import pad
+
+
+@register("MirrorPad", family="shape", dtypes=ALL,
+          convert={"mode": str.lower})
+def mirror_pad(x, paddings, mode="reflect"):
+    """Mirror padding per axis (nn.Pad and nn.ReflectionPad exports).
+
+    REFLECT mirrors about the edge element ([1, 2, 3] padded by 2 on each
+    side: [3, 2, 1, 2, 3, 2, 1]); SYMMETRIC repeats it ([2, 1, 1, 2, 3,
+    3, 2]).
+
+    Arguments (classic PRIMITIVE): x; paddings (int tensor of shape
+    (rank, 2): (before, after) per axis, first axis first; REFLECT needs
+    them < the axis length, SYMMETRIC <= it); mode attribute "REFLECT" or
+    "SYMMETRIC". All dtypes.
+    """
+    if mode not in ("reflect", "symmetric"):
+        raise ValueError(f"MirrorPad: unknown mode {mode!r}")
+    widths = [(int(b), int(a)) for b, a in paddings.reshape(-1, 2)]
+    if len(widths) != x.ndim:
+        raise ValueError(f"MirrorPad: paddings {paddings.shape} for rank "
+                         f"{x.ndim}")
+    return pad(x, widths, mode)

@@ -1,0 +1,27 @@
+"""PadV3."""
+from refinfer import args
+from refinfer.registry import register
+
+from ._common import ALL
+from ._pad import from_last_axis, pad
+
+
+@register("PadV3", family="shape", dtypes=ALL,
+          convert={"paddings": args.ints, "mode": str.lower,
+                   "paddings_contiguous": args.boolean})
+def pad_v3(x, paddings, constant_value=None, mode="constant",
+           paddings_contiguous=True):
+    """Padding with torch-style widths and four modes (what ops.pad exports).
+
+    Arguments (classic PRIMITIVE): x; paddings (tuple or 1-D tensor of 2k
+    ints, k <= rank, starting at the LAST axis: (left, right) of the last
+    axis, then of the one before; with paddings_contiguous=False all the
+    befores come first, then the afters); constant_value (0-d tensor, the
+    fill of mode "constant", cast to x's dtype; None means 0); attributes
+    mode = "constant" | "reflect" | "edge" (replicate) | "circular" (wrap
+    around) and paddings_contiguous=True. Negative widths crop (constant
+    mode). All dtypes.
+    """
+    widths = from_last_axis(paddings, x.ndim, paddings_contiguous)
+    value = 0 if constant_value is None else constant_value
+    return pad(x, widths, mode, value)

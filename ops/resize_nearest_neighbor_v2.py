@@ -1,0 +1,29 @@
+"""ResizeNearestNeighborV2."""
+from refinfer import args
+from refinfer.registry import register
+
+from ._common import NUMBERS
+from ._resize import resize
+
+
+@register("ResizeNearestNeighborV2", family="nn", dtypes=NUMBERS,
+          convert={"size": args.ints, "align_corners": args.boolean,
+                   "half_pixel_centers": args.boolean})
+def resize_nearest_neighbor_v2(image, size, align_corners=False,
+                               half_pixel_centers=False):
+    """Nearest-neighbour resize of the last two axes to size (TensorFlow rules).
+
+    Output index i copies input index floor(src) (round(src), half away
+    from zero, under align_corners), src = (i + 0.5) * scale with
+    half_pixel_centers, else i * scale; scale (in - 1) / (out - 1) under
+    align_corners, else in / out; clamped into the input (see
+    ops/_resize.py). ops.interpolate(mode="nearest") exports
+    (False, False), PyTorch's "nearest".
+
+    Arguments: image (N, C, H, W); size (out_h, out_w); align_corners=False;
+    half_pixel_centers=False. dtypes: floats and integers.
+    """
+    if image.ndim != 4 or len(size) != 2:
+        raise ValueError(f"ResizeNearestNeighborV2: 4-D image and 2 sizes "
+                         f"expected, got {image.shape} and {size}")
+    return resize(image, size, "nearest", align_corners, half_pixel_centers)

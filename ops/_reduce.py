@@ -1,5 +1,6 @@
 """Axis handling and accumulation rules shared by the reduction ops
-(ReduceSum/ReduceMean/ReduceMax, SumExt/MeanExt) and Softmax/LogSoftmax."""
+(ReduceSum/ReduceMean/ReduceMax/ReduceProd, SumExt/MeanExt/ProdExt) and
+Softmax/LogSoftmax."""
 from __future__ import annotations
 
 import numpy as np
@@ -29,6 +30,16 @@ def total(x: np.ndarray, axes, keepdims: bool) -> np.ndarray:
     work = compute_dtype(x.dtype)
     return np.asarray(np.sum(x, axis=axes, dtype=work, keepdims=keepdims)
                       ).astype(x.dtype, copy=False)
+
+
+def product(x: np.ndarray, axes, keepdims: bool) -> np.ndarray:
+    """Product in x's own dtype, as MindSpore's ReduceProd: integers wrap,
+    a bool product is logical and, float16 accumulates in float32."""
+    if x.dtype.kind == "b":
+        return np.asarray(np.all(x, axis=axes, keepdims=keepdims))
+    with np.errstate(over="ignore"):
+        y = np.prod(x, axis=axes, dtype=compute_dtype(x.dtype), keepdims=keepdims)
+    return np.asarray(y).astype(x.dtype, copy=False)
 
 
 def mean(x: np.ndarray, axes, keepdims: bool) -> np.ndarray:

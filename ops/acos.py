@@ -1,0 +1,17 @@
+"""ACos."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._common import FLOATS
+from ._math import unary_float
+
+
+@register("ACos", family="elementwise", dtypes=FLOATS)
+def acos(input):
+    """Elementwise inverse cosine, in radians.
+
+    Argument: input. |x| > 1 gives NaN. Floats keep their dtype (float16 is
+    computed in float32); integer and bool inputs give float32.
+    """
+    return unary_float(np.arccos, input)

@@ -1,0 +1,17 @@
+"""ArgMinExt."""
+from refinfer import args
+from refinfer.registry import register
+
+from ._common import ALL, optional
+from ._search import flat_or_axis_index
+
+
+@register("ArgMinExt", family="reduction", dtypes=ALL,
+          convert={"dim": optional(args.scalar), "keepdim": args.boolean})
+def arg_min_ext(input, dim=None, keepdim=False):
+    """Index of the smallest value (mint.argmin), int64.
+
+    Arguments: input; dim=None (None: index into the flattened input);
+    keepdim=False. Ties and NaN as Argmin. MindSpore 2.7.1 has no CPU kernel.
+    """
+    return flat_or_axis_index(input, dim, keepdim, largest=False)

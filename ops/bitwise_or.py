@@ -1,0 +1,19 @@
+"""BitwiseOr, BitwiseOrTensor, BitwiseOrScalar."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._common import INTS, as_result
+from ._math import bitwise_operands
+
+
+@register("BitwiseOr", "BitwiseOrTensor", "BitwiseOrScalar",
+          family="elementwise", dtypes=INTS + ("bool",))
+def bitwise_or(input, other):
+    """Elementwise bitwise or with broadcasting: y = input | other.
+
+    What ``x | y``, mint.bitwise_or (tensor or Python int ``other``) export.
+    Arguments: integer or bool tensors or Python ints, promoted as for
+    arithmetic; bool | bool is logical or. Floats are rejected.
+    """
+    return as_result(np.bitwise_or(*bitwise_operands(input, other)))

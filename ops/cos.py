@@ -1,0 +1,17 @@
+"""Cos."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._common import FLOATS
+from ._math import unary_float
+
+
+@register("Cos", family="elementwise", dtypes=FLOATS)
+def cos(input):
+    """Elementwise cosine (radians).
+
+    Argument: input. Floats keep their dtype (float16 is computed in float32);
+    integer and bool inputs give float32.
+    """
+    return unary_float(np.cos, input)

@@ -1,0 +1,16 @@
+"""Erf."""
+from refinfer.registry import register
+
+from ._common import FLOATS
+from ._math import erf_f64, unary_float
+
+
+@register("Erf", family="elementwise", dtypes=FLOATS)
+def erf(input):
+    """Elementwise error function: y = 2/sqrt(pi) * integral_0^x exp(-t^2) dt.
+
+    Argument: input. Computed in float64 with math.erf, then rounded to the
+    input dtype. Floats keep their dtype (float16 is computed in float32);
+    integer and bool inputs give float32.
+    """
+    return unary_float(erf_f64, input)

@@ -1,0 +1,17 @@
+"""Expm1."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._common import FLOATS
+from ._math import unary_float
+
+
+@register("Expm1", family="elementwise", dtypes=FLOATS)
+def expm1(input):
+    """Elementwise y = e ** x - 1, accurate for small x.
+
+    Argument: input. Floats keep their dtype (float16 is computed in float32);
+    integer and bool inputs give float32.
+    """
+    return unary_float(np.expm1, input)

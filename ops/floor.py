@@ -1,0 +1,17 @@
+"""Floor."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._common import FLOATS
+from ._math import unary_float
+
+
+@register("Floor", family="elementwise", dtypes=FLOATS)
+def floor(input):
+    """Elementwise floor: the largest integer <= x.
+
+    Argument: input. Floats keep their dtype (float16 is computed in float32);
+    integer and bool inputs give float32.
+    """
+    return unary_float(np.floor, input)

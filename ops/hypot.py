@@ -1,0 +1,17 @@
+"""Hypot."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._common import FLOATS
+from ._math import binary_float
+
+
+@register("Hypot", family="elementwise", dtypes=FLOATS)
+def hypot(x1, x2):
+    """Elementwise hypotenuse: y = sqrt(x1 ** 2 + x2 ** 2), without overflow.
+
+    Arguments: x1, x2 (float tensors, broadcast together); the result has the
+    promoted dtype (MindSpore 2.7.1 CPU: float32, float64).
+    """
+    return binary_float(np.hypot, x1, x2)

@@ -1,0 +1,18 @@
+"""Log."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._common import FLOATS
+from ._math import unary_float
+
+
+@register("Log", family="elementwise", dtypes=FLOATS)
+def log(input):
+    """Elementwise natural logarithm: y = ln(x).
+
+    Argument: input. log(0) = -inf, negative inputs give NaN. Floats keep their
+    dtype (float16 is computed in float32); integer and bool inputs give
+    float32.
+    """
+    return unary_float(np.log, input)

@@ -1,0 +1,18 @@
+"""Log2."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._common import FLOATS
+from ._math import unary_float
+
+
+@register("Log2", family="elementwise", dtypes=FLOATS)
+def log2(input):
+    """Elementwise base-2 logarithm.
+
+    Argument: input. What mint.log2 exports (ops.log2 exports Log and Div).
+    MindSpore 2.7.1 has no CPU kernel for it. Floats keep their dtype
+    (float16 is computed in float32); integer and bool inputs give float32.
+    """
+    return unary_float(np.log2, input)

@@ -1,0 +1,20 @@
+"""LogSigmoid."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._common import FLOATS
+from ._math import unary_float
+
+
+@register("LogSigmoid", family="activation", dtypes=FLOATS)
+def log_sigmoid(input):
+    """Log of the logistic function: y = -ln(1 + e ** -x), without overflow.
+
+    What mint.nn.functional.logsigmoid exports: a pair (y, buffer), of
+    which graphs use y; buffer = e ** -|x| is the backward helper PyTorch's
+    kernel also returns. MindSpore 2.7.1 has no CPU kernel for it.
+    """
+    y = unary_float(lambda x: -np.logaddexp(0, -x), input)
+    buffer = unary_float(lambda x: np.exp(-np.abs(x)), input)
+    return y, buffer

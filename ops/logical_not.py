@@ -1,0 +1,15 @@
+"""LogicalNot."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._common import ALL, as_result
+
+
+@register("LogicalNot", family="comparison", dtypes=ALL)
+def logical_not(input):
+    """Elementwise logical not (bool result): True where input is zero.
+
+    Argument: input (any dtype; NaN counts as nonzero, so gives False).
+    """
+    return as_result(np.logical_not(input))

@@ -1,0 +1,16 @@
+"""LogicalOr."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._common import ALL, as_result
+
+
+@register("LogicalOr", family="comparison", dtypes=ALL)
+def logical_or(x, y):
+    """Elementwise logical or with broadcasting (bool result).
+
+    Arguments: x, y (tensors of any dtype or Python scalars; nonzero, NaN
+    included, is True).
+    """
+    return as_result(np.logical_or(x, y))

@@ -1,0 +1,17 @@
+"""NotEqual."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._common import ALL, as_result, promote
+
+
+@register("NotEqual", family="comparison", dtypes=ALL)
+def not_equal(input, other):
+    """Elementwise comparison with broadcasting: y = input != other (bool).
+
+    Arguments: input, other (tensors or Python scalars), promoted as for
+    arithmetic first (see Equal). NaN != anything is True.
+    """
+    a, b = promote(input, other)
+    return as_result(np.not_equal(a, b))

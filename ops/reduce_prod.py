@@ -1,0 +1,18 @@
+"""ReduceProd."""
+from refinfer import args
+from refinfer.registry import register
+
+from ._common import ALL
+from ._reduce import product, reduce_axes
+
+
+@register("ReduceProd", family="reduction", dtypes=ALL,
+          convert={"axis": args.axes, "keep_dims": args.boolean})
+def reduce_prod(x, axis=(), keep_dims=False):
+    """Product over the given axes (P.ReduceProd).
+
+    Arguments: x; axis=() (int, tuple or 1-D tensor; () means every axis);
+    keep_dims=False. Output keeps x's dtype: integers wrap, a bool product
+    is a logical and, float16 accumulates in float32. An empty product is 1.
+    """
+    return product(x, reduce_axes(axis, x.ndim), keep_dims)

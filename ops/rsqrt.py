@@ -1,0 +1,18 @@
+"""Rsqrt."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._common import FLOATS
+from ._math import unary_float
+
+
+@register("Rsqrt", family="elementwise", dtypes=FLOATS)
+def rsqrt(input):
+    """Elementwise reciprocal square root: y = 1 / sqrt(x).
+
+    Argument: input. rsqrt(0) = inf, negative inputs give NaN. Floats keep
+    their dtype (float16 is computed in float32); integer and bool inputs
+    give float32.
+    """
+    return unary_float(lambda x: 1 / np.sqrt(x), input)

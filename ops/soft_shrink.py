@@ -1,0 +1,20 @@
+"""SoftShrink."""
+import numpy as np
+
+from refinfer import args
+from refinfer.registry import register
+
+from ._common import FLOATS
+from ._math import unary_float
+
+
+@register("SoftShrink", family="activation", dtypes=FLOATS,
+          convert={"lambd": args.scalar})
+def soft_shrink(input, lambd=0.5):
+    """Soft shrinkage: x - lambd above lambd, x + lambd below -lambd, else 0.
+
+    Arguments: input; lambd=0.5 (>= 0). float16 is computed in float32.
+    """
+    return unary_float(
+        lambda x: np.where(x > lambd, x - lambd,
+                           np.where(x < -lambd, x + lambd, 0)), input)

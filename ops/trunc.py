@@ -1,0 +1,17 @@
+"""Trunc."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._common import NUMBERS, as_result
+
+
+@register("Trunc", family="elementwise", dtypes=NUMBERS)
+def trunc(input):
+    """Elementwise rounding toward zero: the integer part of x.
+
+    Argument: input; output has its dtype. Integers are returned unchanged.
+    """
+    if input.dtype.kind != "f":
+        return input
+    return as_result(np.trunc(input), input.dtype)

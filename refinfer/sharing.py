@@ -1,0 +1,438 @@
+"""One copy of a model's weights for several processes, through POSIX shared memory.
+
+MindSpore Lite's four steps (docs/weight-sharing.md), on the CPU:
+
+1. each worker process sends ``Model().get_model_info("current_pid")`` to the master;
+2. the master builds with
+   ``config_dict={"cpu_context": {"shareable_weight_pid_list": "pid1, pid2"}}``
+   (Lite's section name ``ascend_context`` works too): :func:`publish` copies every weight into a
+   new segment and the master's model then runs on views of that segment;
+3. ``get_model_info("shareable_weight_mem_handle")`` gives the master's handle, a decimal uint64;
+4. each worker builds the same model file with ``{"shareable_weight_mem_handle": handle}``:
+   :func:`attach` maps the segment and swaps the weights it parsed for zero-copy views.
+
+Segment layout: a fixed prefix (magic, owner pid, owner start time, data offset, JSON length),
+a JSON table (fingerprint, whitelist, tensors with dtype, shape and offset), then the tensors,
+page-aligned as a block and 64-byte aligned each. The prefix is written first and the JSON
+last, so a half-written segment is recognisable.
+
+Security (same-user processes are the threat model; other users are kept out by the kernel):
+
+- segments are created owner-only (0600) by ``multiprocessing.shared_memory`` with a name made
+  from the handle: 47 random bits plus a 16-bit tag of the model fingerprint;
+- an attaching process checks its own PID against the whitelist the master published in the
+  segment, refuses segments that another user owns or that others may open, and compares the
+  SHA-256 of its model file with the master's (a different file is a clear error). A hostile
+  process of the same user can bypass these checks, as it can read the model file itself.
+
+Lifetime: the master owns the segment. Its name is unlinked when the master's model is freed,
+when the master exits (a ``multiprocessing.util.Finalize``, which also runs in multiprocessing
+children), or, if the master is killed, by the master's resource tracker or the sweep of
+segments of dead owners that every process runs before its first publish or attach. Workers
+never register the segment with a resource tracker: they open it themselves instead of through
+``SharedMemory``, whose attach registers it in Python < 3.13 so that the worker's tracker
+unlinks it when the worker exits (cpython#82300). Mappings outlive the name: a worker keeps
+running on its weights after the master is gone.
+
+Mapping: every process (the master too) opens the segment read-only and maps it copy-on-write
+(``MAP_PRIVATE``), so nothing written through a mapping can reach the segment or another
+process; pages stay shared as long as nobody writes. Weights are flagged read-only, as parsed
+weights are; derived constants keep the writeable flag of the arrays they replace, so Numba
+kernels see the same array types as without sharing (Numba compiles read-only arrays as a
+separate specialization).
+"""
+from __future__ import annotations
+
+import ctypes
+import gc
+import hashlib
+import json
+import mmap
+import os
+import secrets
+import stat
+import struct
+import threading
+import time
+from multiprocessing import resource_tracker, shared_memory, util
+
+import numpy as np
+
+SECTIONS = ("cpu_context", "ascend_context")     # where the two keys are read, in order
+PID_LIST_KEY = "shareable_weight_pid_list"
+HANDLE_KEY = "shareable_weight_mem_handle"
+SHM_DIR = "/dev/shm"
+PREFIX = "refinfer_w_"
+MAGIC = b"RFWSHM01"
+HEADER = struct.Struct("<8sQQQQ")   # magic, owner pid, owner start, data offset, JSON length
+ALIGN = 64
+TAG_BITS, RANDOM_BITS = 16, 47      # handle < 2**63: fits the C int64 Lite's example uses
+STALE_AFTER_S = 60                  # a segment without a header is abandoned after this
+
+
+class SharingError(RuntimeError):
+    """Weights cannot be published or attached: says why and what to do."""
+
+
+class Published:
+    """The master's segment; unlinked by :meth:`release`, when garbage-collected or at exit."""
+
+    def __init__(self, handle: int, shm: shared_memory.SharedMemory):
+        self.handle = handle
+        self.name = shm.name
+        self._finalizer = util.Finalize(self, _unlink, args=(shm, os.getpid()),
+                                        exitpriority=10)
+
+    def release(self) -> None:
+        self._finalizer()
+
+
+def setup(loaded, config: dict) -> Published | None:
+    """Publish or attach the weights of ``loaded`` as ``config`` asks (or do nothing)."""
+    pid_list, handle = (_setting(config, key) for key in (PID_LIST_KEY, HANDLE_KEY))
+    if pid_list is not None and handle is not None:
+        raise SharingError(f"{PID_LIST_KEY} (master) and {HANDLE_KEY} (worker) cannot both "
+                           "be set")
+    published = None
+    if pid_list is not None:
+        published = publish(loaded, parse_pid_list(pid_list))
+    elif handle is not None:
+        attach(loaded, parse_handle(handle))
+    if pid_list is not None or handle is not None:
+        _return_freed_memory()
+    return published
+
+
+def _setting(config: dict, key: str) -> str | None:
+    return next((config[s][key] for s in SECTIONS if key in config.get(s, {})), None)
+
+
+def parse_pid_list(text: str) -> set[int]:
+    """``"pid1, pid2"`` -> {pid1, pid2}; 0 entries (unfilled slots) are ignored."""
+    items = text.replace(",", " ").split()
+    if not all(item.isdigit() for item in items):
+        raise SharingError(f"{PID_LIST_KEY} must list process ids separated by commas, "
+                           f"got {text!r}")
+    return {int(item) for item in items} - {0}
+
+
+def parse_handle(text: str) -> int:
+    text = text.strip()
+    if not text.isdigit() or not 0 < int(text) < 2 ** 64:
+        raise SharingError(f"{HANDLE_KEY} must be the number get_model_info("
+                           f"'{HANDLE_KEY}') returned in the master, got {text!r}")
+    return int(text)
+
+
+def model_fingerprint(path: str) -> bytes:
+    """SHA-256 of the model file (for split weights: of the graph file)."""
+    with open(path, "rb") as f:
+        if hasattr(hashlib, "file_digest"):      # Python 3.11+: reads in blocks
+            return hashlib.file_digest(f, "sha256").digest()
+        return hashlib.sha256(f.read()).digest()
+
+
+# -- master ------------------------------------------------------------------------------
+def publish(loaded, whitelist: set[int]) -> Published:
+    """Copy the weights of ``loaded`` into a new segment and make ``loaded`` run on it."""
+    sweep_once()
+    fingerprint = model_fingerprint(loaded.path)
+    weights = loaded.parameters()
+    derived, places = _derived_constants(loaded.program, weights)
+    arrays = {**weights, **derived}
+    table, size = _layout(arrays, places)
+    meta = json.dumps({"fingerprint": fingerprint.hex(), "whitelist": sorted(whitelist),
+                       "model": os.path.basename(loaded.path), "tensors": table}).encode()
+    data_offset = _round_up(HEADER.size + len(meta), mmap.PAGESIZE)
+    handle, shm = _create(fingerprint, data_offset + max(size, 1))
+    try:
+        _fill(shm.buf, arrays, table, data_offset, meta)
+    finally:
+        shm.close()
+    published = Published(handle, shm)
+    _run_on(loaded, _views(_map_segment(published.name), data_offset, table), table)
+    return published
+
+
+def _layout(arrays: dict, places: dict) -> tuple[list[dict], int]:
+    """Offsets (from the data offset) of ``arrays``; derived constants also list the
+    ``places`` in the plan where they sit."""
+    table, offset = [], 0
+    for name, array in arrays.items():
+        entry = {"name": name, "dtype": array.dtype.name, "shape": list(array.shape),
+                 "offset": offset}
+        if name in places:
+            entry["places"] = places[name]
+        table.append(entry)
+        offset = _round_up(offset + array.nbytes, ALIGN)
+    return table, offset
+
+
+def _create(fingerprint: bytes, size: int) -> tuple[int, shared_memory.SharedMemory]:
+    tag = int.from_bytes(fingerprint[:2], "big")
+    while True:
+        handle = tag << RANDOM_BITS | secrets.randbits(RANDOM_BITS)
+        try:   # O_CREAT | O_EXCL, mode 0600
+            return handle, shared_memory.SharedMemory(_name(handle), create=True, size=size)
+        except FileExistsError:
+            continue
+
+
+def _fill(buf, weights: dict, table: list, data_offset: int, meta: bytes) -> None:
+    """Prefix first, tensors, then the JSON and its length: readers see complete data."""
+    HEADER.pack_into(buf, 0, MAGIC, os.getpid(), _start_time(os.getpid()),
+                     data_offset, 0)
+    for entry in table:
+        source = np.ascontiguousarray(weights[entry["name"]]).reshape(-1).view(np.uint8)
+        target = np.frombuffer(buf, np.uint8, source.size, data_offset + entry["offset"])
+        target[:] = source
+        del target          # no view may outlive shm.close()
+    buf[HEADER.size:HEADER.size + len(meta)] = meta
+    HEADER.pack_into(buf, 0, MAGIC, os.getpid(), _start_time(os.getpid()),
+                     data_offset, len(meta))
+
+
+def _unlink(shm: shared_memory.SharedMemory, owner_pid: int) -> None:
+    if os.getpid() != owner_pid:       # a forked child inherited the finalizer
+        return
+    try:
+        shm.unlink()                   # also unregisters it from the resource tracker
+    except FileNotFoundError:          # already swept: only the tracker entry is left
+        resource_tracker.unregister(shm._name, "shared_memory")
+
+
+# -- worker ------------------------------------------------------------------------------
+def attach(loaded, handle: int) -> None:
+    """Replace the weights of ``loaded`` by views of the master's segment."""
+    sweep_once()
+    fingerprint = model_fingerprint(loaded.path)
+    if handle >> RANDOM_BITS != int.from_bytes(fingerprint[:2], "big"):
+        raise _different_model(loaded.path, handle)
+    try:
+        mapping = _map_segment(_name(handle))
+    except FileNotFoundError:
+        raise SharingError(f"no shared weights have handle {handle}: the master's model was "
+                           "freed, the master exited, or the handle is wrong") from None
+    meta, data_offset = _read_meta(mapping, handle)
+    if os.getpid() not in meta["whitelist"] and os.getpid() != meta["owner"]:
+        raise SharingError(f"process {os.getpid()} is not in the master's {PID_LIST_KEY} "
+                           f"({', '.join(map(str, meta['whitelist'])) or 'empty'})")
+    if meta["fingerprint"] != fingerprint.hex():
+        raise _different_model(loaded.path, handle)
+    _check_same_weights(loaded.parameters(), meta["tensors"])
+    _run_on(loaded, _views(mapping, data_offset, meta["tensors"]), meta["tensors"])
+
+
+def _run_on(loaded, views: dict, table: list) -> None:
+    """Make ``loaded`` use the segment's weights, then its derived constants."""
+    loaded.replace_parameters({e["name"]: views[e["name"]] for e in table
+                               if "places" not in e}, copy=False)
+    _adopt_derived(loaded.program, {place: views[e["name"]] for e in table
+                                    for place in e.get("places", ())})
+
+
+def _different_model(path: str, handle: int) -> SharingError:
+    return SharingError(f"the weights of handle {handle} belong to another model file than "
+                        f"{path!r} (the fingerprints differ): build every worker from the "
+                        "master's model file")
+
+
+def _map_segment(name: str) -> mmap.mmap:
+    """Map a segment copy-on-write from a read-only descriptor, after checking it is ours
+    alone (no resource tracker involved)."""
+    fd = os.open(os.path.join(SHM_DIR, name), os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        info = os.fstat(fd)
+        if info.st_uid != os.getuid() or info.st_mode & 0o077 \
+                or not stat.S_ISREG(info.st_mode):
+            raise SharingError(f"refusing shared memory {name!r}: it must belong to this "
+                               "user and be private to it (mode 0600)")
+        return mmap.mmap(fd, info.st_size, access=mmap.ACCESS_COPY)
+    finally:
+        os.close(fd)
+
+
+def _read_meta(mapping: mmap.mmap, handle: int) -> tuple[dict, int]:
+    magic, owner, _, data_offset, length = HEADER.unpack_from(mapping, 0)
+    if magic != MAGIC:
+        raise SharingError(f"handle {handle} does not name refinfer shared weights")
+    if length == 0:
+        raise SharingError(f"the master has not finished publishing handle {handle}")
+    meta = json.loads(bytes(mapping[HEADER.size:HEADER.size + length]))
+    meta["owner"] = owner
+    return meta, data_offset
+
+
+def _check_same_weights(own: dict, table: list) -> None:
+    theirs = {e["name"]: (np.dtype(e["dtype"]), tuple(e["shape"])) for e in table
+              if "places" not in e}
+    mine = {name: (a.dtype, a.shape) for name, a in own.items()}
+    if theirs != mine:
+        differ = sorted(set(theirs.items()) ^ set(mine.items()), key=str)
+        raise SharingError("the shared weights do not match this model's: "
+                           + ", ".join(str(d) for d in differ[:5]))
+
+
+def _views(mapping: mmap.mmap, data_offset: int, table: list) -> dict[str, np.ndarray]:
+    """Zero-copy arrays (writeable: the mapping is copy-on-write); each keeps the mapping
+    alive (it is never closed explicitly)."""
+    views = {}
+    for e in table:
+        count = int(np.prod(e["shape"], dtype=np.int64))
+        views[e["name"]] = np.frombuffer(mapping, np.dtype(e["dtype"]), count,
+                                         data_offset + e["offset"]).reshape(e["shape"])
+    return views
+
+
+# -- constants the plan derived from the weights ------------------------------------------
+# A fast plan computes new arrays from the weights once, at build: BatchNorm folded into
+# convolution weights, packed layouts, float64 copies. Each process would hold its own, so
+# the master publishes them too, with the places where they sit in its plan; a process
+# adopts a shared copy only where its own plan holds an equal array at the same place.
+MIN_DERIVED_BYTES = 4096
+
+
+def _derived_constants(program, weights: dict) -> tuple[dict, dict]:
+    """``({name: array}, {name: [place, ...]})`` for the plan's array constants that are not
+    weights, one entry per array object."""
+    own = {id(a) for a in weights.values()}
+    arrays, places, names = {}, {}, {}
+    for place, array in _plan_constants(program):
+        if id(array) in own or array.nbytes < MIN_DERIVED_BYTES:
+            continue
+        name = names.setdefault(id(array), f"derived/{len(names)}")
+        arrays[name] = array
+        places.setdefault(name, []).append(place)
+    return arrays, places
+
+
+def _plan_constants(program):
+    """(place, array) for every array constant in the plan: slot templates, kernel argument
+    templates and fused kernels' constants."""
+    for prefix, holder, attribute in _constant_holders(program):
+        for k, value in enumerate(getattr(holder, attribute)):
+            if isinstance(value, np.ndarray):
+                yield f"{prefix}/{k}", value
+
+
+def _constant_holders(program):
+    for name, plan in program.plans.items():
+        yield f"{name}/slots", plan, "template"
+        for i, step in enumerate(plan.steps):
+            if isinstance(getattr(step, "template", None), list):
+                yield f"{name}/{i}/args", step, "template"
+            if isinstance(getattr(step.fn if hasattr(step, "fn") else None, "constants", None),
+                          tuple):
+                yield f"{name}/{i}/fused", step.fn, "constants"
+
+
+def _adopt_derived(program, shared: dict) -> None:
+    """Put the shared arrays in the places of equal ones of ``program`` (at build, before
+    any run)."""
+    for prefix, holder, attribute in _constant_holders(program):
+        values = list(getattr(holder, attribute))
+        for k, value in enumerate(values):
+            view = shared.get(f"{prefix}/{k}")
+            if view is not None and isinstance(value, np.ndarray) \
+                    and value.dtype == view.dtype and np.array_equal(value, view):
+                view.flags.writeable = value.flags.writeable
+                values[k] = view
+        setattr(holder, attribute, type(getattr(holder, attribute))(values))
+
+
+# -- sweeping segments of dead owners ------------------------------------------------------
+_swept = threading.Event()
+
+
+def sweep_once() -> None:
+    if not _swept.is_set():
+        _swept.set()
+        sweep()
+
+
+def sweep() -> list[str]:
+    """Unlink this user's segments whose owner process is gone; returns their names."""
+    removed = []
+    for name in segment_names():
+        path = os.path.join(SHM_DIR, name)
+        try:
+            if _abandoned(path):
+                os.unlink(path)
+                removed.append(name)
+        except (FileNotFoundError, PermissionError):
+            continue           # gone meanwhile, or not ours
+    return removed
+
+
+def segment_names() -> list[str]:
+    """Names of refinfer weight segments in /dev/shm (any owner)."""
+    try:
+        return sorted(n for n in os.listdir(SHM_DIR) if n.startswith(PREFIX))
+    except FileNotFoundError:
+        return []
+
+
+def _abandoned(path: str) -> bool:
+    """Whether a segment's owner is gone (or it never got a header, long ago)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        if os.fstat(fd).st_uid != os.getuid():
+            return False
+        prefix = os.read(fd, HEADER.size)
+    finally:
+        os.close(fd)
+    if len(prefix) < HEADER.size or prefix[:len(MAGIC)] != MAGIC:
+        return time.time() - os.stat(path).st_mtime > STALE_AFTER_S
+    _, owner, start, _, _ = HEADER.unpack(prefix)
+    return not _alive(owner, start)
+
+
+def _alive(pid: int, start: int) -> bool:
+    """Whether process ``pid`` runs and is the one that started at ``start`` (PIDs are
+    reused); a zombie counts as dead."""
+    stat_fields = _proc_stat(pid)
+    if stat_fields is not None:
+        state, started = stat_fields
+        return state != "Z" and (start == 0 or started == start)
+    try:                       # no /proc entry: gone, or no /proc at all
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _start_time(pid: int) -> int:
+    stat_fields = _proc_stat(pid)
+    return stat_fields[1] if stat_fields else 0
+
+
+def _proc_stat(pid: int) -> tuple[str, int] | None:
+    """State (field 3) and start time in clock ticks since boot (field 22) of
+    /proc/PID/stat, or None."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            text = f.read()
+    except OSError:
+        return None
+    fields = text[text.rindex(b")") + 2:].split()
+    return fields[0].decode(), int(fields[19])
+
+
+def _return_freed_memory() -> None:
+    """Give the parsed weights, now replaced by views of the segment, back to the OS. The
+    replaced graph holds them in reference cycles, and glibc keeps freed heap memory in the
+    process: without both calls a MobileNetV2 worker kept its own 13.5 MB copy resident."""
+    gc.collect()
+    trim = getattr(ctypes.CDLL(None), "malloc_trim", None)
+    if trim is not None:
+        trim(0)
+
+
+def _name(handle: int) -> str:
+    return f"{PREFIX}{handle:016x}"
+
+
+def _round_up(value: int, multiple: int) -> int:
+    return -(-value // multiple) * multiple

@@ -1,0 +1,330 @@
+"""Weights shared across processes (refinfer/sharing.py, docs/weight-sharing.md).
+
+Workers are separate Python processes (``subprocess``) speaking a line protocol on
+stdin/stdout, every read with a timeout, every process killed at the end of its test. They
+run the reference backend (no kernel compilation at build: faster tests); the in-process
+tests use the default fast backend, whose derived constants are shared too. The module
+checks that it leaves no segment behind in /dev/shm.
+"""
+from __future__ import annotations
+
+import os
+import select
+import signal
+import stat
+import struct
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import refinfer as mslite
+from refinfer import sharing
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MLP = os.path.join(ROOT, "golden", "mlp", "model.mindir")
+MLP_INPUT = os.path.join(ROOT, "golden", "mlp", "input_0.npy")
+OTHER_MLP = os.path.join(ROOT, "golden", "mlp_update", "model.mindir")  # same net, weights differ
+EXAMPLE = os.path.join(ROOT, "examples", "weight_sharing", "three_processes.py")
+TIMEOUT = 60
+
+pytestmark = pytest.mark.skipif(not os.path.isdir(sharing.SHM_DIR), reason="no /dev/shm")
+
+# A worker: prints its PID, reads a handle, builds, then answers "predict" lines.
+WORKER = r"""
+import sys, numpy as np, refinfer as mslite
+model_path, input_path = sys.argv[1:3]
+model = mslite.Model()
+print(model.get_model_info("current_pid"), flush=True)
+handle = sys.stdin.readline().strip()
+try:
+    model.build_from_file(model_path, mslite.ModelType.MINDIR, config_dict={
+        "cpu_context": {"shareable_weight_mem_handle": handle},
+        "refinfer": {"backend": "reference"}})
+except RuntimeError as exc:
+    print("ERROR", str(exc).replace("\n", " "), flush=True)
+    sys.exit(3)
+print("BUILT", flush=True)
+x = np.load(input_path)
+for line in sys.stdin:
+    if line.strip() != "predict":
+        break
+    print("OUT", model.predict([x])[0].get_data_to_numpy().tobytes().hex(), flush=True)
+"""
+
+# A master: publishes for the PIDs in argv, prints the handle, waits for a line, exits
+# without freeing its model (the exit must unlink the segment).
+MASTER = r"""
+import sys, refinfer as mslite
+model = mslite.Model()
+model.build_from_file(sys.argv[1], mslite.ModelType.MINDIR, config_dict={
+    "ascend_context": {"shareable_weight_pid_list": sys.argv[2]},
+    "refinfer": {"backend": "reference"}})
+print(model.get_model_info("shareable_weight_mem_handle"), flush=True)
+sys.stdin.readline()
+"""
+
+
+class Proc:
+    """A Python subprocess with line I/O and timeouts."""
+
+    def __init__(self, code: str, *args, new_session=False):
+        self.popen = subprocess.Popen([sys.executable, "-c", code, *map(str, args)],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                                      start_new_session=new_session)
+
+    def line(self) -> str:
+        ready, _, _ = select.select([self.popen.stdout], [], [], TIMEOUT)
+        assert ready, "no answer from the subprocess in time"
+        text = self.popen.stdout.readline()
+        assert text, "subprocess ended: " + self.popen.stderr.read()[-2000:]
+        return text.strip()
+
+    def send(self, text: str) -> None:
+        self.popen.stdin.write(text + "\n")
+        self.popen.stdin.flush()
+
+    def predict(self) -> np.ndarray:
+        self.send("predict")
+        kind, payload = self.line().split(" ", 1)
+        assert kind == "OUT", payload
+        return np.frombuffer(bytes.fromhex(payload), np.float32)
+
+    def finish(self) -> int:
+        """Wait for the exit (killing the process if it takes too long); the exit code."""
+        try:
+            return self.popen.wait(TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.popen.kill()
+            return self.popen.wait(TIMEOUT)
+
+
+@pytest.fixture
+def procs():
+    started = []
+
+    def start(code, *args, **kwargs):
+        started.append(Proc(code, *args, **kwargs))
+        return started[-1]
+
+    yield start
+    for proc in started:
+        proc.popen.kill()
+        proc.popen.wait(TIMEOUT)
+        for stream in (proc.popen.stdin, proc.popen.stdout, proc.popen.stderr):
+            stream.close()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def no_segment_left_behind():
+    """New segments still there after the module must belong to a live process other than
+    this one (another test run on the machine); this process's and dead ones' are leaks."""
+    before = set(sharing.segment_names())
+    yield
+    leaked = [name for name in set(sharing.segment_names()) - before if _leaked(name)]
+    assert not leaked, f"shared memory leaked: {leaked}"
+
+
+def _leaked(name) -> bool:
+    try:
+        with open(os.path.join(sharing.SHM_DIR, name), "rb") as f:
+            _, owner, start, _, _ = sharing.HEADER.unpack(f.read(sharing.HEADER.size))
+    except (FileNotFoundError, struct.error):
+        return False
+    return owner == os.getpid() or not sharing._alive(owner, start)
+
+
+def master(pids, path=MLP) -> mslite.Model:
+    model = mslite.Model()
+    model.build_from_file(path, mslite.ModelType.MINDIR, config_dict={
+        "cpu_context": {"shareable_weight_pid_list": ", ".join(map(str, pids))}})
+    return model
+
+
+def worker(handle, path=MLP, section="cpu_context") -> mslite.Model:
+    model = mslite.Model()
+    model.build_from_file(path, mslite.ModelType.MINDIR, config_dict={
+        section: {"shareable_weight_mem_handle": str(handle)}})
+    return model
+
+
+def output(model) -> np.ndarray:
+    return model.predict([np.load(MLP_INPUT)])[0].get_data_to_numpy().reshape(-1)
+
+
+def segment_path(model) -> str:
+    return os.path.join(sharing.SHM_DIR, model._shared.name)
+
+
+# -- in one process -----------------------------------------------------------------------------
+def test_worker_runs_on_the_masters_pages_without_a_copy():
+    own = master([os.getpid()])
+    handle = own.get_model_info("shareable_weight_mem_handle")
+    assert handle.isdigit() and 0 < int(handle) < 2 ** 63      # fits Lite's C int64 Value
+    assert stat.S_IMODE(os.stat(segment_path(own)).st_mode) == 0o600
+    other = worker(handle, section="ascend_context")
+    expected = np.load(os.path.join(ROOT, "golden", "mlp", "output_0.npy")).reshape(-1)
+    np.testing.assert_allclose(output(other), expected, rtol=1e-4, atol=1e-5)
+    np.testing.assert_array_equal(output(other), output(own))
+    mapped = _mapped_ranges(segment_path(own))
+    for name, array in other._loaded.parameters().items():
+        address = array.__array_interface__["data"][0]
+        assert not array.flags.writeable, name
+        assert any(lo <= address < hi for lo, hi in mapped), f"{name} is a copy"
+    del own
+    assert other.predict([np.load(MLP_INPUT)])      # the mapping outlives the name
+
+
+def test_constants_the_fast_plan_derives_are_shared_too():
+    """LeNet on the default (fast) backend: folded and packed weights live in the plan; the
+    worker's copies of them must be the master's pages as well."""
+    path = os.path.join(ROOT, "golden", "lenet5", "model.mindir")
+    own = master([os.getpid()], path)
+    other = worker(own.get_model_info("shareable_weight_mem_handle"), path)
+    mapped = _mapped_ranges(segment_path(own))
+    big = [(place, a) for place, a in sharing._plan_constants(other._loaded.program)
+           if a.nbytes >= sharing.MIN_DERIVED_BYTES]
+    assert big
+    for place, array in big:
+        address = array.__array_interface__["data"][0]
+        assert any(lo <= address < hi for lo, hi in mapped), f"{place} is a private copy"
+    x = np.load(os.path.join(ROOT, "golden", "lenet5", "input_0.npy"))
+    np.testing.assert_array_equal(other.predict([x])[0].get_data_to_numpy(),
+                                  own.predict([x])[0].get_data_to_numpy())
+
+
+def _mapped_ranges(path) -> list[tuple[int, int]]:
+    with open("/proc/self/maps") as f:
+        return [tuple(int(v, 16) for v in line.split()[0].split("-"))
+                for line in f if line.rstrip().endswith(path)]
+
+
+def test_the_segment_goes_with_the_masters_model():
+    model = master([1])
+    path = segment_path(model)
+    assert os.path.exists(path)
+    del model
+    assert not os.path.exists(path)
+
+
+@pytest.mark.parametrize("config, message", [
+    ({"cpu_context": {"shareable_weight_pid_list": "1", "shareable_weight_mem_handle": "5"}},
+     "cannot both be set"),
+    ({"ascend_context": {"shareable_weight_pid_list": "12, abc"}},
+     "must list process ids separated by commas"),
+    ({"cpu_context": {"shareable_weight_mem_handle": "0x12"}}, "must be the number"),
+])
+def test_config_errors(config, message):
+    with pytest.raises(RuntimeError, match="build_from_file failed! Error is .*" + message):
+        mslite.Model().build_from_file(MLP, mslite.ModelType.MINDIR, config_dict=config)
+
+
+def test_unknown_handle():
+    tag = int.from_bytes(sharing.model_fingerprint(MLP)[:2], "big")
+    with pytest.raises(RuntimeError, match="no shared weights have handle"):
+        worker(tag << sharing.RANDOM_BITS | 12345)
+
+
+@pytest.mark.parametrize("path", [OTHER_MLP, os.path.join(ROOT, "golden", "lenet5",
+                                                           "model.mindir")])
+def test_a_worker_built_from_another_model_file_is_told_so(path):
+    handle = master([os.getpid()]).get_model_info("shareable_weight_mem_handle")
+    with pytest.raises(RuntimeError, match="belong to another model file"):
+        worker(handle, path)
+
+
+def test_segments_others_could_open_are_refused():
+    tag = int.from_bytes(sharing.model_fingerprint(MLP)[:2], "big")
+    handle = tag << sharing.RANDOM_BITS | 777
+    path = os.path.join(sharing.SHM_DIR, sharing._name(handle))
+    with open(path, "wb") as f:
+        f.write(bytes(4096))
+    try:
+        os.chmod(path, 0o644)
+        with pytest.raises(RuntimeError, match="must belong to this user and be private"):
+            worker(handle)
+    finally:
+        os.unlink(path)
+
+
+# -- across processes -------------------------------------------------------------------------
+def start_workers(procs, count: int) -> list[tuple[Proc, int]]:
+    """Workers started together (imports take a while), with their PIDs."""
+    started = [procs(WORKER, MLP, MLP_INPUT) for _ in range(count)]
+    return [(proc, int(proc.line())) for proc in started]
+
+
+def test_a_process_outside_the_whitelist_is_refused(procs):
+    (outsider, _), = start_workers(procs, 1)
+    model = master([os.getpid() + 100_000])
+    outsider.send(model.get_model_info("shareable_weight_mem_handle"))
+    answer = outsider.line()
+    assert answer.startswith("ERROR") and "is not in the master's shareable_weight_pid_list" \
+        in answer
+    assert outsider.finish() == 3
+
+
+def test_a_killed_worker_breaks_neither_master_nor_other_worker(procs):
+    (first, pid1), (second, pid2) = start_workers(procs, 2)
+    model = master([0, pid1, pid2])
+    path = segment_path(model)
+    for proc in (first, second):
+        proc.send(model.get_model_info("shareable_weight_mem_handle"))
+        assert proc.line() == "BUILT"
+    expected = output(model)
+    np.testing.assert_array_equal(first.predict(), expected)
+    first.popen.send_signal(signal.SIGKILL)
+    assert first.finish() == -signal.SIGKILL
+    np.testing.assert_array_equal(output(model), expected)
+    np.testing.assert_array_equal(second.predict(), expected)
+    del model                                    # the master frees its model
+    assert not os.path.exists(path)
+    np.testing.assert_array_equal(second.predict(), expected)
+
+
+def test_a_worker_exiting_does_not_unlink_the_segment(procs):
+    """Python 3.11's resource tracker unlinks segments an attaching process registered
+    (cpython#82300); workers must not register them."""
+    (first, pid1), (second, pid2) = start_workers(procs, 2)
+    model = master([pid1, pid2])
+    handle = model.get_model_info("shareable_weight_mem_handle")
+    first.send(handle)
+    assert first.line() == "BUILT"
+    first.send("exit")
+    assert first.finish() == 0
+    time.sleep(0.2)                              # a tracker would unlink right after the exit
+    assert os.path.exists(segment_path(model))
+    second.send(handle)
+    assert second.line() == "BUILT"
+    np.testing.assert_array_equal(second.predict(), output(model))
+
+
+def test_segments_go_when_masters_exit_or_are_swept_when_killed(procs):
+    """A master that exits unlinks its segment. Killing a master's whole process group
+    kills its resource tracker too: that segment stays until the next sweep."""
+    exiting = procs(MASTER, MLP, "1")
+    killed = procs(MASTER, MLP, "1", new_session=True)
+    exiting_name, killed_name = (sharing._name(int(p.line())) for p in (exiting, killed))
+    assert {exiting_name, killed_name} <= set(sharing.segment_names())
+    exiting.send("exit")
+    assert exiting.finish() == 0
+    assert exiting_name not in sharing.segment_names()
+    os.killpg(killed.popen.pid, signal.SIGKILL)
+    killed.finish()
+    assert killed_name in sharing.segment_names()
+    assert killed_name in sharing.sweep()
+    assert killed_name not in sharing.segment_names()
+
+
+def test_the_reference_pages_three_process_program():
+    """examples/weight_sharing/three_processes.py (Lite's page, MobileNetV2, 1 master and 2
+    workers with multiprocessing): every process predicts, nothing stays in /dev/shm."""
+    done = subprocess.run([sys.executable, os.path.basename(EXAMPLE)], capture_output=True,
+                          text=True, timeout=240, cwd=os.path.dirname(EXAMPLE))
+    assert done.returncode == 0, done.stderr[-3000:]
+    for index in range(3):
+        assert f"share  {index} spend time:" in done.stdout
+    assert "shareable handle:" in done.stdout and "Traceback" not in done.stderr

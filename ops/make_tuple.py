@@ -8,7 +8,7 @@ def make_tuple(*elements):
     return tuple(elements)
 
 
-@register("make_list", "MakeList", family="plumbing")
+@register("make_list", family="plumbing")
 def make_list(*elements):
     """Build a list from the node's inputs: y = [e0, e1, ...]."""
     return list(elements)

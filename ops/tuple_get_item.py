@@ -4,7 +4,7 @@ from refinfer.registry import register
 
 
 @register("TupleGetItem", "RealTupleGetItem", "list_getitem",
-          "ListGetItem", family="plumbing", convert={"index": args.scalar})
+          family="plumbing", convert={"index": args.scalar})
 def tuple_get_item(sequence, index):
     """Element ``index`` of a tuple or list (negative counts from the end)."""
     return sequence[int(index)]

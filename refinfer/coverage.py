@@ -84,18 +84,28 @@ def golden_usage(root: str | os.PathLike,
             continue
         with open(os.path.join(folder, "meta.json")) as f:
             meta = json.load(f)
-        if "model_file" not in meta or "enc_key" in meta:
+        if "enc_key" in meta:
             continue
         case = os.path.relpath(folder, root)
-        try:
-            mindir = read_mindir(os.path.join(folder, meta["model_file"]))
-        except MindIRError:
-            if unreadable is not None:
-                unreadable.append(case)
-            continue
-        for name in primitives_used(mindir):
-            usage.setdefault(name, set()).add(case)
+        for model_file in _model_files(meta):
+            try:
+                mindir = read_mindir(os.path.join(folder, model_file))
+            except MindIRError:
+                if unreadable is not None:
+                    unreadable.append(case)
+                break
+            for name in primitives_used(mindir):
+                usage.setdefault(name, set()).add(case)
     return {name: sorted(cases) for name, cases in usage.items()}
+
+
+def _model_files(meta: dict) -> list[str]:
+    """A case's model file, or one file per rank for sliced models."""
+    if "model_file" in meta:
+        return [meta["model_file"]]
+    if "rank_model" in meta:
+        return [meta["rank_model"].format(rank=r) for r in range(meta["ranks"])]
+    return []
 
 
 def coverage(golden: str | os.PathLike | None = None) -> Coverage:

@@ -14,7 +14,6 @@ from typing import Callable
 import numpy as np
 
 from .. import registry
-from ..format.reader import MindIRFile
 from ..graph import Model, Node
 from . import launch, session
 from .communicator import DistributedError
@@ -64,13 +63,13 @@ def _gather_text(world, text: str) -> list[str] | None:
     return [bytes(row[:n]).decode() for row, n in zip(rows, lengths)]
 
 
-def model_session(model: Model, file: MindIRFile, config: dict | None,
+def model_session(model: Model, config: dict | None,
                   path_pattern: str = "") -> session.Session | None:
     """The session ``model`` runs in, after checking it fits the job; None
     for a model without communication ops."""
     nodes = [n for g in model.graphs.values() for n in g.nodes
              if n.op is not None and n.op.family == FAMILY]
-    _check_nothing_dropped(model, file)
+    _check_nothing_in_place(model)
     if not nodes:
         return None
     active = session.current().with_groups(parse_config_groups(config))
@@ -128,21 +127,21 @@ def _check_no_extra_slices(path_pattern: str, size: int) -> None:
                                f"rank(s): launch one rank per slice")
 
 
-def _check_nothing_dropped(model: Model, file: MindIRFile) -> None:
-    """A communication node the graph layer pruned (its result only feeds
-    ``Depend`` / ``UpdateState``) would never run here while its peers wait
-    for it: refuse the model instead."""
-    comm_ops = {op.name for op in registry.list_ops() if op.family == FAMILY}
-    kept = {n.name for g in model.graphs.values() for n in g.nodes}
-    dropped = []
-    for graph in file.graphs:
-        for raw in graph.nodes:
-            prim = file.primitives.get(raw.op_type.removeprefix("REF::"))
-            op = prim.op_type.removeprefix("S_Prim_") if prim else None
-            if op in comm_ops and raw.name not in kept:
-                dropped.append(f"{raw.scope or raw.name} ({op})")
-    if dropped:
+def _check_nothing_in_place(model: Model) -> None:
+    """Side-effecting nodes always run, which is all a ``Send`` needs. A
+    collective whose result nothing reads was used in place (e.g.
+    ``mint.distributed.all_reduce(y)`` mutating ``y``): later reads of
+    ``y`` would see the old value, so refuse the model instead."""
+    in_place = []
+    for graph in model.graphs.values():
+        read = {a.ref.key for n in graph.nodes for a in n.args
+                if a.ref.kind == "node"}
+        read |= {graph.output.key} if graph.output.kind == "node" else set()
+        in_place += [f"{n.scope or n.name} ({n.op.name})" for n in graph.nodes
+                     if n.op is not None and n.op.family == FAMILY
+                     and n.op.name != "Send" and n.name not in read]
+    if in_place:
         raise DistributedError(
-            "communication node(s) used only for their side effect (through "
-            "Depend/UpdateState), which refinfer's graph does not run yet: "
-            + ", ".join(dropped))
+            "communication node(s) used in place (their result only feeds "
+            "Depend/UpdateState), which refinfer does not support yet: "
+            + ", ".join(in_place))

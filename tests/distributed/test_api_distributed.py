@@ -89,10 +89,10 @@ def test_rank_outside_its_group():
             "{rank}", str((rank + 2) % 4))), timeout=TIMEOUT)
 
 
-def test_side_effect_only_communication_is_refused():
-    case = dist_cases.case("op_send_receive")
-    with pytest.raises(RankError, match=r"rank 0 failed: .*Depend/UpdateState.*"
-                       r"Default/Send-op0 \(Send\)"):
+def test_in_place_communication_is_refused():
+    case = dist_cases.case("op_dist_comm_allreduce_inplace")
+    with pytest.raises(RankError, match=r"rank \d failed: .*used in place.*"
+                       r"\(DistCommAllReduce\)"):
         run_local(2, lambda rank: build(case.rank_model), timeout=TIMEOUT)
 
 

@@ -17,8 +17,8 @@ def _marks(case):
     if case.runs:
         return ()
     return pytest.mark.xfail(strict=True, raises=RankError,
-                             reason="refinfer's graph drops nodes kept only by "
-                             "Depend/UpdateState (docs/distributed.md)")
+                             reason="in-place collectives are refused "
+                             "(docs/distributed.md)")
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.name, marks=_marks(c)) for c in CASES])

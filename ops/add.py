@@ -16,3 +16,16 @@ def add(input, other):
     """
     a, b = promote(input, other)
     return as_result(np.add(a, b))
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("Add", "numba")
+def add_numba(input, other):
+    """Add of float32/float64 tensors (Python numbers beside them) through
+    ``_fast``; everything else through the reference."""
+    return _fast.elementwise(_fast.OP_ADD, add, input, other)

@@ -50,3 +50,18 @@ def avg_pool(x, kernel_size=(1, 1), strides=(1, 1), pad_mode="VALID",
             count += win.tap(inside, i, j, out_hw, strides, _NO_DILATION)
     return win.from_nchw((total / count).astype(x.dtype, copy=False),
                          data_format)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _planes  # noqa: E402
+
+
+@register_kernel("AvgPool", "numba")
+def avg_pool_numba(x, kernel_size=(1, 1), strides=(1, 1), pad_mode="VALID",
+                   data_format="NCHW"):
+    """AvgPool of NCHW float32/float64 planes with :func:`_planes.pool`;
+    anything else goes to the reference."""
+    y = _planes.pool_nchw(x, kernel_size, strides, pad_mode, data_format, False)
+    return avg_pool(x, kernel_size, strides, pad_mode, data_format) if y is None else y

@@ -20,3 +20,16 @@ def div(input, other):
         a, b = a.astype(np.float32), b.astype(np.float32)
     with np.errstate(divide="ignore", invalid="ignore"):
         return as_result(np.true_divide(a, b))
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("Div", "numba")
+def div_numba(input, other):
+    """Div of float32/float64 tensors (Python numbers beside them) through
+    ``_fast``; everything else through the reference."""
+    return _fast.elementwise(_fast.OP_DIV, div, input, other)

@@ -14,3 +14,16 @@ def erf(input):
     integer and bool inputs give float32.
     """
     return unary_float(erf_f64, input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("Erf", "numba")
+def erf_numba(input):
+    """Erf of float32/float64 tensors (Python numbers beside them) through
+    ``_fast``; everything else through the reference."""
+    return _fast.elementwise(_fast.OP_ERF, erf, input)

@@ -15,3 +15,16 @@ def exp(input):
     """
     with np.errstate(over="ignore"):
         return as_result(np.exp(as_float(input)))
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("Exp", "numba")
+def exp_numba(input):
+    """Exp of float32/float64 tensors (Python numbers beside them) through
+    ``_fast``; everything else through the reference."""
+    return _fast.elementwise(_fast.OP_EXP, exp, input)

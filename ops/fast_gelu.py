@@ -19,3 +19,16 @@ def fast_gelu(x):
     float16 is computed in float32.
     """
     return unary_float(fast_gelu_math, x)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("FastGeLU", "numba")
+def fast_gelu_numba(x):
+    """FastGeLU of float32/float64 tensors (Python numbers beside them) through
+    ``_fast``; everything else through the reference."""
+    return _fast.elementwise(_fast.OP_FAST_GELU, fast_gelu, x)

@@ -14,3 +14,16 @@ def gelu(input):
     Div, Add, Mul). Argument: input; float16 is computed in float32.
     """
     return unary_float(gelu_tanh, input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("GeLU", "numba")
+def gelu_numba(input):
+    """GeLU of float32/float64 tensors (Python numbers beside them) through
+    ``_fast``; everything else through the reference."""
+    return _fast.elementwise(_fast.OP_GELU, gelu, input)

@@ -19,3 +19,16 @@ def hswish(input):
     x = input.astype(work, copy=False)
     y = x * np.clip(x + 3, 0, 6) / 6
     return as_result(y, input.dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("HSwish", "numba")
+def hswish_numba(input):
+    """HSwish of float32/float64 tensors (Python numbers beside them) through
+    ``_fast``; everything else through the reference."""
+    return _fast.elementwise(_fast.OP_HSWISH, hswish, input)

@@ -16,3 +16,16 @@ def log(input):
     float32.
     """
     return unary_float(np.log, input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("Log", "numba")
+def log_numba(input):
+    """Log of float32/float64 tensors (Python numbers beside them) through
+    ``_fast``; everything else through the reference."""
+    return _fast.elementwise(_fast.OP_LOG, log, input)

@@ -21,3 +21,15 @@ def log_softmax(logits, axis=(-1,)):
     z, axis = shifted_logits(logits, axis, "LogSoftmax")
     return (z - np.log(np.exp(z).sum(axis=axis, keepdims=True))) \
         .astype(logits.dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from .softmax import last_axis_rows  # noqa: E402
+
+
+@register_kernel("LogSoftmax", "numba")
+def log_softmax_numba(logits, axis=(-1,)):
+    """LogSoftmax along the last axis, one pass per row."""
+    return last_axis_rows(logits, axis, True, log_softmax)

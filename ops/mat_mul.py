@@ -23,3 +23,54 @@ def mat_mul(input, mat2, transpose_a=False, transpose_b=False):
                          f"and {mat2.shape}")
     return matmul(input.T if transpose_a else input,
                   mat2.T if transpose_b else mat2)
+
+
+# -- numba backend -------------------------------------------------------------
+# GEMM is BLAS's job: the fast path calls np.matmul directly on same-dtype
+# float operands (no promotion work); the plan pre-packs constant weights
+# and fuses bias and activation into one pass over the product.
+import numpy as np  # noqa: E402
+
+from refinfer.registry import register_kernel  # noqa: E402
+from refinfer.threads import GEMM_WORK, min_items, parallel_for  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+def fused_matmul(x, weight, bias, act, shape=None):
+    """act(x @ weight + bias), reshaped to ``shape`` when given: ``weight``
+    (K, N) packed contiguous, bias (N,) or None, act an ``_fast.ACT_*``
+    code; x of weight's dtype with x's last axis K (np.matmul rules for the
+    leading axes). None when x does not fit (the caller falls back)."""
+    if not isinstance(x, np.ndarray) or x.dtype != weight.dtype \
+            or x.ndim == 0 or x.shape[-1] != weight.shape[0]:
+        return None
+    if x.ndim == 1:
+        y = _fast.bias_activation(np.matmul(x, weight), bias, act)
+    else:
+        y = rows_matmul(_fast.writable(x).reshape(-1, x.shape[-1]), weight,
+                        bias, act).reshape(x.shape[:-1] + weight.shape[1:])
+    return y if shape is None else y.reshape(shape)
+
+
+def rows_matmul(x, weight, bias=None, act=_fast.ACT_NONE):
+    """act(x @ weight + bias) for 2-D x, rows split across the worker
+    threads (each thread multiplies its rows by the whole weight)."""
+    y = np.empty((x.shape[0], weight.shape[1]), np.result_type(x, weight))
+
+    def rows(lo, hi):
+        np.matmul(x[lo:hi], weight, out=y[lo:hi])
+        _fast.bias_activation(y[lo:hi], bias, act)
+    parallel_for(x.shape[0], rows,
+                 grain=min_items(x.shape[1] * weight.shape[1], GEMM_WORK))
+    return y
+
+
+@register_kernel("MatMul", "numba")
+def mat_mul_numba(input, mat2, transpose_a=False, transpose_b=False):
+    """MatMul: same-dtype float 2-D operands straight to BLAS."""
+    if input.ndim == 2 and mat2.ndim == 2 \
+            and _fast.float_operands(input, mat2) is not None:
+        return rows_matmul(input.T if transpose_a else input,
+                           mat2.T if transpose_b else mat2)
+    return mat_mul(input, mat2, transpose_a, transpose_b)

@@ -13,3 +13,25 @@ def mat_mul_ext(input, other):
     accumulates in float32.
     """
     return matmul(input, other)
+
+
+# -- numba backend -------------------------------------------------------------
+import numpy as np  # noqa: E402
+
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+from .mat_mul import rows_matmul  # noqa: E402
+
+
+@register_kernel("MatMulExt", "numba")
+def mat_mul_ext_numba(input, other):
+    """MatMulExt: same-dtype float operands straight to np.matmul (BLAS)."""
+    if _fast.float_operands(input, other) is None \
+            or not isinstance(input, np.ndarray) \
+            or not isinstance(other, np.ndarray):
+        return mat_mul_ext(input, other)
+    if input.ndim >= 2 and other.ndim == 2 and input.shape[-1] == other.shape[0]:
+        flat = _fast.writable(input).reshape(-1, input.shape[-1])
+        return rows_matmul(flat, other).reshape(input.shape[:-1] + other.shape[1:])
+    return np.asarray(np.matmul(input, other))

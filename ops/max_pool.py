@@ -47,3 +47,18 @@ def max_pool(x, kernel_size=(1, 1), strides=(1, 1), pad_mode="VALID",
             taps = win.tap(xp, i, j, out_hw, strides, _NO_DILATION)
             y = taps.copy() if y is None else np.maximum(y, taps, out=y)
     return win.from_nchw(y, data_format)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _planes  # noqa: E402
+
+
+@register_kernel("MaxPool", "numba")
+def max_pool_numba(x, kernel_size=(1, 1), strides=(1, 1), pad_mode="VALID",
+                   data_format="NCHW"):
+    """MaxPool of NCHW float32/float64 planes with :func:`_planes.pool`;
+    anything else goes to the reference."""
+    y = _planes.pool_nchw(x, kernel_size, strides, pad_mode, data_format, True)
+    return max_pool(x, kernel_size, strides, pad_mode, data_format) if y is None else y

@@ -20,3 +20,17 @@ def mean_ext(input, dim=None, keepdim=False, dtype=None):
     if dtype is not None:
         input = cast(input, dtype)
     return mean(input, reduce_axes(dim, input.ndim), keepdim)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("MeanExt", "numba")
+def mean_ext_numba(input, dim=None, keepdim=False, dtype=None):
+    """Mean over trailing dims of a float tensor (no dtype argument), row by
+    row; anything else through the reference."""
+    return _fast.reduction(_fast.MEAN, mean_ext, (input, dim, keepdim, dtype),
+                           input, dim, keepdim, dtype is None)

@@ -18,3 +18,17 @@ def mul(input, other):
     """
     a, b = promote(input, other)
     return as_result(np.multiply(a, b))
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("Mul", "numba")
+@register_kernel("Muls", "numba")
+def mul_numba(input, other):
+    """Mul of float32/float64 tensors (Python numbers beside them) through
+    ``_fast``; everything else through the reference."""
+    return _fast.elementwise(_fast.OP_MUL, mul, input, other)

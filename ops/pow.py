@@ -31,3 +31,16 @@ def pow(input, exponent):
             real = np.power(a.astype(np.float64), b.astype(np.float64))
         y = np.where(negative, float_to_int(real, a.dtype), y)
     return as_result(y)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("Pow", "numba")
+def pow_numba(input, exponent):
+    """Pow of float32/float64 tensors (Python numbers beside them) through
+    ``_fast``; everything else through the reference."""
+    return _fast.elementwise(_fast.OP_POW, pow, input, exponent)

@@ -20,3 +20,17 @@ def reduce_max(x, axis=(), keep_dims=False):
     """
     return np.asarray(np.max(x, axis=reduce_axes(axis, x.ndim),
                              keepdims=keep_dims))
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("ReduceMax", "numba")
+def reduce_max_numba(x, axis=(), keep_dims=False):
+    """Maximum over trailing axes of a float tensor, row by row; anything
+    else through the reference."""
+    return _fast.reduction(_fast.MAX, reduce_max, (x, axis, keep_dims), x, axis,
+                           keep_dims)

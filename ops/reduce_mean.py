@@ -18,3 +18,17 @@ def reduce_mean(x, axis=(), keep_dims=False):
     inputs are rejected, as in MindSpore.
     """
     return mean(x, reduce_axes(axis, x.ndim), keep_dims)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("ReduceMean", "numba")
+def reduce_mean_numba(x, axis=(), keep_dims=False):
+    """Mean over trailing axes of a float tensor, row by row; anything else
+    through the reference."""
+    return _fast.reduction(_fast.MEAN, reduce_mean, (x, axis, keep_dims), x, axis,
+                           keep_dims)

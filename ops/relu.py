@@ -14,3 +14,16 @@ def relu(input):
     Output has the dtype and shape of ``input``.
     """
     return as_result(np.maximum(input, input.dtype.type(0)))
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("ReLU", "numba")
+def relu_numba(input):
+    """ReLU of float32/float64 tensors (Python numbers beside them) through
+    ``_fast``; everything else through the reference."""
+    return _fast.elementwise(_fast.OP_RELU, relu, input)

@@ -20,3 +20,16 @@ def relu6(x):
     if x.dtype.kind == "f":
         y = np.where(np.isnan(x), zero, y)
     return as_result(y)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("ReLU6", "numba")
+def relu6_numba(x):
+    """ReLU6 of float32/float64 tensors (Python numbers beside them) through
+    ``_fast``; everything else through the reference."""
+    return _fast.elementwise(_fast.OP_RELU6, relu6, x)

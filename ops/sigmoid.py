@@ -17,3 +17,16 @@ def sigmoid(input):
     with np.errstate(over="ignore"):
         y = 1 / (1 + np.exp(-x))
     return as_result(y, input.dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("Sigmoid", "numba")
+def sigmoid_numba(input):
+    """Sigmoid of float32/float64 tensors (Python numbers beside them) through
+    ``_fast``; everything else through the reference."""
+    return _fast.elementwise(_fast.OP_SIGMOID, sigmoid, input)

@@ -20,3 +20,57 @@ def softmax(input, axis=(-1,)):
     z, axis = shifted_logits(input, axis, "Softmax")
     e = np.exp(z)
     return (e / e.sum(axis=axis, keepdims=True)).astype(input.dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.jit import kernel  # noqa: E402
+from refinfer.registry import register_kernel  # noqa: E402
+from refinfer.threads import min_items, parallel_for  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@kernel
+def softmax_rows(x, y, log):
+    """Each row of x (R, C): y = exp(x - max) / sum(exp(x - max)), or with
+    ``log`` y = (x - max) - log(sum(exp(x - max))). Sums accumulate in
+    float64."""
+    for r in range(x.shape[0]):
+        top = x[r, 0]
+        for j in range(1, x.shape[1]):
+            v = x[r, j]
+            if v > top or v != v:
+                top = v
+        total = 0.0
+        for j in range(x.shape[1]):
+            e = np.exp(x[r, j] - top)
+            total += e
+            if not log:
+                y[r, j] = e
+        if log:
+            shift = y.dtype.type(np.log(y.dtype.type(total)))
+            for j in range(x.shape[1]):
+                y[r, j] = (x[r, j] - top) - shift
+        else:
+            norm = y.dtype.type(total)
+            for j in range(x.shape[1]):
+                y[r, j] = y[r, j] / norm
+
+
+def last_axis_rows(x, axis, log, reference):
+    """Softmax / LogSoftmax of float32/float64 x along its last axis with
+    :func:`softmax_rows`; other axes and dtypes go to ``reference``."""
+    if _fast.float_operands(x) is None or x.ndim == 0 or len(axis) != 1 \
+            or axis[0] not in (-1, x.ndim - 1) or x.size == 0:
+        return reference(x, axis)
+    x2 = _fast.writable(x).reshape(-1, x.shape[-1])
+    y = np.empty(x2.shape, x.dtype)
+    parallel_for(x2.shape[0], lambda lo, hi: softmax_rows(x2[lo:hi], y[lo:hi], log),
+                 grain=min_items(x2.shape[1]))
+    return y.reshape(x.shape)
+
+
+@register_kernel("Softmax", "numba")
+def softmax_numba(input, axis=(-1,)):
+    """Softmax along the last axis, one pass per row (see softmax_rows)."""
+    return last_axis_rows(input, axis, False, softmax)

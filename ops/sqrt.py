@@ -15,3 +15,16 @@ def sqrt(x):
     """
     with np.errstate(invalid="ignore"):
         return as_result(np.sqrt(as_float(x)))
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("Sqrt", "numba")
+def sqrt_numba(x):
+    """Sqrt of float32/float64 tensors (Python numbers beside them) through
+    ``_fast``; everything else through the reference."""
+    return _fast.elementwise(_fast.OP_SQRT, sqrt, x)

@@ -10,3 +10,16 @@ from ._common import NUMBERS, as_result
 def square(input):
     """Elementwise square: y = x * x, same dtype (integers wrap)."""
     return as_result(np.square(input))
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("Square", "numba")
+def square_numba(input):
+    """Square of float32/float64 tensors (Python numbers beside them) through
+    ``_fast``; everything else through the reference."""
+    return _fast.elementwise(_fast.OP_SQUARE, square, input)

@@ -25,3 +25,17 @@ def sum_ext(input, dim=None, keepdim=False, dtype=None):
     elif input.dtype.kind in "biu":
         input = input.astype(np.int64)
     return total(input, reduce_axes(dim, input.ndim), keepdim)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("SumExt", "numba")
+def sum_ext_numba(input, dim=None, keepdim=False, dtype=None):
+    """Sum over trailing dims of a float tensor (no dtype argument), row by
+    row; anything else through the reference."""
+    return _fast.reduction(_fast.SUM, sum_ext, (input, dim, keepdim, dtype),
+                           input, dim, keepdim, dtype is None)

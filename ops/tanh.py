@@ -15,3 +15,16 @@ def tanh(input):
     """
     x = input.astype(compute_dtype(input.dtype), copy=False)
     return as_result(np.tanh(x), input.dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast  # noqa: E402
+
+
+@register_kernel("Tanh", "numba")
+def tanh_numba(input):
+    """Tanh of float32/float64 tensors (Python numbers beside them) through
+    ``_fast``; everything else through the reference."""
+    return _fast.elementwise(_fast.OP_TANH, tanh, input)

@@ -13,8 +13,9 @@ if not _os.path.isdir(_os.path.join(_here, "ops")):
 
 __version__ = "0.1.0"
 
-from .api import (Context, DataType, Format, Model, ModelType,  # noqa: E402
-                  Tensor, TensorMeta)
+from .api import (Context, DataType, Format, Model, ModelParallelRunner,  # noqa: E402
+                  ModelType, Tensor, TensorMeta)
+from .checkpoint import load_checkpoint  # noqa: E402
 
-__all__ = ["Context", "DataType", "Format", "Model", "ModelType", "Tensor",
-           "TensorMeta", "__version__"]
+__all__ = ["Context", "DataType", "Format", "Model", "ModelParallelRunner",
+           "ModelType", "Tensor", "TensorMeta", "__version__", "load_checkpoint"]

@@ -1,13 +1,19 @@
 """The ``refinfer`` command.
 
     refinfer run MODEL [--input FILE ...] [--output-dir DIR] [--seed N]
+                 [--distributed [--ranks N]]
     refinfer info MODEL
-    refinfer ops
+    refinfer ops [--markdown] [--golden DIR]
     refinfer golden MODEL [--input FILE ...] [--seed N] --out DIR [--force]
     refinfer compare EXPECTED ACTUAL [--atol A] [--rtol R]
                      [--tol NAME:ATOL,RTOL ...] [--json FILE]
     refinfer dump MODEL [--input FILE ...] [--seed N] --out DIR
                   [--nodes PATTERN ...] [--stats-only] [--force]
+    refinfer bisect | explain | walk | graph  (refinfer/tools/commands.py)
+    refinfer warmup MODEL [MODEL ...]
+
+run, golden, dump, bisect and walk take --float64 (the float64 oracle);
+dump, compare and bisect take --progress (a bar on stderr).
 
 Errors print one clear message to stderr and exit with status 2;
 ``compare`` exits with 1 when a tensor fails.
@@ -17,16 +23,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections import Counter
 
 import numpy as np
 
-from . import registry
+from . import coverage, distributed, registry
+from . import warmup as fast_warmup
 from .api import Model, ModelType
 from .api.enums import numpy_type
 from .inputs import make_inputs
 from .format.reader import read_mindir
 from .runtime import IOSpec
+from .tools import commands as tools_commands
 from .tools import common as tools_common
 from .tools import compare as tools_compare
 from .tools import dump as tools_dump
@@ -59,28 +66,56 @@ def _parser() -> argparse.ArgumentParser:
                      help="also write each output as output_<i>.npy and .bin")
     run.add_argument("--seed", type=int, default=0,
                      help="seed of the random inputs (default 0)")
+    run.add_argument("--distributed", action="store_true",
+                     help="a sliced model: MODEL names each rank's file with "
+                     "{rank}; run under mpirun -n N (or give --ranks); "
+                     "prints every rank's outputs, rank by rank")
+    run.add_argument("--ranks", type=int, metavar="N",
+                     help="with --distributed outside mpirun: run N ranks as "
+                     "threads of this process")
+    tools_commands.add_precision_args(run)
     run.set_defaults(command=cmd_run, name="run")
 
     info = sub.add_parser("info", help="inputs, outputs, ops and weights")
     info.add_argument("model", help=".mindir file")
     info.set_defaults(command=cmd_info, name="info")
 
-    ops = sub.add_parser("ops", help="list the supported primitives")
+    ops = sub.add_parser("ops", help="the supported primitives: family, "
+                         "dtypes, tested by a golden case")
+    ops.add_argument("--markdown", action="store_true",
+                     help="print docs/ops.md (a Markdown table)")
+    ops.add_argument("--golden", metavar="DIR",
+                     help="golden cases folder (default: the repository's "
+                     "golden/)")
     ops.set_defaults(command=cmd_ops, name="ops")
     _add_golden(sub)
     _add_compare(sub)
     _add_dump(sub)
+    tools_commands.add_commands(sub)
+    _add_warmup(sub)
     return parser
+
+
+def _add_warmup(sub) -> None:
+    warmup = sub.add_parser(
+        "warmup", help="compile and cache the fast kernels the models need "
+        "(before deployment: the first build then compiles nothing)")
+    warmup.add_argument("model", nargs="+", help=".mindir file(s)")
+    warmup.set_defaults(command=cmd_warmup, name="warmup")
+
+
+def cmd_warmup(args) -> int:
+    for path in args.model:
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"{path}: no such model file")
+    for line in fast_warmup.warm(args.model):
+        print(line)
+    return 0
 
 
 def _add_model_args(parser: argparse.ArgumentParser) -> None:
     """MODEL, its inputs and the output directory (golden, dump)."""
-    parser.add_argument("model", help=".mindir file")
-    parser.add_argument("--input", nargs="+", metavar="FILE",
-                        help="one file per input: .npy or raw .bin "
-                        "(default: seeded random data)")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="seed of the random inputs (default 0)")
+    tools_commands.add_model_inputs(parser)
     parser.add_argument("--out", required=True, metavar="DIR",
                         help="output directory (written atomically)")
     parser.add_argument("--force", action="store_true",
@@ -92,6 +127,7 @@ def _add_golden(sub) -> None:
         "golden", help="write inputs, outputs (.npy, .bin, Lite calibration "
         "text) and a manifest")
     _add_model_args(golden)
+    tools_commands.add_precision_args(golden)
     golden.set_defaults(command=cmd_golden, name="golden")
 
 
@@ -101,17 +137,10 @@ def _add_compare(sub) -> None:
     compare.add_argument("expected", help=".npy, Lite calibration .txt, or "
                          "a directory (golden, dump or .npy files)")
     compare.add_argument("actual", help="same kinds as EXPECTED")
-    compare.add_argument("--atol", type=float,
-                         default=tools_compare.DEFAULT_ATOL,
-                         help="absolute tolerance (default %(default)g)")
-    compare.add_argument("--rtol", type=float,
-                         default=tools_compare.DEFAULT_RTOL,
-                         help="relative tolerance (default %(default)g)")
-    compare.add_argument("--tol", action="append", metavar="NAME:ATOL,RTOL",
-                         help="tolerance for one tensor (NAME may be a glob);"
-                         " repeatable")
+    tools_commands.add_tolerance_args(compare)
     compare.add_argument("--json", metavar="FILE",
                          help="also write the report as JSON")
+    tools_commands.add_progress_arg(compare)
     compare.set_defaults(command=cmd_compare, name="compare")
 
 
@@ -124,36 +153,58 @@ def _add_dump(sub) -> None:
                       "matches a glob, or a regex written re:REGEX")
     dump.add_argument("--stats-only", action="store_true",
                       help="write statistics to the manifest, no tensors")
+    tools_commands.add_precision_args(dump, cast=False)
+    tools_commands.add_progress_arg(dump)
     dump.set_defaults(command=cmd_dump, name="dump")
 
 
-def _build(path: str) -> Model:
-    if not os.path.exists(path):
+def _build(path: str, config: dict | None = None) -> Model:
+    """``path`` may name a rank's file with ``{rank}``."""
+    if not os.path.exists(distributed.expand_rank(path)):
         raise FileNotFoundError(f"{path}: no such model file")
     model = Model()
-    model.build_from_file(path, ModelType.MINDIR)
+    model.build_from_file(path, ModelType.MINDIR, config_dict=config)
     return model
 
 
 def cmd_run(args) -> int:
-    model = _build(args.model)
-    specs = [IOSpec(t.name, tuple(t.shape), np.dtype(numpy_type(t.dtype)))
-             for t in model.get_inputs()]
-    outputs = model.predict(make_inputs(specs, args.input, args.seed))
-    for output in outputs:
-        _print_output(output.name, output.data_size, output.element_num,
-                      output.get_data_to_numpy())
-    if args.output_dir:
-        _save_outputs(args.output_dir, [o.get_data_to_numpy() for o in outputs])
+    if not args.distributed:
+        print(_run_text(args), end="")
+        return 0
+    # Every rank runs its own file on the same inputs (docs/distributed.md).
+    texts = distributed.each_rank(args.ranks, lambda: _run_text(args))
+    for rank, text in enumerate(texts or ()):    # None on MPI ranks but 0
+        print(f"rank {rank}:\n{text}", end="")
     return 0
 
 
-def _print_output(name, data_size, element_num, data: np.ndarray) -> None:
+def _run_text(args) -> str:
+    """Run the model; its outputs in Lite's quick-start format."""
+    oracle = {"precision": tools_commands.precision(args),
+              "cast_outputs": str(args.cast_outputs).lower()}
+    model = _build(args.model, {"refinfer": oracle})
+    specs = [IOSpec(t.name, tuple(t.shape), np.dtype(numpy_type(t.dtype)))
+             for t in model.get_inputs()]
+    arrays = make_inputs(specs, args.input, args.seed)
+    if any(d < 0 for spec in specs for d in spec.shape):
+        # Dynamic-shape model: take the shapes of the given .npy inputs.
+        model.resize(model.get_inputs(), [list(a.shape) for a in arrays])
+    outputs = model.predict(arrays)
+    if args.output_dir:
+        directory = os.path.join(args.output_dir, "rank{rank}") \
+            if args.distributed else args.output_dir
+        _save_outputs(distributed.expand_rank(directory),
+                      [o.get_data_to_numpy() for o in outputs])
+    return "".join(_output_text(o.name, o.data_size, o.element_num,
+                                o.get_data_to_numpy()) for o in outputs)
+
+
+def _output_text(name, data_size, element_num, data: np.ndarray) -> str:
     """MindSpore Lite's quick-start format."""
-    print(f"tensor's name is:{name} data size is:{data_size} tensor elements "
-          f"num is:{element_num}")
     values = data.reshape(-1)[:PRINTED_VALUES]
-    print("output data is:", " ".join(str(v) for v in values), "")
+    return (f"tensor's name is:{name} data size is:{data_size} tensor elements "
+            f"num is:{element_num}\noutput data is: "
+            f"{' '.join(str(v) for v in values)} \n")
 
 
 def _save_outputs(directory: str, arrays: list[np.ndarray]) -> None:
@@ -182,7 +233,7 @@ def cmd_info(args) -> int:
           f"{sum(w.size for w in weights):,} values, "
           f"{sum(w.nbytes for w in weights) / 2**20:.2f} MiB")
     print("ops:")
-    counts = _op_counts(mindir)
+    counts = coverage.primitive_applications(mindir)
     for op, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         note = "" if registry.has_op(op) else "  (unsupported)"
         print(f"  {op:<24} {count}{note}")
@@ -194,32 +245,21 @@ def _type_text(abstract) -> str:
     return f"{dtype}{list(abstract.shape)}"
 
 
-def _op_counts(mindir) -> Counter:
-    """Primitive applications per op name, over every graph."""
-    counts = Counter()
-    for graph in mindir.graphs:
-        for node in graph.nodes:
-            prim = mindir.primitives.get(node.op_type.removeprefix("REF::"))
-            if prim is not None:
-                counts[prim.op_type.removeprefix("S_Prim_")] += 1
-    return counts
-
-
 def cmd_ops(args) -> int:
-    ops = registry.list_ops()
-    print(f"{'primitive':<24} {'family':<12} summary")
-    for op in ops:
-        print(f"{op.name:<24} {op.family:<12} {op.summary}")
-    print(f"{len(ops)} primitives")
+    table = coverage.coverage(args.golden)
+    formatted = (coverage.format_markdown(table) if args.markdown
+                 else coverage.format_text(table) + "\n")
+    sys.stdout.write(formatted)
     return 0
 
 
 def cmd_golden(args) -> int:
-    model = tools_common.load_model(args.model)
+    model = tools_common.load_model(args.model,
+                                    tools_commands.precision(args))
     inputs = tools_common.model_inputs(model, args.input, args.seed)
     seed = None if args.input else args.seed
     manifest = tools_golden.make_golden(model, inputs, args.out, args.force,
-                                        seed)
+                                        seed, args.cast_outputs)
     print(f"wrote {len(manifest['inputs'])} input(s) and "
           f"{len(manifest['outputs'])} output(s) to {args.out}")
     return 0
@@ -227,7 +267,8 @@ def cmd_golden(args) -> int:
 
 def cmd_compare(args) -> int:
     report = tools_compare.compare_paths(args.expected, args.actual,
-                                         args.atol, args.rtol, args.tol)
+                                         args.atol, args.rtol, args.tol,
+                                         args.progress)
     print(tools_compare.format_report(report))
     if args.json:
         tools_compare.write_report(args.json, report)
@@ -235,10 +276,11 @@ def cmd_compare(args) -> int:
 
 
 def cmd_dump(args) -> int:
-    model = tools_common.load_model(args.model)
+    model = tools_common.load_model(args.model,
+                                    tools_commands.precision(args))
     inputs = tools_common.model_inputs(model, args.input, args.seed)
     _, manifest = tools_dump.dump(model, inputs, args.out, args.nodes,
-                                  args.stats_only, args.force)
+                                  args.stats_only, args.force, args.progress)
     runs = len({entry["index"] for entry in manifest["tensors"]})
     what = "statistics of " if args.stats_only else ""
     print(f"dumped {what}{len(manifest['tensors'])} tensor(s) of {runs} "

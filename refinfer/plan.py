@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .closure import GraphRef
+from . import passes
 from .graph import Arg, Graph, Model, Node, Ref
+from .precision import compose, constant_map, value_map
 
 
 @dataclass
@@ -53,21 +55,31 @@ class Program:
     main: str
     backend: str
     keep: bool = False
+    precision: str = "float32"
 
 
 def compile_model(model: Model, backend: str = "reference",
-                  keep: bool = False) -> Program:
-    """One plan per graph. ``keep`` disables freeing (debugging)."""
+                  keep: bool = False, precision: str = "float32",
+                  fuse: bool = True) -> Program:
+    """One plan per graph. ``keep`` disables freeing (debugging);
+    ``precision="float64"`` compiles the float64 oracle (refinfer/precision.py);
+    ``fuse=False`` keeps a fast backend's plan op by op (refinfer/passes)."""
     pinned = set().union(*(g.free_vars for g in model.graphs.values()))
-    plans = {name: _GraphCompiler(g, backend, keep, pinned).compile()
-             for name, g in model.graphs.items()}
-    return Program(plans, model.main.name, backend, keep)
+    widen = (constant_map(precision), value_map(precision))
+    graphs = model.graphs
+    if fuse and backend != "reference" and precision == "float32":
+        graphs = passes.optimize(model)     # fusions: fast backends only
+    plans = {name: _GraphCompiler(g, backend, keep, pinned, widen).compile()
+             for name, g in graphs.items()}
+    return Program(plans, model.main.name, backend, keep, precision)
 
 
 class _GraphCompiler:
-    def __init__(self, graph: Graph, backend: str, keep: bool, pinned: set):
+    def __init__(self, graph: Graph, backend: str, keep: bool, pinned: set,
+                 widen: tuple = (None, None)):
         self.graph, self.backend, self.keep = graph, backend, keep
         self.pinned = pinned            # read by callees: never freed
+        self.widen_constant, self.widen_value = widen   # precision mapping
         self.template: list = [None] * len(graph.inputs)
         self.names = {i.name: k for k, i in enumerate(graph.inputs)}
         self.free_slots = {n: self._new_slot() for n in graph.free_vars}
@@ -87,9 +99,13 @@ class _GraphCompiler:
         # Constants live as long as the graph's refs do, so ids are stable.
         key = ref.key if ref.kind == "graph" else id(ref.key)
         if key not in self.const_slots:
-            value = GraphRef(ref.key) if ref.kind == "graph" else ref.key
+            value = GraphRef(ref.key) if ref.kind == "graph" \
+                else self.constant(ref.key)
             self.const_slots[key] = self._new_slot(value)
         return self.const_slots[key]
+
+    def constant(self, value: Any) -> Any:
+        return value if self.widen_constant is None else self.widen_constant(value)
 
     def compile(self) -> GraphPlan:
         steps = []
@@ -113,10 +129,11 @@ class _GraphCompiler:
         template, dynamic = [], []
         for pos, arg in enumerate(node.args):
             if arg.ref.kind == "const":
-                template.append(arg.ref.key)
+                template.append(self.constant(arg.ref.key))
             else:
                 template.append(None)
-                dynamic.append((pos, self.slot(arg.ref), arg.convert))
+                dynamic.append((pos, self.slot(arg.ref),
+                                compose(self.widen_value, arg.convert)))
         return KernelStep(node, node.op.kernel(self.backend), template,
                           tuple(dynamic), out)
 

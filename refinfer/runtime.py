@@ -6,14 +6,16 @@ the model's declared inputs and returns the flattened outputs.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
+import threading
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
-from . import executor
-from .format.reader import read_mindir
+from . import executor, warmup
+from .format.reader import MindIRFile, read_mindir
 from .format.values import MONAD, Abstract
 from .graph import Graph, Model, Ref, build_model
 from .plan import CallStep, Program, compile_model
@@ -29,18 +31,24 @@ class IOSpec:
 
 class LoadedModel:
     def __init__(self, path: str, backend: str = "reference",
-                 dec_key: bytes | None = None, dec_mode: str = "AES-GCM"):
+                 dec_key: bytes | None = None, dec_mode: str = "AES-GCM",
+                 precision: str = "float32", threads=None):
         self.path = os.fspath(path)
+        self.threads = threads      # refinfer.threads.ThreadSettings or None
         self.file = read_mindir(self.path, dec_key, dec_mode)
         self.model: Model = build_model(self.file)
-        self.backend = backend
-        self.program: Program = compile_model(self.model, backend)
+        self.backend, self.precision = backend, precision
+        self.program: Program = compile_model(self.model, backend,
+                                              precision=precision)
         main = self.model.main
         self._data_inputs = [k for k, i in enumerate(main.inputs)
                              if not i.is_monad]
         self.inputs = [_spec(main.inputs[k].short_name, main.inputs[k].abstract)
                        for k in self._data_inputs]
         self.outputs = _output_specs(main)
+        self.kernels_compiled = 0       # compile kernels now, not at predict
+        if backend != "reference":
+            self.kernels_compiled = warmup.compile_kernels(self)
 
     def run(self, arrays: Sequence[np.ndarray], hooks=None,
             keep: bool = False, shapes: Sequence | None = None) -> list:
@@ -50,16 +58,47 @@ class LoadedModel:
         args = [MONAD] * len(self.model.main.inputs)
         for k, array in zip(self._data_inputs, arrays):
             args[k] = array
-        program = self._program(keep)
+        if self.threads is not None:
+            self.threads.apply()
+        program = self._program(keep, fused=hooks is None)
         return [np.asarray(v) if np.isscalar(v) else v
                 for v in executor.flatten(executor.run(program, args, hooks))]
 
-    def _program(self, keep: bool) -> Program:
-        if not keep:
+    def _program(self, keep: bool, fused: bool = True) -> Program:
+        """The plan to run. Debugging (``keep``, or hooks: ``fused=False``)
+        sees every node: a fast backend's plan without fusions."""
+        if not keep and (fused or self.backend == "reference"):
             return self.program
-        if not hasattr(self, "_keep_program"):
-            self._keep_program = compile_model(self.model, self.backend, True)
-        return self._keep_program
+        key = "_keep_program" if keep else "_unfused_program"
+        if key not in self.__dict__:
+            self.__dict__[key] = compile_model(self.model, self.backend, keep,
+                                               self.precision, fuse=False)
+        return self.__dict__[key]
+
+    # -- weights (issue 6) ------------------------------------------------------
+    # Weights are constants baked into the compiled plan, so new weights mean a new
+    # graph and plan. ``run`` reads ``self.program`` once, so a run sees all-old or
+    # all-new weights; the lock keeps concurrent replacements from losing one another.
+    _swap_lock = threading.Lock()
+
+    def parameters(self) -> dict[str, np.ndarray]:
+        """The weights by name (the MindIR name without its ``<graph>:`` prefix)."""
+        return {_short_name(name): array for graph in self.file.graphs
+                for name, array in graph.parameters.items()}
+
+    def replace_parameters(self, updates: Mapping[str, np.ndarray],
+                           copy: bool = True) -> None:
+        """Replace some weights, all or nothing. Names are short or full MindIR
+        names; unknown names and shape or dtype mismatches raise one ValueError
+        listing every problem, and change nothing. ``copy=False`` uses the arrays
+        as given (read-only views that must not change, e.g. shared memory)."""
+        with self._swap_lock:
+            file = _with_parameters(self.file, updates, copy)
+            model = build_model(file)
+            program = compile_model(model, self.backend, precision=self.precision)
+            self.__dict__.pop("_keep_program", None)
+            self.__dict__.pop("_unfused_program", None)
+            self.file, self.model, self.program = file, model, program
 
     def check_inputs(self, arrays: Sequence, shapes=None) -> None:
         if len(arrays) != len(self.inputs):
@@ -80,6 +119,47 @@ class LoadedModel:
         zeros = [np.zeros(shape, spec.dtype)
                  for shape, spec in zip(shapes, self.inputs)]
         return [np.shape(v) for v in self.run(zeros, shapes=shapes)]
+
+
+def _short_name(name: str) -> str:
+    return name.split(":", 1)[-1]
+
+
+def _with_parameters(file: MindIRFile, updates: Mapping, copy: bool) -> MindIRFile:
+    """``file`` with some parameters replaced, after checking every update."""
+    by_key = {}                     # full and short name -> (full name, current array)
+    for graph in file.graphs:
+        for name, array in graph.parameters.items():
+            by_key[name] = (name, array)
+            by_key.setdefault(_short_name(name), (name, array))
+    problems, new = [], {}
+    for key, value in updates.items():
+        if key not in by_key:
+            problems.append(f"no weight named {key!r}")
+            continue
+        name, old = by_key[key]
+        value = np.array(value, copy=True) if copy else value
+        if not isinstance(value, np.ndarray) or value.shape != old.shape \
+                or value.dtype != old.dtype:
+            problems.append(f"weight {key!r} is {old.dtype}{list(old.shape)}, got "
+                            f"{_describe_value(value)}")
+            continue
+        value.flags.writeable = False
+        new[name] = value
+    if problems:
+        known = sorted({_short_name(name) for name, _ in by_key.values()})
+        raise ValueError("; ".join(problems) + f" (the model's weights: "
+                         f"{', '.join(known[:20])}{', ...' if len(known) > 20 else ''})")
+    graphs = [dataclasses.replace(g, parameters={n: new.get(n, a) for n, a in
+                                                 g.parameters.items()})
+              for g in file.graphs]
+    return dataclasses.replace(file, graphs=graphs)
+
+
+def _describe_value(value) -> str:
+    if isinstance(value, np.ndarray):
+        return f"{value.dtype}{list(value.shape)}"
+    return type(value).__name__
 
 
 def _spec(name: str, abstract: Abstract) -> IOSpec:

@@ -1,21 +1,41 @@
 """Lite's ``Model``: build from a MindIR file, then predict."""
 from __future__ import annotations
 
+import functools
 import json
 import os
 
 import numpy as np
 
+from .. import distributed, sharing
 from ..errors import MindIRError
+from ..precision import cast_outputs
 from ..runtime import IOSpec, LoadedModel
+from ..tools.debug import keep_hooks
 from ._checkparam import (check_isinstance, check_list_of_element,
                           check_section_dict)
+from .backend import backend_setting, effective_backend, thread_settings
 from .config import merge, parse_config_file
 from .context import Context
+from .debug import kernel_hooks, refinfer_settings
 from .enums import DataType, Format, ModelType, data_type_of, numpy_type
 from .tensor import Tensor, TensorMeta, _TensorImpl
+from .weights import (check_weights, checkpoint_updates, named_updates,
+                      variable_weight_names)
 
 SERVED_TARGETS = ("cpu",)
+
+
+def _failure_ends_distributed_job(method):
+    """Run ``method`` in the model's distributed session, if any (where the
+    communication kernels find their communicator). In a distributed run an
+    error ends the job (MPI) or the other ranks' waits (threads): peers never
+    hang in a collective for a rank that failed (docs/distributed.md)."""
+    @functools.wraps(method)
+    def run(self, *args, **kwargs):
+        with distributed.failing_aborts(), distributed.activated(self._session):
+            return method(self, *args, **kwargs)
+    return run
 
 
 class Model:
@@ -28,15 +48,21 @@ class Model:
         self._inputs: list[_TensorImpl] = []
         self._output_shapes: list | None = None   # known after resize/predict
         self.config: dict[str, dict[str, str]] = {}
+        self._cast_outputs = False      # [refinfer] cast_outputs
+        self._shared: sharing.Published | None = None   # weight-sharing master
+        self._variable_weights: list[str] | None = None  # variable_weights_file
+        self._session: distributed.Session | None = None  # sliced models only
 
     def __str__(self):
         return f"model_path: {self.model_path_}."
 
     # -- building ------------------------------------------------------------
+    @_failure_ends_distributed_job
     def build_from_file(self, model_path, model_type, context=None,
                         config_path="", config_dict=None, dec_key=None,
                         dec_mode="AES-GCM", dec_num_parallel=0):
         check_isinstance("model_path", model_path, str)
+        path_pattern, model_path = model_path, distributed.expand_rank(model_path)
         check_isinstance("model_type", model_type, ModelType)
         context = Context() if context is None else context
         check_isinstance("context", context, Context)
@@ -50,11 +76,34 @@ class Model:
             _check_decryption(dec_key, dec_mode, dec_num_parallel)
         _check_served(context, model_type)
         try:
-            self._loaded = LoadedModel(model_path, dec_key=dec_key or None,
-                                       dec_mode=dec_mode)
-        except (MindIRError, OSError) as exc:
+            backend, rest = backend_setting(config)     # api/backend.py
+            precision, self._cast_outputs = refinfer_settings(rest)
+            backend = effective_backend(backend, precision)
+            threads = thread_settings(context, backend)
+        except ValueError as exc:
             raise RuntimeError(f"build_from_file failed! Error is {exc}") \
                 from exc
+        try:
+            loaded = LoadedModel(model_path, backend,
+                                 dec_key=dec_key or None, dec_mode=dec_mode,
+                                 precision=precision, threads=threads)
+            variable = variable_weight_names(config, config_path,
+                                             loaded.parameters())
+            shared = sharing.setup(loaded, config)
+        except (MindIRError, OSError, ValueError, sharing.SharingError) as exc:
+            raise RuntimeError(f"build_from_file failed! Error is {exc}") \
+                from exc
+        try:    # a sliced model: its communicator and checks (docs/distributed.md)
+            self._session = distributed.model_session(
+                loaded.model, config, path_pattern)
+        except distributed.DistributedError as exc:
+            raise RuntimeError(f"build_from_file failed! Error is {exc}") \
+                from exc
+        if self._session is not None and context.cpu.thread_num == 0:
+            loaded.threads = distributed.rank_threads(
+                self._session, context.cpu.thread_affinity_core_list)
+        self._loaded, self._variable_weights, self._shared = \
+            loaded, variable, shared
         self.config = config
         self._inputs = [_input_impl(spec) for spec in self._loaded.inputs]
         self._output_shapes = [spec.shape for spec in self._loaded.outputs]
@@ -99,7 +148,38 @@ class Model:
             return "{" + ", ".join(f'"{k}": "{v}"' for k, v in info.items()) + "}"
         if key == "current_pid":
             return str(os.getpid())
+        if key == "shareable_weight_mem_handle":
+            return str(self._shared.handle) if self._shared else ""
         return ""
+
+    # -- weights (docs/weight-sharing.md) ------------------------------------
+    def update_weights(self, weights):
+        """Replace weights while the model stays built. ``weights``: a list of
+        lists of ``Tensor``, matched to the model's weights by ``Tensor.name``
+        (see refinfer/api/weights.py for ``variable_weights_file``). All or
+        nothing; a concurrent ``predict`` sees all-old or all-new weights."""
+        check_weights(weights)
+        self._require_built()
+        try:
+            self._loaded.replace_parameters(
+                named_updates(weights, self._variable_weights))
+        except ValueError as exc:
+            raise RuntimeError(f"update weight failed! Error is {exc}") from exc
+
+    def load_weights(self, weights, strict=False):
+        """[refinfer] Apply weights by name from a ``.ckpt`` or ``.safetensors``
+        file or a ``{name: array}`` dict, all or nothing. Entries that are no
+        weight of the model are ignored (an error when ``strict``). Returns
+        ``(weights not given, entries not used)``, like MindSpore's
+        ``load_param_into_net``."""
+        self._require_built()
+        try:
+            updates, missing, unused = checkpoint_updates(
+                weights, self._loaded.parameters(), strict)
+            self._loaded.replace_parameters(updates)
+        except ValueError as exc:
+            raise RuntimeError(f"load weights failed! Error is {exc}") from exc
+        return missing, unused
 
     # -- running -------------------------------------------------------------
     def resize(self, inputs, dims):
@@ -124,7 +204,23 @@ class Model:
                 impl.shape, impl.data, impl.frozen = list(shape), None, False
         self._output_shapes = None
 
-    def predict(self, inputs, outputs=None) -> list[Tensor]:
+    def predict(self, inputs, outputs=None, before=None,
+                after=None) -> list[Tensor]:
+        """Run the model. ``before``/``after``: Lite's kernel callbacks
+        ``callback(inputs, outputs, param)`` (refinfer/api/debug.py)."""
+        return self._predict(inputs, outputs, kernel_hooks(before, after))
+
+    def run_debug(self, inputs, keep) -> dict[str, np.ndarray]:
+        """Run the model and return copies of the outputs of the nodes
+        ``keep`` selects (a glob or ``re:`` pattern over scope name, node
+        name or op, or a list of exact names), by name; see
+        refinfer/tools/debug.py. Every other value is freed as usual."""
+        kept: dict[str, np.ndarray] = {}
+        self._predict(inputs, None, keep_hooks(keep, kept))
+        return kept
+
+    @_failure_ends_distributed_job
+    def _predict(self, inputs, outputs, hooks) -> list[Tensor]:
         if not isinstance(inputs, (list, tuple)):
             raise TypeError(f"inputs must be list or tuple, but got "
                             f"{type(inputs)}.")
@@ -138,9 +234,12 @@ class Model:
         arrays = [self._input_array(i, t) for i, t in enumerate(tensors)]
         shapes = [impl.shape for impl in self._inputs]
         try:
-            results = self._loaded.run(arrays, shapes=shapes)
+            results = self._loaded.run(arrays, hooks, shapes=shapes)
         except (ValueError, TypeError) as exc:
             raise RuntimeError(f"predict failed! Error is {exc}") from exc
+        if self._cast_outputs:
+            results = cast_outputs(results, [s.dtype for s in
+                                             self._loaded.outputs])
         self._output_shapes = [np.shape(r) for r in results]
         return _output_tensors(self._loaded.outputs, results, outputs)
 
@@ -244,7 +343,7 @@ def _output_tensors(specs, results, outputs) -> list[Tensor]:
                            f"tensors given, the model has {len(results)}")
     tensors = []
     for k, (spec, array) in enumerate(zip(specs, results)):
-        array = np.ascontiguousarray(array)
+        array = np.asarray(array, order="C")  # keeps 0-d outputs 0-d
         impl = _TensorImpl(spec.name, data_type_of(array.dtype), array.shape,
                            data=array)
         if outputs is not None:

@@ -1,0 +1,45 @@
+"""Plan-time rewrites for the fast backends, done once per model at build.
+
+The reference backend never runs these: its plan is the graph, op by op,
+so the oracle stays exact. For the fast backends each graph is rewritten:
+
+1. ``conv``: BatchNorm folded into the preceding Conv2D's weights; bias,
+   residual Add and activation fused into the convolution's output pass;
+   weights packed contiguous in the kernel's layout.
+2. ``gemm``: MatMul / Dense with a constant weight: the weight pre-packed
+   (transposed once), bias and activation fused into one output pass.
+3. ``elementwise``: chains of float elementwise ops run as one program
+   over the data (:mod:`ops._fast`), intermediates never materialised.
+
+A fused node keeps the last fused node's name (consumers are unchanged)
+and falls back to the original nodes' reference kernels when its inputs
+are not what the fast kernel expects, so fusion never changes which inputs
+are accepted; results stay within the op tolerances of the reference.
+
+Shapes are pre-computed per input shape the first time they are seen (the
+build's warm-up run fills those caches), which keeps a resized model
+correct without a rebuild.
+"""
+from __future__ import annotations
+
+from ..graph import Graph, Model
+from .conv import fuse_convolutions
+from .elementwise import fuse_elementwise
+from .fused import GraphEditor
+from .gemm import fuse_matmuls
+
+PASSES = (fuse_convolutions, fuse_matmuls, fuse_elementwise)
+
+
+def optimize(model: Model) -> dict[str, Graph]:
+    """Every graph of ``model`` rewritten by :data:`PASSES` (new Graph
+    objects; the model itself is not changed)."""
+    pinned = set().union(*(g.free_vars for g in model.graphs.values()))
+    graphs = {}
+    for name, graph in model.graphs.items():
+        for rewrite in PASSES:
+            editor = GraphEditor(graph, pinned)
+            rewrite(editor)
+            graph = editor.result()
+        graphs[name] = graph
+    return graphs

@@ -1,0 +1,134 @@
+"""Convolution epilogues: fold BatchNorm into the weights, fuse bias,
+residual Add and activation into the convolution's output pass.
+
+Pattern (each intermediate value used by the next node only)::
+
+    Conv2D(x, W) [-> BiasAdd(., b)] [-> BatchNorm(., scale, beta, mean, var)
+    -> TupleGetItem(., 0)] [-> Add(., residual)] [-> ReLU | ReLU6 | HSwish |
+    Sigmoid | Tanh]
+
+BatchNorm folding (inference mode, constant statistics), in float64 then
+rounded to W's dtype:  inv = scale / sqrt(var + eps),  W' = W * inv[o],
+b' = (b - mean) * inv + beta.  The fused node computes
+act(conv(x, W') + b' + residual) with :func:`ops.conv2d.fused_conv2d`.
+Weights are packed once here: contiguous, and for 3x3 stride-1 one-group
+convolutions transformed for Winograd F(2x2, 3x3)
+(:class:`ops.conv2d.WinogradFilter`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..graph import Node, Ref
+from ..ops import _fast
+from ..ops.conv2d import WinogradFilter, fused_conv2d
+from .fused import GraphEditor, const, fused_node, op_name, tensor_abstract
+
+FLOAT_WEIGHTS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def fuse_convolutions(editor: GraphEditor) -> None:
+    for node in editor.graph.nodes:
+        if op_name(node) == "Conv2D" and editor.producer(
+                Ref("node", node.name)) is node:
+            _fuse(editor, node)
+
+
+def _fuse(editor: GraphEditor, conv: Node) -> None:
+    geometry = _geometry(conv)
+    if geometry is None:
+        return
+    weight = const(conv, 1)
+    weight64, bias64 = weight.astype(np.float64), None
+    group, residual, act = [conv], None, _fast.ACT_NONE
+    user = editor.sole_user(conv)
+    if op_name(user) == "BiasAdd" and _channel_constant(user, 1, weight):
+        bias64 = const(user, 1).astype(np.float64)
+        group.append(user)
+        user = editor.sole_user(user)
+    folded = _fold_batch_norm(editor, user, weight64, bias64)
+    if folded is not None:
+        weight64, bias64, nodes = folded
+        group += nodes
+        user = editor.sole_user(nodes[-1])
+    if op_name(user) == "Add":
+        residual = _residual(editor, user, group[-1])
+        if residual is not None:
+            group.append(user)
+            user = editor.sole_user(user)
+    if op_name(user) in _fast.ACTIVATIONS:
+        act = _fast.ACTIVATIONS[op_name(user)]
+        group.append(user)
+    packed = np.ascontiguousarray(weight64.astype(weight.dtype))
+    if WinogradFilter.applies(packed, geometry[2], geometry[3], geometry[4]):
+        packed = WinogradFilter(packed)
+    bias = None if bias64 is None else bias64.astype(weight.dtype)
+    inputs = [conv.args[0].ref] + ([residual] if residual is not None else [])
+    constants = ((None,) if residual is None else ()) + (
+        packed, bias, act) + geometry
+    editor.replace(group, fused_node(group, fused_conv2d, inputs, constants))
+
+
+def _geometry(conv: Node):
+    """(pad_mode, pads, stride, dilation, group) when the convolution's
+    settings and weight are constants the fast kernel handles, else None."""
+    (weight, out_channel, kernel_size, _mode, pad_mode, pad, stride, dilation,
+     group, data_format, pad_list) = [const(conv, i) for i in range(1, 12)]
+    if any(v is Ellipsis for v in (weight, out_channel, kernel_size, pad_mode,
+                                   pad, stride, dilation, group, data_format,
+                                   pad_list)):
+        return None
+    if not isinstance(weight, np.ndarray) or weight.ndim != 4 \
+            or weight.dtype not in FLOAT_WEIGHTS or data_format != "NCHW":
+        return None
+    c_out, _, kh, kw = weight.shape
+    if kernel_size not in (None, (kh, kw)) or out_channel not in (None, c_out) \
+            or group < 1 or c_out % group:
+        return None
+    pads = pad_list if pad_mode == "PAD" and pad_list is not None else pad
+    return pad_mode, tuple(pads), tuple(stride), tuple(dilation), int(group)
+
+
+def _channel_constant(node: Node, index: int, weight: np.ndarray) -> bool:
+    """Argument ``index`` of ``node`` is a constant (C_out,) vector of the
+    weight's dtype, applied along axis 1 (NCHW)."""
+    value = const(node, index)
+    layout = const(node, 2) if op_name(node) == "BiasAdd" else "NCHW"
+    return (isinstance(value, np.ndarray) and value.shape == weight.shape[:1]
+            and value.dtype == weight.dtype and layout == "NCHW")
+
+
+def _fold_batch_norm(editor, bn, weight64, bias64):
+    """(W', b', [BatchNorm, TupleGetItem]) when ``bn`` is an inference
+    BatchNorm on constants whose only use is its output 0, else None."""
+    if op_name(bn) != "BatchNorm":
+        return None
+    values = [const(bn, i) for i in range(1, 9)]
+    scale, beta, mean, var, training, eps, _momentum, layout = values
+    vectors = (scale, beta, mean, var)
+    if training is not False or layout != "NCHW" or not all(
+            isinstance(v, np.ndarray) and v.shape == weight64.shape[:1]
+            for v in vectors):
+        return None
+    getter = editor.sole_user(bn)
+    if op_name(getter) != "TupleGetItem" or const(getter, 1) != 0:
+        return None
+    scale, beta, mean, var = (v.astype(np.float64) for v in vectors)
+    inv = scale / np.sqrt(var + float(eps))
+    bias64 = np.zeros_like(mean) if bias64 is None else bias64
+    return (weight64 * inv[:, None, None, None], (bias64 - mean) * inv + beta,
+            [bn, getter])
+
+
+def _residual(editor: GraphEditor, add: Node, conv_out: Node) -> Ref | None:
+    """The other operand of ``add`` when it is a run-time tensor recorded
+    with the same shape and dtype as the convolution's output."""
+    refs = [a.ref for a in add.args]
+    mine = Ref("node", conv_out.name)
+    if len(refs) != 2 or refs.count(mine) != 1:
+        return None
+    other = refs[1] if refs[0] == mine else refs[0]
+    expected = tensor_abstract(editor, mine)
+    if other.kind not in ("node", "input") or expected is None:
+        return None
+    return other if tensor_abstract(editor, other) == expected else None

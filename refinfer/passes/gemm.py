@@ -1,0 +1,107 @@
+"""Matrix products with a constant weight: pack the weight once, fuse the
+bias and the activation into one pass over the product.
+
+Patterns (the intermediate used by the next node only)::
+
+    MatMul(x, W, transpose_a=False, tb) | MatMulExt(x, W) | Dense(x, W[, b])
+    [-> BiasAdd(., b) | Add(., b)] [-> Reshape(., shape)] [-> ReLU | ReLU6 |
+    HSwish | Sigmoid | Tanh | GeLU | FastGeLU]
+
+with W a 2-D float constant and b a constant vector along the last axis.
+The packed weight is (K, N) contiguous (W.T for transpose_b and Dense), so
+BLAS reads it without a transpose; the fused node computes
+act(x @ W + b) with :func:`ops.mat_mul.fused_matmul`. A constant Reshape
+between the bias and the activation (what nn.Dense on a 3-D input exports)
+is absorbed: the activation is elementwise, so it commutes with it.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..graph import Node, Ref
+from ..ops import _fast
+from ..ops.mat_mul import fused_matmul
+from .fused import GraphEditor, const, fused_node, op_name
+
+FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def fuse_matmuls(editor: GraphEditor) -> None:
+    for node in editor.graph.nodes:
+        if op_name(node) in ("MatMul", "MatMulExt", "Dense") \
+                and editor.producer(Ref("node", node.name)) is node:
+            _fuse(editor, node)
+
+
+def _fuse(editor: GraphEditor, node: Node) -> None:
+    packed = _packed_weight(node)
+    if packed is None:
+        return
+    group, bias, act = [node], _dense_bias(node, packed), _fast.ACT_NONE
+    if bias is Ellipsis:
+        return
+    user = editor.sole_user(node)
+    if bias is None and op_name(user) in ("BiasAdd", "Add"):
+        bias = _bias_of(user, node, packed)
+        if bias is not None:
+            group.append(user)
+            user = editor.sole_user(user)
+    shape = None
+    if op_name(user) == "Reshape" and const(user, 1) is not Ellipsis \
+            and op_name(editor.sole_user(user)) in _fast.ACTIVATIONS:
+        shape = const(user, 1)      # act(reshape(y)) = reshape(act(y))
+        group.append(user)
+        user = editor.sole_user(user)
+    if op_name(user) in _fast.ACTIVATIONS:
+        act = _fast.ACTIVATIONS[op_name(user)]
+        group.append(user)
+    bias = None if bias is None else np.array(bias)    # a writable copy
+    fused = fused_node(group, fused_matmul, [node.args[0].ref],
+                       (packed, bias, act, shape))
+    editor.replace(group, fused)
+
+
+def _packed_weight(node: Node):
+    """The constant weight as a contiguous (K, N) array, or None."""
+    weight = const(node, 1)
+    if not isinstance(weight, np.ndarray) or weight.ndim != 2 \
+            or weight.dtype not in FLOATS:
+        return None
+    name = op_name(node)
+    if name == "MatMul":
+        if const(node, 2) is not False or const(node, 3) not in (False, True):
+            return None
+        transpose = const(node, 3)
+    else:
+        transpose = name == "Dense"
+    return np.array(weight.T if transpose else weight, order="C")
+
+
+def _dense_bias(node: Node, packed: np.ndarray):
+    """Dense's own bias: None, the vector, or Ellipsis (cannot fuse)."""
+    if op_name(node) != "Dense" or len(node.args) < 3:
+        return None
+    bias = const(node, 2)
+    if bias is None:
+        return None
+    return bias if _is_vector_for(bias, packed) else Ellipsis
+
+
+def _bias_of(user: Node, product: Node, packed: np.ndarray):
+    """The constant vector ``user`` adds along the product's last axis."""
+    refs = [a.ref for a in user.args[:2]]
+    mine = Ref("node", product.name)
+    if refs.count(mine) != 1:
+        return None
+    index = 1 if refs[0] == mine else 0
+    if op_name(user) == "BiasAdd" and (index != 1 or const(user, 2) != "NCHW"
+                                       or product.abstract is None
+                                       or len(product.abstract.shape) != 2):
+        return None     # BiasAdd's channel axis is 1: the last only in 2-D
+    bias = const(user, index)
+    return bias if _is_vector_for(bias, packed) else None
+
+
+def _is_vector_for(bias, packed: np.ndarray) -> bool:
+    return (isinstance(bias, np.ndarray) and bias.dtype == packed.dtype
+            and bias.shape == packed.shape[1:])

@@ -1,0 +1,239 @@
+"""Thread control: refinfer's worker threads, the BLAS thread count and CPU
+affinity.
+
+``context.cpu.thread_num`` (0 = one thread per usable core) is the number of
+threads a predict may use. The fast backend runs every parallel part of a
+predict on one pool of its own: a kernel splits its work into ranges (rows,
+channels, output columns of a GEMM) and :func:`parallel_for` runs them on
+the calling thread plus ``thread_num - 1`` pool threads. The kernels are
+GIL-free (Numba ``nogil``, NumPy's BLAS calls), so the pieces run at once.
+BLAS itself then runs single-threaded: a second pool (OpenBLAS's, or Numba's
+OpenMP one) would fight this one for the cores. Measured on the project's
+2-core machine: alternating a Numba ``parallel=True`` kernel with an
+OpenBLAS GEMM, each with two threads, took over 60 s for 100 pairs instead
+of 50 ms, because each pool spin-waits on the core the other needs. The
+reference backend keeps BLAS's own threading (its GEMMs are not split).
+
+BLAS is reached through threadpoolctl, the well-kept way to talk to
+whichever BLAS NumPy loaded (OpenBLAS, MKL, ...); its thread count is
+process-wide, so each predict applies its own (a comparison when nothing
+changed). The worker count is per calling thread (ModelParallelRunner
+workers each have their own budget). ``context.cpu.thread_affinity_core_list``
+pins the process's threads to those cores (``os.sched_setaffinity``).
+"""
+from __future__ import annotations
+
+import os
+import queue
+import threading
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+from numba import types
+from numba.extending import intrinsic
+
+from .jit import kernel
+
+_blas = {"threads": None, "libraries": None}
+_blas_lock = threading.Lock()
+_local = threading.local()          # .threads: this thread's worker budget
+
+
+def available_cores() -> list[int]:
+    """The cores this process may run on."""
+    return sorted(os.sched_getaffinity(0))
+
+
+@dataclass(frozen=True)
+class ThreadSettings:
+    threads: int                   # resolved: >= 1
+    cores: tuple[int, ...] = ()    # () = the affinity was left alone
+    blas_threads: int = 1          # 1 when refinfer's pool splits the GEMMs
+
+    def apply(self) -> None:
+        """Give the calling thread ``threads`` workers and the process's
+        BLAS ``blas_threads`` threads."""
+        _local.threads = self.threads
+        if _blas["threads"] != self.blas_threads:
+            _set_blas_threads(self.blas_threads)
+
+
+def configure(thread_num: int = 0, core_list=(), split_gemm: bool = True
+              ) -> ThreadSettings:
+    """Pin to ``core_list`` (if any) now and apply the thread count;
+    returns the settings for later predicts. ``thread_num`` 0 means one
+    thread per usable core (the cores of ``core_list`` when given).
+    ``split_gemm=False`` (the reference backend) leaves the threads to
+    BLAS instead."""
+    cores = tuple(int(c) for c in core_list)
+    if cores:
+        _pin(cores)
+    usable = len(cores) if cores else len(available_cores())
+    count = thread_num if thread_num > 0 else usable
+    settings = ThreadSettings(count, cores, 1 if split_gemm else count)
+    settings.apply()
+    return settings
+
+
+def current_threads() -> int:
+    """The calling thread's worker budget (1 until settings are applied)."""
+    return getattr(_local, "threads", 1)
+
+
+# A task should have at least this much work: handing a piece to a pool
+# thread costs ~70-90 us on the project's VM (waking it, passing it the GIL
+# for the Python glue), so smaller pieces run on the calling thread.
+ELEMENT_WORK = 1 << 18     # elements of a memory-bound kernel
+GEMM_WORK = 1 << 24        # multiply-adds of a GEMM
+
+
+def min_items(work_per_item: int, work: int = ELEMENT_WORK) -> int:
+    """Items per task so that a task holds at least ``work``."""
+    return max(1, work // max(int(work_per_item), 1))
+
+
+def parallel_for(count: int, fn: Callable[[int, int], None],
+                 grain: int = 1) -> None:
+    """fn(start, stop) over [0, count), split into up to current_threads()
+    contiguous ranges of at least ``grain`` items each, run at once (the
+    calling thread takes a share). ``fn`` must release the GIL for its
+    work (Numba nogil kernels, BLAS) and touch only its own range."""
+    pieces = min(current_threads(), count // max(grain, 1))
+    if pieces <= 1:
+        fn(0, count)
+        return
+    bounds = [(count * k // pieces, count * (k + 1) // pieces)
+              for k in range(pieces)]
+    _pool(pieces - 1).run(fn, bounds)
+
+
+class _Batch:
+    """The ranges of one parallel_for call, claimed one by one by the
+    caller and the pool threads that join it."""
+
+    def __init__(self, fn, bounds):
+        self.fn, self.bounds = fn, bounds
+        self.next, self.left = 0, len(bounds)
+        self.lock, self.done = threading.Lock(), threading.Event()
+        self.error: BaseException | None = None
+
+    def work(self) -> None:
+        while True:
+            with self.lock:
+                if self.next == len(self.bounds):
+                    return
+                k, self.next = self.next, self.next + 1
+            try:
+                self.fn(*self.bounds[k])
+            except BaseException as exc:   # re-raised by the caller
+                self.error = exc
+            with self.lock:
+                self.left -= 1
+                if self.left == 0:
+                    self.done.set()
+
+
+@intrinsic
+def _load_acquire(typingctx, flags):
+    """flags[0], read from memory every time (an atomic acquire load: a
+    plain read could be hoisted out of the spin loop)."""
+    def codegen(context, builder, signature, args):
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        return builder.load_atomic(array.data, "acquire", 8)
+    return types.int64(flags), codegen
+
+
+@kernel
+def _spin(flags, seen, rounds):
+    """Whether flags[0] changes from ``seen`` within ``rounds`` reads
+    (GIL-free, so the caller's Python code keeps running)."""
+    for _ in range(rounds):
+        if _load_acquire(flags) != seen:
+            return True
+    return False
+
+
+SPIN_ROUNDS = 600_000    # about 0.2 ms of polling before a pool thread sleeps
+
+
+class _Pool:
+    """Daemon threads taking batches from one queue (shared by every
+    caller: concurrent predicts interleave their batches safely).
+
+    A thread that runs out of work polls a counter for about 0.2 ms before
+    it blocks: waking a sleeping thread (and its idle core) took ~90 us on
+    the project's VM, longer than many kernels, while the next parallel
+    kernel of a predict usually follows within microseconds."""
+
+    def __init__(self):
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        self.size = 0
+        self.lock = threading.Lock()
+        self.submitted = np.zeros(1, np.int64)
+
+    def grow(self, size: int) -> None:
+        with self.lock:
+            for k in range(self.size, size):
+                threading.Thread(target=self._serve, daemon=True,
+                                 name=f"refinfer-pool-{k}").start()
+            self.size = max(self.size, size)
+
+    def _serve(self) -> None:
+        while True:
+            seen = int(self.submitted[0])
+            try:
+                batch = self.queue.get_nowait()
+            except queue.Empty:
+                if _spin(self.submitted, seen, SPIN_ROUNDS):
+                    continue
+                batch = self.queue.get()
+            batch.work()
+
+    def run(self, fn, bounds) -> None:
+        batch = _Batch(fn, bounds)
+        self.submitted[0] += 1
+        for _ in range(len(bounds) - 1):
+            self.queue.put(batch)
+        batch.work()
+        batch.done.wait()
+        if batch.error is not None:
+            raise batch.error
+
+
+_POOL = _Pool()
+
+
+def _pool(helpers: int) -> _Pool:
+    if _POOL.size < helpers:
+        _POOL.grow(helpers)
+    return _POOL
+
+
+def _pin(cores: tuple[int, ...]) -> None:
+    """Pin the calling thread, then every other thread of the process (the
+    pool and BLAS threads included); threads started later inherit it."""
+    bad = [c for c in cores if not 0 <= c < (os.cpu_count() or 1)]
+    if bad:
+        raise ValueError(f"thread_affinity_core_list names cores {bad} that "
+                         f"do not exist (usable: {available_cores()})")
+    try:
+        os.sched_setaffinity(0, cores)
+    except OSError as exc:
+        raise ValueError(f"cannot pin to cores {list(cores)}: {exc}") from exc
+    for task in os.listdir("/proc/self/task"):
+        try:
+            os.sched_setaffinity(int(task), cores)
+        except OSError:
+            pass    # the thread ended meanwhile
+
+
+def _set_blas_threads(threads: int) -> None:
+    with _blas_lock:
+        if _blas["libraries"] is None:
+            from threadpoolctl import ThreadpoolController
+            _blas["libraries"] = ThreadpoolController().select(
+                user_api="blas").lib_controllers
+        for library in _blas["libraries"]:
+            library.set_num_threads(threads)
+        _blas["threads"] = threads

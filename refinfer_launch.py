@@ -1,0 +1,51 @@
+"""Entry point of the ``refinfer`` command: prepares the process, then runs
+refinfer.cli.
+
+NumPy's bundled OpenBLAS chooses its GEMM kernels when it is loaded. On
+AVX-512 CPUs it does not recognise (AMD Zen 4/5) it falls back to its AVX2
+(Haswell) kernels: single-thread sgemm measured 115-158 GFLOP/s there, and
+219 GFLOP/s (the core's peak) with ``OPENBLAS_CORETYPE=SKYLAKEX``. The
+variable is read once, when NumPy is first imported, so it must be set
+before: this module lives outside the ``refinfer`` package (whose import
+loads NumPy) and sets it for the command's own process when the CPU has the
+AVX-512 subsets SkylakeX kernels use and the user has not set it. Library
+users set it in their environment (docs/performance.md).
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+SKYLAKEX_FLAGS = frozenset({"avx512f", "avx512cd", "avx512dq", "avx512bw",
+                            "avx512vl"})
+
+
+def cpu_flags(path: str = "/proc/cpuinfo") -> frozenset[str]:
+    """The first processor's feature flags (empty where unknown)."""
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return frozenset(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return frozenset()
+
+
+def openblas_coretype(environ, flags) -> str | None:
+    """The OPENBLAS_CORETYPE to set, or None (the user's own value wins)."""
+    if "OPENBLAS_CORETYPE" in environ or not SKYLAKEX_FLAGS <= flags:
+        return None
+    return "SKYLAKEX"
+
+
+def main() -> int:
+    coretype = openblas_coretype(os.environ, cpu_flags())
+    if coretype is not None:
+        os.environ["OPENBLAS_CORETYPE"] = coretype
+    from refinfer.cli import main as cli_main
+    return cli_main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,158 @@
+"""The fast path's plumbing: backend selection, thread control, the Numba
+cache directory, compile progress, ``refinfer warmup`` and the command's
+OPENBLAS_CORETYPE launcher."""
+import os
+import subprocess
+import sys
+
+import numba
+import numpy as np
+import pytest
+from threadpoolctl import threadpool_info
+
+import refinfer as mslite
+import refinfer_launch
+from refinfer import jit, threads
+from refinfer.cli import main as cli_main
+
+from golden_cases import golden_case
+
+
+def build(config_dict=None, context=None, config_path=""):
+    model = mslite.Model()
+    model.build_from_file(golden_case("mlp").model_path, mslite.ModelType.MINDIR,
+                          context, config_path=config_path, config_dict=config_dict)
+    return model
+
+
+def test_numba_is_the_default_backend_and_reference_is_selectable(tmp_path):
+    assert build()._loaded.backend == "numba"
+    chosen = build({"refinfer": {"backend": "reference"}})
+    assert chosen._loaded.backend == "reference"
+    config = tmp_path / "model.cfg"
+    config.write_text("[refinfer]\nbackend=Reference\n")
+    assert build(config_path=str(config))._loaded.backend == "reference"
+    oracle = build({"refinfer": {"precision": "float64"}})
+    assert oracle._loaded.backend == "reference"
+
+
+def test_unknown_backend_is_refused():
+    with pytest.raises(RuntimeError, match=r"backend='cuda'.*numba, reference"):
+        build({"refinfer": {"backend": "cuda"}})
+
+
+def test_backends_agree_through_the_api():
+    case = golden_case("mlp")
+    results = []
+    for backend in ("numba", "reference"):
+        model = build({"refinfer": {"backend": backend}})
+        results.append(model.predict(case.inputs())[0].get_data_to_numpy())
+    np.testing.assert_allclose(results[0], results[1], rtol=1e-6, atol=1e-7)
+
+
+def _blas_threads():
+    return {lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"}
+
+
+def test_thread_num_goes_to_the_workers_or_to_blas():
+    """Fast backend: refinfer's workers split the GEMMs, BLAS runs one
+    thread; reference backend: BLAS gets the threads. Each predict applies
+    its model's settings."""
+    context = mslite.Context()
+    context.cpu.thread_num = 2
+    fast = build(context=context)
+    assert threads.current_threads() == 2 and _blas_threads() == {1}
+    context.cpu.thread_num = 3
+    reference = build({"refinfer": {"backend": "reference"}}, context)
+    assert _blas_threads() == {3}
+    fast.predict(golden_case("mlp").inputs())
+    assert threads.current_threads() == 2 and _blas_threads() == {1}
+    reference.predict(golden_case("mlp").inputs())
+    assert _blas_threads() == {3}
+    default = threads.configure(0)
+    assert default.threads == len(threads.available_cores())
+
+
+def test_parallel_for_covers_the_range_once_and_reraises():
+    threads.configure(3)
+    seen = []
+    threads.parallel_for(10, lambda lo, hi: seen.extend(range(lo, hi)))
+    assert sorted(seen) == list(range(10))
+
+    def fail(lo, hi):
+        if lo > 0:
+            raise ValueError("piece failed")
+    with pytest.raises(ValueError, match="piece failed"):
+        threads.parallel_for(9, fail)
+    threads.configure(1)
+    calls = []
+    threads.parallel_for(10, lambda lo, hi: calls.append((lo, hi)))
+    assert calls == [(0, 10)]
+
+
+def test_affinity_pins_every_thread_and_bad_cores_are_refused():
+    before = os.sched_getaffinity(0)
+    core = min(before)
+    try:
+        settings = threads.configure(0, [core])
+        assert settings.threads == 1 and os.sched_getaffinity(0) == {core}
+        for task in os.listdir("/proc/self/task"):
+            assert os.sched_getaffinity(int(task)) == {core}
+    finally:
+        for task in os.listdir("/proc/self/task"):
+            os.sched_setaffinity(int(task), before)
+        threads.configure(0)
+    with pytest.raises(ValueError, match="do not exist"):
+        threads.configure(0, [os.cpu_count() + 5])
+
+
+def _cache_dir_in(env: dict) -> str:
+    code = "from refinfer import jit; print(jit.CACHE_DIR)"
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def test_cache_dir_default_and_user_setting(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
+    assert _cache_dir_in(env) == str(tmp_path / "xdg" / "refinfer" / "numba")
+    env["NUMBA_CACHE_DIR"] = str(tmp_path / "mine")
+    assert _cache_dir_in(env) == str(tmp_path / "mine")
+
+
+def test_progress_reports_compilations_not_cache_loads(capsys):
+    @numba.njit
+    def twice(x):
+        return x * 2
+
+    with jit.progress() as listener:
+        twice(np.float32(1))
+        twice(np.float32(2))    # compiled already: no second line
+    err = capsys.readouterr().err
+    assert listener.count == 1
+    assert "refinfer: compiling kernel 1: " in err and "twice(float32)" in err
+
+
+def test_warmup_command(capsys):
+    path = golden_case("lenet5").model_path
+    assert cli_main(["warmup", path]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{path}: ready; ") and "cache: " in out
+    assert cli_main(["warmup", "no/such/model.mindir"]) == 2
+
+
+@pytest.mark.parametrize("environ, flags, expected", [
+    ({}, refinfer_launch.SKYLAKEX_FLAGS | {"avx2"}, "SKYLAKEX"),
+    ({}, frozenset({"avx2", "fma", "avx512f"}), None),
+    ({"OPENBLAS_CORETYPE": "HASWELL"}, refinfer_launch.SKYLAKEX_FLAGS, None),
+])
+def test_openblas_coretype_only_where_it_pays_and_never_over_the_user(environ, flags,
+                                                                       expected):
+    assert refinfer_launch.openblas_coretype(environ, flags) == expected
+
+
+def test_cpu_flags_are_read_from_cpuinfo(tmp_path):
+    info = tmp_path / "cpuinfo"
+    info.write_text("processor\t: 0\nflags\t\t: fpu avx2 avx512f\n")
+    assert refinfer_launch.cpu_flags(str(info)) == {"fpu", "avx2", "avx512f"}
+    assert refinfer_launch.cpu_flags(str(tmp_path / "missing")) == frozenset()

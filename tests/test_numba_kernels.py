@@ -1,0 +1,286 @@
+"""Every Numba-backend kernel equals its NumPy reference on random shapes and
+dtypes, within the op tolerances (tests/ops/tolerances.py), including the
+inputs it hands back to the reference (other dtypes, layouts, broadcasts).
+
+Kernels compile once per signature (about half a second) and are cached on
+disk, so the cases keep to float32 and float64 and to few array ranks.
+"""
+import importlib.util
+import os
+
+import numpy as np
+import pytest
+
+from refinfer import threads
+from refinfer.registry import get_op, list_ops
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location(
+    "op_tolerances", os.path.join(HERE, "ops", "tolerances.py"))
+op_tolerances = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(op_tolerances)
+
+DEFAULT_TOLERANCE = {"float16": dict(rtol=2e-3, atol=2e-3),
+                     "float32": dict(rtol=1e-5, atol=1e-6),
+                     "float64": dict(rtol=1e-12, atol=1e-12)}
+FLOATS = (np.float32, np.float64)
+
+
+def assert_same(op: str, got, expected) -> None:
+    """Same structure, dtypes and shapes; values within the op tolerance
+    (exact for integers and bools)."""
+    if isinstance(expected, (tuple, list)):
+        assert isinstance(got, type(expected)) and len(got) == len(expected)
+        for g, e in zip(got, expected):
+            assert_same(op, g, e)
+        return
+    got, expected = np.asarray(got), np.asarray(expected)
+    assert got.dtype == expected.dtype and got.shape == expected.shape, \
+        (op, got.dtype, got.shape, expected.dtype, expected.shape)
+    if expected.dtype.kind != "f":
+        np.testing.assert_array_equal(got, expected)
+        return
+    tolerance = dict(DEFAULT_TOLERANCE[expected.dtype.name],
+                     **op_tolerances.tolerance(op, expected.dtype))
+    np.testing.assert_allclose(got.astype(np.float64),
+                               expected.astype(np.float64), err_msg=op,
+                               equal_nan=True, **tolerance)
+
+
+@pytest.fixture(autouse=True, params=[1, 3], ids=["1thread", "3threads"])
+def worker_threads(request):
+    """Every case once single-threaded and once split across 3 workers
+    (uneven pieces, more threads than this machine has cores)."""
+    threads.configure(request.param)
+    yield
+    threads.configure(1)
+
+
+def check(op: str, *args) -> None:
+    """The Numba kernel's result equals the reference's, or both raise the
+    same exception type."""
+    definition = get_op(op)
+    try:
+        expected = definition.reference(*args)
+    except Exception as exc:   # noqa: BLE001  the kernel must refuse it too
+        with pytest.raises(type(exc)):
+            definition.kernel("numba")(*args)
+        return
+    assert_same(op, definition.kernel("numba")(*args), expected)
+
+
+rng = np.random.default_rng(20261121)
+
+
+def normal(shape, dtype=np.float32, scale=1.0, shift=0.0):
+    return (rng.standard_normal(shape) * scale + shift).astype(dtype)
+
+
+# -- elementwise ------------------------------------------------------------------------------
+BINARY = ("Add", "Sub", "Mul", "Muls", "RealDiv", "Div", "Maximum", "Minimum", "Pow")
+UNARY = ("Neg", "Abs", "Exp", "Log", "Sqrt", "Square", "Erf", "ReLU", "ReLU6", "HSwish",
+         "Sigmoid", "Tanh", "GeLU", "FastGeLU")
+POSITIVE = {"Log", "Sqrt"}
+BROADCASTS = [((3, 4, 5), (3, 4, 5)), ((2, 3, 300), (300,)), ((4, 600), (4, 1)),
+              ((2, 3, 20, 20), (1, 3, 1, 1)), ((500,), ()), ((2, 1, 30), (1, 40, 1)),
+              ((0, 5), (5,))]
+
+
+def _operand(op, shape, dtype):
+    if op == "Pow":
+        return np.abs(normal(shape, dtype)) + dtype(0.5)
+    if op in ("RealDiv", "Div"):
+        return normal(shape, dtype, shift=3.0)
+    return normal(shape, dtype)
+
+
+@pytest.mark.parametrize("op", BINARY)
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shapes", BROADCASTS, ids=str)
+def test_binary_elementwise(op, dtype, shapes):
+    a, b = (_operand(op, s, dtype) for s in shapes)
+    check(op, a, b)
+    check(op, b, a)
+
+
+@pytest.mark.parametrize("op", BINARY)
+def test_binary_with_python_numbers_and_other_dtypes(op):
+    x = _operand(op, (6, 7), np.float32)
+    check(op, x, 2.5)
+    check(op, x, 3)
+    check(op, 2.0, x)
+    check(op, x, _operand(op, (6, 7), np.float64))       # promoted: reference
+    check(op, x.astype(np.float16), x.astype(np.float16))
+    if op not in ("Pow", "RealDiv"):
+        ints = rng.integers(1, 9, (6, 7)).astype(np.int32)
+        check(op, ints, ints)
+
+
+@pytest.mark.parametrize("op", UNARY)
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(7,), (3, 1500), (), (0, 5)], ids=str)
+def test_unary_elementwise(op, dtype, shape):
+    x = normal(shape, dtype, scale=3.0)
+    if op in POSITIVE:
+        x = np.abs(x) + dtype(0.1)
+    check(op, x)
+
+
+@pytest.mark.parametrize("op", UNARY)
+def test_unary_special_values_and_fallbacks(op):
+    special = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-8, -30.0, 30.0,
+                        100.0, -100.0], np.float32)
+    check(op, special)
+    check(op, normal((4, 5), np.float16))
+    if get_op(op).dtypes and "int32" in get_op(op).dtypes:
+        check(op, rng.integers(-5, 5, (4, 5)).astype(np.int32))
+
+
+# -- convolution and pooling ------------------------------------------------------------------
+CONVOLUTIONS = [
+    # (x shape, out channels, kernel, stride, dilation, group, pad_mode, pad)
+    ((1, 3, 9, 11), 4, 3, 1, 1, 1, "PAD", (1, 1, 1, 1)),
+    ((2, 4, 10, 7), 8, 3, 2, 1, 4, "SAME", (0, 0, 0, 0)),
+    ((1, 6, 8, 8), 6, 3, 2, 1, 6, "PAD", (1, 1, 1, 1)),
+    ((2, 6, 9, 9), 12, 3, 1, 2, 6, "PAD", (2, 1, 0, 2)),
+    ((1, 8, 7, 7), 16, 1, 1, 1, 1, "VALID", (0, 0, 0, 0)),
+    ((2, 8, 7, 7), 16, 1, 2, 1, 2, "VALID", (0, 0, 0, 0)),
+    ((1, 3, 5, 5), 2, 5, 1, 1, 1, "SAME", (0, 0, 0, 0)),
+    ((1, 2, 3, 3), 2, 5, 1, 1, 1, "PAD", (3, 3, 3, 3)),
+    ((2, 4, 40, 40), 8, 3, 1, 1, 4, "PAD", (1, 1, 1, 1)),
+    ((1, 4, 41, 40), 4, 3, 2, 1, 4, "PAD", (1, 0, 1, 0)),
+    ((1, 32, 9, 9), 32, 3, 1, 1, 32, "SAME", (0, 0, 0, 0)),
+    ((2, 3, 30, 33), 5, 3, 1, 1, 1, "PAD", (1, 1, 1, 1)),
+    ((1, 3, 30, 33), 5, 3, 1, 1, 1, "PAD", (0, 2, 1, 0)),
+    ((1, 3, 30, 33), 5, 5, 1, 1, 1, "SAME", (0, 0, 0, 0)),
+    ((2, 4, 31, 30), 6, 3, 1, 1, 2, "VALID", (0, 0, 0, 0)),
+    ((1, 3, 12, 12), 4, 7, 2, 1, 1, "PAD", (3, 3, 3, 3)),
+]
+
+
+@pytest.mark.parametrize("case", CONVOLUTIONS, ids=str)
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_conv2d(case, dtype):
+    shape, c_out, k, stride, dilation, group, pad_mode, pad = case
+    x = normal(shape, dtype)
+    w = normal((c_out, shape[1] // group, k, k), dtype)
+    check("Conv2D", x, w, None, None, 1, pad_mode, pad, (stride, stride),
+          (dilation, dilation), group)
+
+
+def test_conv2d_fallbacks_and_errors():
+    x, w = normal((1, 4, 8, 8)), normal((4, 4, 3, 3))
+    check("Conv2D", x.astype(np.float16), w.astype(np.float16))
+    check("Conv2D", x.transpose(0, 2, 3, 1).copy(), w.transpose(0, 2, 3, 1).copy(),
+          None, None, 1, "VALID", (0, 0, 0, 0), (1, 1), (1, 1), 1, "NHWC")
+    check("Conv2D", x, w.astype(np.float64))
+    with pytest.raises(ValueError, match="do not fit group"):
+        get_op("Conv2D").kernel("numba")(x, normal((4, 3, 3, 3)))
+
+
+POOLS = [((1, 3, 9, 9), (3, 3), (2, 2), "SAME"), ((2, 4, 8, 7), (2, 2), (2, 2), "VALID"),
+         ((1, 2, 11, 10), (3, 2), (1, 2), "SAME"), ((1, 2, 5, 5), (3, 3), (2, 2), "SAME"),
+         ((1, 1, 7, 7), (7, 7), (1, 1), "VALID")]
+
+
+@pytest.mark.parametrize("op", ("MaxPool", "AvgPool"))
+@pytest.mark.parametrize("case", POOLS, ids=str)
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_pools(op, case, dtype):
+    shape, kernel_size, strides, pad_mode = case
+    x = normal(shape, dtype)
+    x.flat[3] = np.nan
+    check(op, x, kernel_size, strides, pad_mode)
+
+
+@pytest.mark.parametrize("op", ("MaxPool", "AvgPool"))
+def test_pool_fallbacks(op):
+    x = normal((1, 6, 6, 2))
+    check(op, x, (2, 2), (2, 2), "VALID", "NHWC")
+    check(op, x.astype(np.float16), (2, 2), (2, 2), "SAME")
+
+
+# -- normalisation and softmax ----------------------------------------------------------------
+@pytest.mark.parametrize("op", ("Softmax", "LogSoftmax"))
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("case", [((4, 7, 130), (-1,)), ((3, 5), (1,)), ((2, 3, 4), (1,)),
+                                  ((5,), (-1,)), ((2, 0), (-1,))], ids=str)
+def test_softmax(op, dtype, case):
+    shape, axis = case
+    x = normal(shape, dtype, scale=5.0)
+    check(op, x, axis)
+
+
+def test_softmax_special_values():
+    x = np.array([[1.0, np.inf, 2.0], [np.nan, 1.0, 0.0], [-np.inf, 0.0, 1.0]], np.float32)
+    check("Softmax", x, (-1,))
+    check("LogSoftmax", x, (-1,))
+
+
+@pytest.mark.parametrize("dtype", FLOATS + (np.float16,))
+@pytest.mark.parametrize("case", [((2, 5, 768), -1, -1), ((3, 4, 6), 1, 1), ((3, 4, 6), 2, 2),
+                                  ((3, 4, 6), 1, 2)], ids=str)
+def test_layer_norm(dtype, case):
+    shape, norm_axis, params_axis = case
+    x = normal(shape, dtype, scale=3.0, shift=1.0)
+    gamma, beta = normal(shape[params_axis:], dtype), normal(shape[params_axis:], dtype)
+    check("LayerNorm", x, gamma, beta, norm_axis, params_axis, 1e-7)
+
+
+# -- reductions -------------------------------------------------------------------------------
+REDUCTIONS = ("ReduceMean", "ReduceSum", "ReduceMax", "MeanExt", "SumExt")
+
+
+@pytest.mark.parametrize("op", REDUCTIONS)
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("axes", [(2, 3), (-1,), (3, 2), (1,), (), (0, 1, 2, 3)], ids=str)
+@pytest.mark.parametrize("keep", (False, True))
+def test_reductions(op, dtype, axes, keep):
+    x = normal((2, 3, 7, 9), dtype, scale=2.0)
+    x[0, 1, 2, 3] = np.nan
+    check(op, x, axes, keep)
+
+
+@pytest.mark.parametrize("op", REDUCTIONS)
+def test_reduction_fallbacks(op):
+    check(op, rng.integers(-9, 9, (3, 4)).astype(np.int32), (1,), False)
+    check(op, normal((3, 4), np.float16), (1,), False)
+    check(op, normal((3, 0)), (1,), False)
+    check(op, normal(()), (), False)
+    with_dtype = (normal((3, 4)), (1,), False, np.dtype(np.float64))
+    if op.endswith("Ext"):
+        check(op, *with_dtype)
+    if op == "ReduceSum":
+        check(op, normal((3, 4)), (), False, True)
+
+
+# -- matrix products --------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_matrix_products(dtype):
+    a, b = normal((5, 7), dtype), normal((7, 3), dtype)
+    for ta in (False, True):
+        for tb in (False, True):
+            check("MatMul", a.T.copy() if ta else a, b.T.copy() if tb else b, ta, tb)
+    x, y = normal((2, 3, 5, 7), dtype), normal((2, 3, 7, 4), dtype)
+    check("BatchMatMul", x, y)
+    check("BatchMatMul", x, y.swapaxes(-1, -2).copy(), False, True)
+    check("MatMulExt", x, normal((7, 4), dtype))
+    check("MatMulExt", normal((7,), dtype), normal((7,), dtype))
+
+
+def test_matrix_product_fallbacks():
+    ints = rng.integers(-3, 3, (4, 4)).astype(np.int32)
+    check("MatMul", ints, ints)
+    check("MatMul", normal((4, 4)), normal((4, 4), np.float64))
+    check("BatchMatMul", normal((2, 4, 4), np.float16), normal((2, 4, 4), np.float16))
+    check("MatMulExt", ints, ints)
+
+
+# -- coverage ---------------------------------------------------------------------------------
+TESTED = set(BINARY + UNARY + REDUCTIONS) | {"Add", "Conv2D", "MaxPool", "AvgPool", "Softmax", "LogSoftmax",
+                                "LayerNorm", "MatMul", "BatchMatMul", "MatMulExt"}
+
+
+def test_every_numba_kernel_is_tested_here():
+    with_kernel = {op.name for op in list_ops() if "numba" in op.kernels}
+    assert with_kernel - TESTED == set()

@@ -1,0 +1,583 @@
+"""Side-by-side benchmark: refinfer against ONNX Runtime, MindSpore and onnx.reference.
+
+    .venv/bin/python tools/bench.py [--models resnet50,mobilenetv2,bert_base,gpt2_small]
+        [--threads 1,2] [--batches 1,8] [--rounds 6] [--markdown FILE]
+        [--msenv /work/msenv/bin/python] [--skip-cold] [--skip-dispatch]
+
+Models live in ``golden_big/bench/<model>/`` (git-ignored). Missing ones are exported
+with MindSpore by ``tools/bench_export.py`` when the MindSpore virtualenv is there; the
+transformers' ONNX graphs are built here with the ``onnx`` helper API from the same
+weights (MindSpore's ONNX exporter covers CNNs only).
+
+Every engine runs in its own worker process (its peak RSS is its own), with the same
+input and the same thread count: refinfer through its Lite API (``context.cpu.thread_num``,
+default Numba backend), ONNX Runtime (``intra_op_num_threads``, default graph
+optimisations), MindSpore (``mindspore.load`` + ``nn.GraphCell`` in the MindSpore venv,
+``runtime_num_threads``) and ``onnx.reference`` (batch 1, 1 thread only: it is slow).
+Each worker is pinned to as many cores as it has threads. The workers take turns in
+short bursts, a few times over, so a noisy shared machine slows all of them alike; the table shows medians and the ratio refinfer / peer
+(below 1: refinfer is faster). Peers that are not installed are skipped with a note.
+
+Also measured: cold start of MobileNetV2 (a fresh process: import, build, first
+predict) with an empty and with a warm kernel cache, and the per-node Python cost on a
+chain of 2,000 Add nodes.
+
+Worker protocol (stdin/stdout, one line each): ``run K`` -> ``{"times": [...]}`` (seconds),
+``rss`` -> ``{"rss_mb": ...}`` (peak resident set), ``quit``. tools/bench_export.py serves
+MindSpore with :func:`serve`; this module imports only the standard library and NumPy at
+the top, so that the MindSpore venv can import it.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH_DIR = os.path.join(ROOT, "golden_big", "bench")
+MODELS = ("resnet50", "mobilenetv2", "bert_base", "gpt2_small")
+PEERS = ("ort", "mindspore", "onnxref")
+SEQ, HIDDEN, HEADS, LAYERS, LN_EPSILON = 128, 768, 12, 12, 1e-7
+BURST_SECONDS = 0.6          # per engine and round
+DISPATCH_NODES = 2000
+
+
+# -- the worker side -------------------------------------------------------------------------
+def serve(run_once) -> None:
+    """Answer the worker protocol on stdin/stdout around ``run_once()``."""
+    for line in sys.stdin:
+        command = line.split()
+        if not command or command[0] == "quit":
+            return
+        if command[0] == "run":
+            times = []
+            for _ in range(int(command[1])):
+                start = time.perf_counter()
+                run_once()
+                times.append(time.perf_counter() - start)
+            reply = {"times": times}
+        else:
+            reply = {"rss_mb": peak_rss_mb()}
+        print(json.dumps(reply), flush=True)
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident set (VmHWM; ru_maxrss would include the
+    parent's peak, which Linux carries across exec)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _refinfer_runner(model_path, x, threads):
+    import refinfer as mslite
+    context = mslite.Context()
+    context.cpu.thread_num = threads
+    model = mslite.Model()
+    model.build_from_file(model_path, mslite.ModelType.MINDIR, context)
+    return lambda: model.predict([x])
+
+
+def _ort_runner(model_path, x, threads):
+    import onnxruntime as ort
+    options = ort.SessionOptions()
+    options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
+    session = ort.InferenceSession(model_path, options,
+                                   providers=["CPUExecutionProvider"])
+    feed = {session.get_inputs()[0].name: x}
+    return lambda: session.run(None, feed)
+
+
+def _onnxref_runner(model_path, x, threads):
+    from onnx.reference import ReferenceEvaluator
+    from threadpoolctl import threadpool_limits
+    threadpool_limits(threads)
+    evaluator = ReferenceEvaluator(model_path)
+    feed = {evaluator.input_names[0]: x}
+    return lambda: evaluator.run(None, feed)
+
+
+RUNNERS = {"refinfer": _refinfer_runner, "ort": _ort_runner, "onnxref": _onnxref_runner}
+
+
+def pin_to_cores(threads: int) -> None:
+    """Confine this worker to ``threads`` cores: a peer that ignores its
+    thread setting (MindSpore's runtime_num_threads=1 still ran on two
+    cores) cannot use more."""
+    cores = sorted(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, cores[:max(1, threads)])
+
+
+def worker_main(engine, model_path, input_path, threads) -> None:
+    pin_to_cores(threads)
+    start = time.perf_counter()
+    run_once = RUNNERS[engine](model_path, np.load(input_path), threads)
+    print(json.dumps({"load_s": time.perf_counter() - start}), flush=True)
+    serve(run_once)
+
+
+# -- the controller side ---------------------------------------------------------------------
+class Worker:
+    """One engine on one model in its own process."""
+
+    def __init__(self, engine, command):
+        self.engine = engine
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        text=True, cwd=ROOT)
+        self.load_s = self._reply()["load_s"]
+        self.times: list[float] = []
+
+    def _reply(self) -> dict:
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"{self.engine} worker failed:\n"
+                               f"{self.process.stderr.read()[-2000:]}")
+        return json.loads(line)
+
+    def ask(self, command: str) -> dict:
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+        return self._reply()
+
+    def run(self, count: int) -> list[float]:
+        times = self.ask(f"run {count}")["times"]
+        self.times += times
+        return times
+
+    def close(self) -> float:
+        rss = self.ask("rss")["rss_mb"]
+        self.process.stdin.write("quit\n")
+        self.process.stdin.close()
+        self.process.wait()
+        return rss
+
+
+def worker_command(engine, model_path, input_path, threads, msenv):
+    if engine == "mindspore":
+        return [msenv, os.path.join(ROOT, "tools", "bench_export.py"), "serve",
+                model_path, input_path, "--threads", str(threads)]
+    return [sys.executable, os.path.abspath(__file__), "--worker", engine, model_path,
+            input_path, str(threads)]
+
+
+def measure(model, batch, threads, engines, rounds, msenv) -> dict:
+    """Interleaved bursts of every engine; medians, minimums, load time, peak RSS."""
+    folder = os.path.join(BENCH_DIR, model)
+    meta = _bench_meta(model)["files"][str(batch)]
+    input_path = os.path.join(folder, meta["input"])
+    files = {"refinfer": meta["mindir"], "mindspore": meta["mindir"],
+             "ort": meta.get("onnx"), "onnxref": meta.get("onnx")}
+    workers, notes = [], {}
+    for engine in engines:
+        try:
+            workers.append(Worker(engine, worker_command(
+                engine, os.path.join(folder, files[engine]), input_path, threads, msenv)))
+        except (RuntimeError, OSError, TypeError) as exc:
+            notes[engine] = str(exc).strip().splitlines()[-1][:200]
+    bursts = {}
+    for worker in workers:       # warm-up, and how many runs make one burst
+        first = min(worker.run(2))
+        bursts[worker.engine] = max(1, min(20, int(BURST_SECONDS / max(first, 1e-4))))
+        worker.times.clear()
+    for round_ in range(rounds):
+        for worker in workers:
+            if worker.engine != "onnxref" or round_ < 2:
+                worker.run(bursts[worker.engine] if worker.engine != "onnxref" else 1)
+            time.sleep(0.2)      # let spinning BLAS/ORT threads go to sleep
+    result = {}
+    for worker in workers:
+        result[worker.engine] = {"median_ms": float(np.median(worker.times)) * 1e3,
+                                 "min_ms": float(np.min(worker.times)) * 1e3,
+                                 "runs": len(worker.times), "load_s": worker.load_s,
+                                 "rss_mb": worker.close()}
+    return {"results": result, "notes": notes}
+
+
+def _bench_meta(model) -> dict:
+    with open(os.path.join(BENCH_DIR, model, "bench.json")) as f:
+        return json.load(f)
+
+
+# -- models ----------------------------------------------------------------------------------
+def ensure_models(models, msenv) -> list[str]:
+    """Export missing models with MindSpore, build missing transformer ONNX graphs;
+    returns notes about what could not be prepared."""
+    notes = []
+    missing = [m for m in models
+               if not os.path.exists(os.path.join(BENCH_DIR, m, "bench.json"))]
+    if missing:
+        if not msenv or not os.path.exists(msenv):
+            notes.append(f"models {missing} are not exported and no MindSpore venv was "
+                         "found (--msenv): skipped")
+        else:
+            subprocess.run([msenv, os.path.join(ROOT, "tools", "bench_export.py"), "export",
+                            *missing, "--out", BENCH_DIR], check=True, cwd=ROOT)
+    for model in models:
+        if os.path.exists(os.path.join(BENCH_DIR, model, "bench.json")):
+            notes += _ensure_onnx(model)
+    return notes
+
+
+def _ensure_onnx(model) -> list[str]:
+    meta = _bench_meta(model)
+    if meta.get("onnx") not in ("helper",):
+        return []
+    try:
+        import onnx
+    except ImportError:
+        return [f"{model}: onnx is not installed, no ONNX graph (pip install '.[bench]')"]
+    folder = os.path.join(BENCH_DIR, model)
+    changed = False
+    for batch, files in meta["files"].items():
+        name = f"{model}_b{batch}.onnx"
+        if not os.path.exists(os.path.join(folder, name)):
+            if model == "elementwise2000":
+                graph = add_chain_onnx()
+            else:
+                weights = dict(np.load(os.path.join(folder, "weights.npz")))
+                graph = transformer_onnx(weights, int(batch), model == "gpt2_small")
+            onnx.save(graph, os.path.join(folder, name))
+        files["onnx"], changed = name, True
+    if changed:
+        with open(os.path.join(folder, "bench.json"), "w") as f:
+            json.dump(meta, f, indent=2)
+    return []
+
+
+class _OnnxBuilder:
+    """Nodes and initializers of one ONNX graph, named automatically."""
+
+    def __init__(self):
+        self.nodes, self.initializers, self.count = [], [], 0
+
+    def name(self, hint="t"):
+        self.count += 1
+        return f"{hint}_{self.count}"
+
+    def const(self, value, hint="c"):
+        from onnx import numpy_helper
+        name = self.name(hint)
+        self.initializers.append(numpy_helper.from_array(np.asarray(value), name))
+        return name
+
+    def op(self, op_type, *inputs, **attrs):
+        from onnx import helper
+        out = self.name(op_type.lower())
+        self.nodes.append(helper.make_node(op_type, list(inputs), [out], **attrs))
+        return out
+
+    def model(self, x_shape, output):
+        from onnx import TensorProto, helper
+        graph = helper.make_graph(
+            self.nodes, "bench", [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                                                x_shape)],
+            [helper.make_tensor_value_info(output, TensorProto.FLOAT, None)],
+            self.initializers)
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+        model.ir_version = 8     # readable by every ONNX Runtime with opset 17
+        return model
+
+
+def transformer_onnx(weights, batch, decoder):
+    """The BERT (post-LN) or GPT-2 (pre-LN, causal, final LN) stack of
+    tools/bench_export.py, from its weights."""
+    g, x = _OnnxBuilder(), "x"
+
+    def dense(value, prefix):
+        w = g.const(weights[prefix + ".weight"].T.copy(), "w")
+        return g.op("Add", g.op("MatMul", value, w), g.const(weights[prefix + ".bias"]))
+
+    def norm(value, prefix):
+        return g.op("LayerNormalization", value, g.const(weights[prefix + ".gamma"]),
+                    g.const(weights[prefix + ".beta"]), axis=-1, epsilon=LN_EPSILON)
+
+    def heads(value):
+        shape = g.const(np.array([batch, SEQ, HEADS, HIDDEN // HEADS], np.int64))
+        return g.op("Transpose", g.op("Reshape", value, shape), perm=[0, 2, 1, 3])
+
+    def attention(value, prefix):
+        q, k, v = (heads(dense(value, f"{prefix}.{n}")) for n in ("query", "key", "value"))
+        scale = g.const(np.float32(1.0 / np.sqrt(HIDDEN // HEADS)))
+        scores = g.op("Mul", g.op("MatMul", q, g.op("Transpose", k, perm=[0, 1, 3, 2])),
+                      scale)
+        if decoder:
+            mask = np.triu(np.full((SEQ, SEQ), -1e4, np.float32), 1)
+            scores = g.op("Add", scores, g.const(mask))
+        context = g.op("MatMul", g.op("Softmax", scores, axis=-1), v)
+        merged = g.op("Reshape", g.op("Transpose", context, perm=[0, 2, 1, 3]),
+                      g.const(np.array([batch, SEQ, HIDDEN], np.int64)))
+        return dense(merged, f"{prefix}.out")
+
+    def gelu(value):   # 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+        cube = g.op("Mul", g.op("Mul", value, value), value)
+        inner = g.op("Add", value, g.op("Mul", cube, g.const(np.float32(0.044715))))
+        t = g.op("Tanh", g.op("Mul", inner, g.const(np.float32(np.sqrt(2 / np.pi)))))
+        return g.op("Mul", g.op("Mul", value, g.const(np.float32(0.5))),
+                    g.op("Add", t, g.const(np.float32(1.0))))
+
+    def ffn(value, prefix):
+        return dense(gelu(dense(value, prefix + ".up")), prefix + ".down")
+
+    for layer in range(LAYERS):
+        p = f"layers.{layer}"
+        if decoder:
+            x = g.op("Add", x, attention(norm(x, p + ".norm1"), p + ".attention"))
+            x = g.op("Add", x, ffn(norm(x, p + ".norm2"), p + ".ffn"))
+        else:
+            x = norm(g.op("Add", x, attention(x, p + ".attention")), p + ".norm1")
+            x = norm(g.op("Add", x, ffn(x, p + ".ffn")), p + ".norm2")
+    if decoder:
+        x = norm(x, "norm")
+    return g.model([batch, SEQ, HIDDEN], x)
+
+
+def add_chain_onnx():
+    g, x = _OnnxBuilder(), "x"
+    c = g.const(np.full((1, 16), 1e-3, np.float32))
+    for _ in range(DISPATCH_NODES):
+        x = g.op("Add", x, c)
+    return g.model([1, 16], x)
+
+
+# -- cold start and dispatch ---------------------------------------------------------------
+COLD_SCRIPT = """
+import time, sys
+start = time.perf_counter()
+import numpy as np
+import refinfer as mslite
+model = mslite.Model()
+model.build_from_file(sys.argv[1], mslite.ModelType.MINDIR)
+model.predict([np.load(sys.argv[2])])
+print(time.perf_counter() - start)
+"""
+
+
+def cold_start(model="mobilenetv2") -> dict:
+    """Fresh-process import + build + first predict, empty then warm kernel cache."""
+    folder = os.path.join(BENCH_DIR, model)
+    files = _bench_meta(model)["files"]["1"]
+    args = [os.path.join(folder, files["mindir"]), os.path.join(folder, files["input"])]
+    cache = tempfile.mkdtemp(prefix="refinfer-bench-cache-")
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    result = {}
+    try:
+        for label in ("empty_cache", "warm_cache"):
+            start = time.perf_counter()
+            done = subprocess.run([sys.executable, "-c", COLD_SCRIPT, *args], env=env,
+                                  capture_output=True, text=True, check=True, cwd=ROOT)
+            result[label] = {"wall_s": time.perf_counter() - start,
+                             "in_process_s": float(done.stdout.split()[-1]),
+                             "progress_lines": sum("compiling kernel" in line for line in
+                                                   done.stderr.splitlines())}
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    return result
+
+
+def dispatch_cost() -> dict:
+    """Per-node cost on the 2,000-Add chain: refinfer's executor overhead (plan run
+    minus the bare kernel calls), its fused Numba plan, ONNX Runtime without graph
+    optimisations (each Add a kernel)."""
+    return json.loads(subprocess.run([sys.executable, os.path.abspath(__file__),
+                                      "--dispatch-worker"], capture_output=True, text=True,
+                                     check=True, cwd=ROOT).stdout)
+
+
+def _best(fn, repeat=30) -> float:
+    fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def dispatch_worker() -> None:
+    from refinfer import executor
+    from refinfer.plan import compile_model
+    from refinfer.runtime import LoadedModel
+    folder = os.path.join(BENCH_DIR, "elementwise2000")
+    files = _bench_meta("elementwise2000")["files"]["1"]
+    x = np.load(os.path.join(folder, files["input"]))
+    path = os.path.join(folder, files["mindir"])
+    reference = LoadedModel(path)
+    program = reference.program
+    steps = program.plans[program.main].steps
+    # The same kernels called back to back: what the plan costs on top is dispatch.
+    calls = [(step.fn, step.template) for step in steps]
+
+    def bare():
+        y = x
+        for fn, template in calls:
+            y = fn(y, template[1])
+    total = _best(lambda: executor.run(program, [x]))
+    kernels = _best(bare)
+    unfused = compile_model(reference.model, "numba", fuse=False)
+    numba_model = LoadedModel(path, backend="numba")
+    result = {"nodes": len(steps),
+              "reference_us": total / len(steps) * 1e6,
+              "executor_overhead_us": (total - kernels) / len(steps) * 1e6,
+              "numba_unfused_us": _best(lambda: executor.run(unfused, [x])) / len(steps) * 1e6,
+              "numba_fused_us": _best(lambda: numba_model.run([x])) / len(steps) * 1e6}
+    try:
+        import onnxruntime as ort
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        options.intra_op_num_threads = 1
+        session = ort.InferenceSession(os.path.join(folder, files["onnx"]), options,
+                                       providers=["CPUExecutionProvider"])
+        feed = {session.get_inputs()[0].name: x}
+        result["ort_no_opt_us"] = _best(lambda: session.run(None, feed)) / len(steps) * 1e6
+    except (ImportError, KeyError):
+        pass
+    print(json.dumps(result))
+
+
+# -- report ----------------------------------------------------------------------------------
+def machine() -> str:
+    import platform
+    name = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            name = next(line.split(":", 1)[1].strip() for line in f
+                        if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    flags = open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else ""
+    simd = "AVX-512" if "avx512f" in flags else ("AVX2" if "avx2" in flags else "")
+    return (f"{name} ({simd}), {len(os.sched_getaffinity(0))} usable cores, "
+            f"Python {platform.python_version()}, NumPy {np.__version__}, "
+            f"load average {os.getloadavg()[0]:.1f} at start")
+
+
+def versions() -> str:
+    out = []
+    for module in ("numba", "onnxruntime", "onnx"):
+        try:
+            out.append(f"{module} {__import__(module).__version__}")
+        except ImportError:
+            out.append(f"{module} not installed")
+    return ", ".join(out)
+
+
+def ratio(mine, peer):
+    return f"{mine / peer:.2f}" if mine and peer else "-"
+
+
+def markdown(rows, cold, dispatch, notes, header) -> str:
+    lines = [header, "",
+             "| model | batch | threads | refinfer ms | ORT ms | ratio | MindSpore ms | ratio "
+             "| onnx.reference ms | speed-up | RSS MB refinfer / ORT |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for (model, batch, threads), measured in rows:
+        r = measured["results"]
+
+        def med(engine):
+            return r.get(engine, {}).get("median_ms")
+
+        mine, ort, ms, ref = med("refinfer"), med("ort"), med("mindspore"), med("onnxref")
+        rss = (f"{r['refinfer']['rss_mb']:.0f} / {r['ort']['rss_mb']:.0f}"
+               if "refinfer" in r and "ort" in r else "-")
+        speedup = f"{ref / mine:.0f}x" if ref and mine else "-"
+        lines.append(f"| {model} | {batch} | {threads} | {_ms(mine)} | {_ms(ort)} | "
+                     f"{ratio(mine, ort)} | {_ms(ms)} | {ratio(mine, ms)} | {_ms(ref)} | "
+                     f"{speedup} | {rss} |")
+        for engine, note in measured["notes"].items():
+            notes.append(f"{model} b{batch} t{threads}: {engine} skipped: {note}")
+    if cold:
+        lines += ["", "Cold start, MobileNetV2 (fresh process: import + build + first "
+                  "predict):", ""]
+        for label, c in cold.items():
+            lines.append(f"- {label.replace('_', ' ')}: {c['wall_s']:.2f} s wall "
+                         f"({c['in_process_s']:.2f} s in process), "
+                         f"{c['progress_lines']} kernel compile message(s)")
+    if dispatch:
+        lines += ["", f"Per-node cost on a chain of {dispatch['nodes']} Add nodes "
+                  "(µs per node):", ""]
+        for key, value in dispatch.items():
+            if key != "nodes":
+                lines.append(f"- {key}: {value:.2f}")
+    if notes:
+        lines += ["", "Notes:", ""] + [f"- {n}" for n in notes]
+    return "\n".join(lines) + "\n"
+
+
+def _ms(value):
+    return f"{value:.1f}" if value else "-"
+
+
+def available_engines(msenv) -> tuple[list[str], list[str]]:
+    engines, notes = ["refinfer"], []
+    for module, engine in (("onnxruntime", "ort"), ("onnx", "onnxref")):
+        try:
+            __import__(module)
+            engines.append(engine)
+        except ImportError:
+            notes.append(f"{engine}: {module} not installed (pip install '.[bench]'): "
+                         "skipped")
+    if msenv and os.path.exists(msenv):
+        engines.insert(2, "mindspore")
+    else:
+        notes.append("mindspore: no MindSpore venv (--msenv): skipped")
+    return engines, notes
+
+
+def main(argv=None) -> int:
+    if argv is None and len(sys.argv) > 1 and sys.argv[1] == "--worker":
+        worker_main(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+        return 0
+    if argv is None and len(sys.argv) > 1 and sys.argv[1] == "--dispatch-worker":
+        dispatch_worker()
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--batches", default="1,8")
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--msenv", default=os.environ.get("REFINFER_MSENV_PYTHON",
+                                                          "/work/msenv/bin/python"))
+    parser.add_argument("--markdown", metavar="FILE")
+    parser.add_argument("--skip-cold", action="store_true")
+    parser.add_argument("--skip-dispatch", action="store_true")
+    args = parser.parse_args(argv)
+    models = args.models.split(",")
+    header = f"Machine: {machine()}; {versions()}."
+    notes = ensure_models(models + ["elementwise2000"], args.msenv)
+    engines, engine_notes = available_engines(args.msenv)
+    notes += engine_notes
+    rows = []
+    for model in models:
+        if not os.path.exists(os.path.join(BENCH_DIR, model, "bench.json")):
+            continue
+        for batch in map(int, args.batches.split(",")):
+            for threads in map(int, args.threads.split(",")):
+                chosen = [e for e in engines
+                          if e != "onnxref" or (batch == 1 and threads == 1)]
+                measured = measure(model, batch, threads, chosen, args.rounds, args.msenv)
+                rows.append(((model, batch, threads), measured))
+                print(json.dumps({"model": model, "batch": batch, "threads": threads,
+                                  **measured}), flush=True)
+    cold = None if args.skip_cold else cold_start()
+    dispatch = None if args.skip_dispatch else dispatch_cost()
+    report = markdown(rows, cold, dispatch, notes, header)
+    print(report)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -19,8 +19,11 @@ from . import registry
 from .errors import MindIRError
 from .format.reader import MindIRFile, read_mindir
 
-# The repository's golden/ folder (present in a checkout or editable install).
-DEFAULT_GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+# Where the repository's golden/ folder may be: beside the package (a
+# checkout or editable install), or in the working directory (an installed
+# package run from a checkout).
+GOLDEN_CANDIDATES = (Path(__file__).resolve().parent.parent / "golden",
+                     Path("golden"))
 
 DTYPE_ABBREVIATIONS = {
     "float16": "f16", "float32": "f32", "float64": "f64", "bfloat16": "bf16",
@@ -111,7 +114,8 @@ def _model_files(meta: dict) -> list[str]:
 def coverage(golden: str | os.PathLike | None = None) -> Coverage:
     """The table for every registered op; ``golden`` defaults to the
     repository's golden/ folder (no folder: nothing counts as tested)."""
-    root = Path(golden) if golden is not None else DEFAULT_GOLDEN
+    root = Path(golden) if golden is not None else next(
+        (c for c in GOLDEN_CANDIDATES if c.is_dir()), GOLDEN_CANDIDATES[0])
     unreadable: list[str] = []
     usage = golden_usage(root, unreadable) if root.is_dir() else {}
     rows = [OpRow(op.name, op.family, op.dtypes, usage.get(op.name, []))

@@ -1,12 +1,15 @@
 """Numba building blocks shared by the fast (``numba`` backend) kernels.
 
-- Activations by code, applied to a row in place (fused epilogues).
+- Activations by code, applied to a span in place (fused epilogues).
 - :func:`epilogue`: y = act(y + bias[channel] + residual) in place, after a
-  GEMM or convolution.
+  GEMM or convolution (:func:`epilogue_rows` from a wider product).
 - An elementwise *program* runner: a fused chain of float elementwise ops
   (or a single op) is a short list of register operations executed chunk
   by chunk, so one compiled kernel per dtype serves every chain and the
   intermediate values never leave the cache.
+- Reductions over trailing axes, row by row; per-thread scratch buffers.
+
+Parallel work is split into ranges by refinfer/threads.py's parallel_for.
 
 All kernels here take float32 or float64 arrays and compute in that dtype,
 as the reference kernels do; callers fall back to the reference for other

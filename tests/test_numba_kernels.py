@@ -277,8 +277,9 @@ def test_matrix_product_fallbacks():
 
 
 # -- coverage ---------------------------------------------------------------------------------
-TESTED = set(BINARY + UNARY + REDUCTIONS) | {"Add", "Conv2D", "MaxPool", "AvgPool", "Softmax", "LogSoftmax",
-                                "LayerNorm", "MatMul", "BatchMatMul", "MatMulExt"}
+TESTED = set(BINARY + UNARY + REDUCTIONS) | {
+    "Add", "Conv2D", "MaxPool", "AvgPool", "Softmax", "LogSoftmax", "LayerNorm", "MatMul",
+    "BatchMatMul", "MatMulExt"}
 
 
 def test_every_numba_kernel_is_tested_here():

@@ -15,8 +15,9 @@ default Numba backend), ONNX Runtime (``intra_op_num_threads``, default graph
 optimisations), MindSpore (``mindspore.load`` + ``nn.GraphCell`` in the MindSpore venv,
 ``runtime_num_threads``) and ``onnx.reference`` (batch 1, 1 thread only: it is slow).
 Each worker is pinned to as many cores as it has threads. The workers take turns in
-short bursts, a few times over, so a noisy shared machine slows all of them alike; the table shows medians and the ratio refinfer / peer
-(below 1: refinfer is faster). Peers that are not installed are skipped with a note.
+short bursts, a few times over, so a noisy shared machine slows all of them alike; the
+table shows medians and the ratio refinfer / peer (below 1: refinfer is faster). Peers
+that are not installed are skipped with a note.
 
 Also measured: cold start of MobileNetV2 (a fresh process: import, build, first
 predict) with an empty and with a warm kernel cache, and the per-node Python cost on a

@@ -11,7 +11,7 @@
   ``ModelPool`` in Lite's ``model_pool.cc``), then workers × threads per worker is kept within
   the usable cores: a user asking for more gets a warning and ``cores // workers`` threads
   per worker. The model is built with that thread count, which every predict applies
-  (refinfer/threads.py: Numba's count per worker thread, BLAS's for the process).
+  (refinfer/threads.py: the worker count of refinfer's pool, per calling thread).
 """
 from __future__ import annotations
 

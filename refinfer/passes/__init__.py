@@ -5,9 +5,10 @@ so the oracle stays exact. For the fast backends each graph is rewritten:
 
 1. ``conv``: BatchNorm folded into the preceding Conv2D's weights; bias,
    residual Add and activation fused into the convolution's output pass;
-   weights packed contiguous in the kernel's layout.
-2. ``gemm``: MatMul / Dense with a constant weight: the weight pre-packed
-   (transposed once), bias and activation fused into one output pass.
+   weights packed once in the kernel's layout (contiguous; Winograd
+   F(2x2, 3x3) transformed for 3x3 stride-1 convolutions).
+2. ``gemm``: MatMul / Dense with a constant weight: bias and activation
+   (through a constant Reshape) fused into the product's output pass.
 3. ``elementwise``: chains of float elementwise ops run as one program
    over the data (:mod:`ops._fast`), intermediates never materialised.
 
@@ -16,9 +17,13 @@ and falls back to the original nodes' reference kernels when its inputs
 are not what the fast kernel expects, so fusion never changes which inputs
 are accepted; results stay within the op tolerances of the reference.
 
-Shapes are pre-computed per input shape the first time they are seen (the
+Shapes are pre-computed per input shape the first time they are seen
+(convolution geometry, elementwise layouts, pooling window counts: the
 build's warm-up run fills those caches), which keeps a resized model
-correct without a rebuild.
+correct without a rebuild. Activations are not put in a preallocated arena:
+a ResNet-50 predict had no page faults after the first (the allocator keeps
+freed blocks), and the large temporaries (im2col columns, Winograd tiles)
+reuse per-thread scratch buffers (``ops._fast.scratch``).
 """
 from __future__ import annotations
 

@@ -8,8 +8,8 @@ Patterns (the intermediate used by the next node only)::
     HSwish | Sigmoid | Tanh | GeLU | FastGeLU]
 
 with W a 2-D float constant and b a constant vector along the last axis.
-The packed weight is (K, N) contiguous (W.T for transpose_b and Dense), so
-BLAS reads it without a transpose; the fused node computes
+The weight is taken as (K, N) (a transposed view for transpose_b and
+Dense); the fused node computes
 act(x @ W + b) with :func:`ops.mat_mul.fused_matmul`. A constant Reshape
 between the bias and the activation (what nn.Dense on a 3-D input exports)
 is absorbed: the activation is elementwise, so it commutes with it.
@@ -62,7 +62,9 @@ def _fuse(editor: GraphEditor, node: Node) -> None:
 
 
 def _packed_weight(node: Node):
-    """The constant weight as a contiguous (K, N) array, or None."""
+    """The constant weight as a (K, N) array, or None. A transposed weight
+    stays a view: BLAS takes either layout at the same speed, and a copy
+    would double the memory of a transformer's weights."""
     weight = const(node, 1)
     if not isinstance(weight, np.ndarray) or weight.ndim != 2 \
             or weight.dtype not in FLOATS:
@@ -74,7 +76,7 @@ def _packed_weight(node: Node):
         transpose = const(node, 3)
     else:
         transpose = name == "Dense"
-    return np.array(weight.T if transpose else weight, order="C")
+    return weight.T if transpose else weight   # a view: BLAS reads it as is
 
 
 def _dense_bias(node: Node, packed: np.ndarray):

@@ -2,7 +2,7 @@
 from refinfer.registry import register
 
 
-@register("MakeTuple", "RealMakeTuple", family="plumbing")
+@register("MakeTuple", family="plumbing")
 def make_tuple(*elements):
     """Build a tuple from the node's inputs: y = (e0, e1, ...)."""
     return tuple(elements)

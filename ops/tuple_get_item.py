@@ -3,7 +3,7 @@ from refinfer import args
 from refinfer.registry import register
 
 
-@register("TupleGetItem", "RealTupleGetItem", "list_getitem",
+@register("TupleGetItem", "list_getitem",
           family="plumbing", convert={"index": args.scalar})
 def tuple_get_item(sequence, index):
     """Element ``index`` of a tuple or list (negative counts from the end)."""

@@ -125,6 +125,7 @@ CASES = [
     OpCase("zeros_like_dynamic", "ZerosLike", "ops.zeros_like(x)", [t((2, 3), "int32")],
            dynamic=True),
     OpCase("ones_like_dynamic", "OnesLike", "ops.ones_like(x) + x", [t((2, 3))], dynamic=True),
+    OpCase("size_dynamic", "Size", "x * x.size", [t((3, 4))], dynamic=True),
     OpCase("arange_dynamic", "Arange", "mint.arange(x.shape[0])", [t((5, 2))], dynamic=True,
            reference=lambda x: [np.arange(x.shape[0], dtype=np.int64)]),
     OpCase("arange_float_dynamic", "Arange", "mint.arange(0.5, x.shape[1], 1.5)", [t((2, 5))],

@@ -31,9 +31,8 @@ def test_api_matches_mindspore(case):
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_cli_run_matches_mindspore(case, tmp_path, capsys):
-    bins = [case.file(i["file"].replace(".npy", ".bin"))
-            for i in case.meta["inputs"]]
-    code = cli_main(["run", case.model_path, "--input", *bins,
+    files = [case.file(i.get("raw_file", i["file"])) for i in case.meta["inputs"]]
+    code = cli_main(["run", case.model_path, "--input", *files,
                      "--output-dir", str(tmp_path)])
     assert code == 0
     printed = capsys.readouterr().out.splitlines()

@@ -305,6 +305,9 @@ class Case:
     # Export with every input dim unknown (True) or with these input shapes (a tuple of
     # shapes, None = unknown dim): shape arithmetic stays in the graph.
     dynamic: object = False
+    # Also write inputs as raw .bin, as Lite's benchmark reads them. Per-op cases skip it:
+    # the .npy holds the same bytes, and hundreds of tiny files cost disk blocks.
+    raw_inputs: bool = True
     extra: dict = dataclasses.field(default_factory=dict)
     # Writes more files after the standard ones; returns extra meta.json entries.
     also_write: Optional[Callable] = None
@@ -329,9 +332,9 @@ CASES = [
          "BatchNorm statistics, ReduceMean global pool, final Softmax (probabilities)",
          nets.MobileNetV2, normal(1, 3, 224, 224), seed=3),
     Case("resnet18_narrow", "ResNet-18 (BasicBlock [2,2,2,2], 7x7/2 stem, 3x3/2 max-pool "
-         "'same', 1x1 conv+BN downsample, ReduceMean keep_dims + Flatten, Dense) base width 16, "
+         "'same', 1x1 conv+BN downsample, ReduceMean keep_dims + Flatten, Dense) base width 8, "
          "10 classes",
-         lambda: nets.ResNet18(base_width=16, num_classes=10), normal(1, 3, 64, 64),
+         lambda: nets.ResNet18(base_width=8, num_classes=10), normal(1, 3, 64, 64),
          seed=4, conv_gain=1.0),
     Case("resnet18", "ResNet-18 base width 64, 1000 classes, 224x224 (large, not committed)",
          lambda: nets.ResNet18(base_width=64, num_classes=1000), normal(1, 3, 224, 224),
@@ -354,16 +357,16 @@ CASES = [
          "load_checkpoint)", nets.MLP, normal(2, 4), seed=10, also_write=write_weight_update),
     # ---- model families ------------------------------------------------------------------
     Case("resnet50_narrow", "ResNet-50 (Bottleneck [3,4,6,3], 1x1-3x3(stride)-1x1 x4, "
-         "projection shortcuts) at base width 8, 10 classes, 64x64 input",
-         lambda: nets.ResNet50(base_width=8, num_classes=10), normal(1, 3, 64, 64),
+         "projection shortcuts) at base width 4, 10 classes, 64x64 input",
+         lambda: nets.ResNet50(base_width=4, num_classes=10), normal(1, 3, 64, 64),
          seed=11, conv_gain=1.0),
     Case("resnet50", "ResNet-50 base width 64, 1000 classes, 224x224 (large, not committed)",
          lambda: nets.ResNet50(base_width=64, num_classes=1000), normal(1, 3, 224, 224),
          seed=12, conv_gain=1.0, big=True),
-    Case("mobilenetv3_small_narrow", "MobileNetV3-small at width 0.5: hard-swish, "
+    Case("mobilenetv3_small_narrow", "MobileNetV3-small at width 0.25: hard-swish, "
          "squeeze-excite with ReduceMean + ReLU + HSigmoid gate, depthwise 3x3/5x5, "
          "Dense 288->128 head with Dropout, 10 classes, 64x64 input",
-         lambda: nets.MobileNetV3Small(0.5, 128, 10), normal(1, 3, 64, 64), seed=13),
+         lambda: nets.MobileNetV3Small(0.25, 128, 10), normal(1, 3, 64, 64), seed=13),
     Case("mobilenetv3_small", "MobileNetV3-small width 1.0, 1024-wide head, 1000 classes, "
          "224x224 (large, not committed)", nets.MobileNetV3Small, normal(1, 3, 224, 224),
          seed=14, big=True),
@@ -567,7 +570,8 @@ def write_meta(case_dir, case, exported, names, arrays, outputs, info):
         "model_file": exported.model_file,
         "rng": "weights np.random.default_rng([seed, 0]), inputs np.random.default_rng([seed, 1])",
         "inputs": [{"name": n, "shape": list(a.shape), "dtype": str(a.dtype),
-                    "file": f"input_{i}.npy", "raw_file": f"input_{i}.bin"}
+                    "file": f"input_{i}.npy",
+                    **({"raw_file": f"input_{i}.bin"} if case.raw_inputs else {})}
                    for i, (n, a) in enumerate(zip(names, arrays))],
         "outputs": [{"shape": list(o.shape), "dtype": str(o.dtype), "file": f"output_{i}.npy"}
                     for i, o in enumerate(outputs)],
@@ -615,7 +619,7 @@ def make_case(case, out_root):
     check_input_names(case_dir, exported, names)
     outputs, info = compute_outputs(case, case_dir, exported, net, arrays)
 
-    write_arrays(case_dir, "input", arrays, raw=True)
+    write_arrays(case_dir, "input", arrays, raw=case.raw_inputs)
     write_arrays(case_dir, "output", outputs)
     if case.also_write is not None:
         info.update(case.also_write(case, case_dir, exported, net, arrays))

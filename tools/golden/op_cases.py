@@ -190,7 +190,7 @@ def make_op_case(case, family, out_root, source_dir):
         case.name, case.description or f"{', '.join(case.ops)}: {case.expr}",
         net_factory(case, source_dir), lambda rng: [spec(rng) for spec in case.inputs],
         seed=case.seed, reference=output_list(case.reference), tolerance=case.tolerance,
-        dynamic=case.dynamic, extra=extra)
+        dynamic=case.dynamic, raw_inputs=False, extra=extra)
     case_dir = make_golden.make_case(golden_case, out_root)
     meta_path = case_dir / "meta.json"
     meta = json.loads(meta_path.read_text())

@@ -39,8 +39,9 @@ def _failure_ends_distributed_job(method):
 
 
 class Model:
-    """A model built from a ``.mindir`` file, run by the reference
-    interpreter on the CPU."""
+    """A model built from a ``.mindir`` file, run on the CPU by the fast
+    (numba) backend, or by the NumPy reference (config ``[refinfer]
+    backend=reference``)."""
 
     def __init__(self):
         self.model_path_ = ""

@@ -67,8 +67,12 @@ def _injected_failure(*args):
 def info() -> None:
     context = mslite.Context()
     rank, size = distributed.rank_and_size()
-    print(f"rank {rank} size {size} gpu {context.gpu.rank_id}/{context.gpu.group_size} "
-          f"cpu {context.cpu.rank_id}/{context.cpu.group_size}", flush=True)
+    # One write per line: print() writes the text and its newline separately, so
+    # two ranks' lines could interleave in mpirun's merged stdout.
+    sys.stdout.write(f"rank {rank} size {size} gpu {context.gpu.rank_id}/"
+                     f"{context.gpu.group_size} cpu {context.cpu.rank_id}/"
+                     f"{context.cpu.group_size}\n")
+    sys.stdout.flush()
 
 
 def main() -> None:

@@ -32,10 +32,12 @@ class IOSpec:
 class LoadedModel:
     def __init__(self, path: str, backend: str = "reference",
                  dec_key: bytes | None = None, dec_mode: str = "AES-GCM",
-                 precision: str = "float32", threads=None):
+                 precision: str = "float32", threads=None, weights=None):
+        """``weights`` (name -> array) replaces the file's weights, which are
+        then not read (a weight-sharing worker's views of shared memory)."""
         self.path = os.fspath(path)
         self.threads = threads      # refinfer.threads.ThreadSettings or None
-        self.file = read_mindir(self.path, dec_key, dec_mode)
+        self.file = read_mindir(self.path, dec_key, dec_mode, weights)
         self.model: Model = build_model(self.file)
         self.backend, self.precision = backend, precision
         self.program: Program = compile_model(self.model, backend,

@@ -9,7 +9,8 @@ MindSpore Lite's four steps (docs/weight-sharing.md), on the CPU:
    new segment and the master's model then runs on views of that segment;
 3. ``get_model_info("shareable_weight_mem_handle")`` gives the master's handle, a decimal uint64;
 4. each worker builds the same model file with ``{"shareable_weight_mem_handle": handle}``:
-   :func:`attach` maps the segment and swaps the weights it parsed for zero-copy views.
+   :func:`attach` maps the segment before the model is read, and the reader takes the
+   segment's zero-copy views in place of the file's weights (it never reads them).
 
 Segment layout: a fixed prefix (magic, owner pid, owner start time, data offset, JSON length),
 a JSON table (fingerprint, whitelist, tensors with dtype, shape and offset), then the tensors,
@@ -87,18 +88,37 @@ class Published:
         self._finalizer()
 
 
-def setup(loaded, config: dict) -> Published | None:
-    """Publish or attach the weights of ``loaded`` as ``config`` asks (or do nothing)."""
-    pid_list, handle = (_setting(config, key) for key in (PID_LIST_KEY, HANDLE_KEY))
-    if pid_list is not None and handle is not None:
+class Attached:
+    """A worker's view of the master's segment: the weights by name, and the constants the
+    master's plan derived from them, by their place in the plan."""
+
+    def __init__(self, weights: dict, derived: dict, table: list):
+        self.weights, self.derived, self.table = weights, derived, table
+
+
+def attach_for(path: str, config: dict) -> Attached | None:
+    """The master's segment, when ``config`` makes this process a worker (checked: whitelist,
+    model fingerprint); to be read before the model, whose weights it replaces."""
+    handle = _setting(config, HANDLE_KEY)
+    if handle is None:
+        return None
+    if _setting(config, PID_LIST_KEY) is not None:
         raise SharingError(f"{PID_LIST_KEY} (master) and {HANDLE_KEY} (worker) cannot both "
                            "be set")
+    return attach(path, parse_handle(handle))
+
+
+def setup(loaded, config: dict, attached: Attached | None = None) -> Published | None:
+    """Publish the weights of ``loaded`` (a master), or make ``loaded`` (a worker built on
+    ``attached.weights``) adopt the master's derived constants too."""
+    pid_list = _setting(config, PID_LIST_KEY)
     published = None
     if pid_list is not None:
         published = publish(loaded, parse_pid_list(pid_list))
-    elif handle is not None:
-        attach(loaded, parse_handle(handle))
-    if pid_list is not None or handle is not None:
+    elif attached is not None:
+        _check_same_weights(loaded.parameters(), attached.table)
+        _adopt_derived(loaded.program, attached.derived)
+    if pid_list is not None or attached is not None:
         _return_freed_memory()
     return published
 
@@ -150,7 +170,7 @@ def publish(loaded, whitelist: set[int]) -> Published:
     finally:
         shm.close()
     published = Published(handle, shm)
-    _run_on(loaded, _views(_map_segment(published.name), data_offset, table), table)
+    _run_on(loaded, _attached(_views(_map_segment(published.name), data_offset, table), table))
     return published
 
 
@@ -202,12 +222,13 @@ def _unlink(shm: shared_memory.SharedMemory, owner_pid: int) -> None:
 
 
 # -- worker ------------------------------------------------------------------------------
-def attach(loaded, handle: int) -> None:
-    """Replace the weights of ``loaded`` by views of the master's segment."""
+def attach(path: str, handle: int) -> Attached:
+    """Map the master's segment of ``handle`` for the model file ``path``, after checking
+    that this process may and that the file is the master's."""
     sweep_once()
-    fingerprint = model_fingerprint(loaded.path)
+    fingerprint = model_fingerprint(path)
     if handle >> RANDOM_BITS != int.from_bytes(fingerprint[:2], "big"):
-        raise _different_model(loaded.path, handle)
+        raise _different_model(path, handle)
     try:
         mapping = _map_segment(_name(handle))
     except FileNotFoundError:
@@ -218,17 +239,20 @@ def attach(loaded, handle: int) -> None:
         raise SharingError(f"process {os.getpid()} is not in the master's {PID_LIST_KEY} "
                            f"({', '.join(map(str, meta['whitelist'])) or 'empty'})")
     if meta["fingerprint"] != fingerprint.hex():
-        raise _different_model(loaded.path, handle)
-    _check_same_weights(loaded.parameters(), meta["tensors"])
-    _run_on(loaded, _views(mapping, data_offset, meta["tensors"]), meta["tensors"])
+        raise _different_model(path, handle)
+    return _attached(_views(mapping, data_offset, meta["tensors"]), meta["tensors"])
 
 
-def _run_on(loaded, views: dict, table: list) -> None:
+def _attached(views: dict, table: list) -> Attached:
+    return Attached({e["name"]: views[e["name"]] for e in table if "places" not in e},
+                    {place: views[e["name"]] for e in table
+                     for place in e.get("places", ())}, table)
+
+
+def _run_on(loaded, attached: Attached) -> None:
     """Make ``loaded`` use the segment's weights, then its derived constants."""
-    loaded.replace_parameters({e["name"]: views[e["name"]] for e in table
-                               if "places" not in e}, copy=False)
-    _adopt_derived(loaded.program, {place: views[e["name"]] for e in table
-                                    for place in e.get("places", ())})
+    loaded.replace_parameters(attached.weights, copy=False)
+    _adopt_derived(loaded.program, attached.derived)
 
 
 def _different_model(path: str, handle: int) -> SharingError:

@@ -22,6 +22,7 @@ import pytest
 
 import refinfer as mslite
 from refinfer import sharing
+from refinfer.format import reader
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MLP = os.path.join(ROOT, "golden", "mlp", "model.mindir")
@@ -176,6 +177,20 @@ def test_worker_runs_on_the_masters_pages_without_a_copy():
         assert any(lo <= address < hi for lo, hi in mapped), f"{name} is a copy"
     del own
     assert other.predict([np.load(MLP_INPUT)])      # the mapping outlives the name
+
+
+def test_a_worker_never_reads_the_weights_of_its_model_file(monkeypatch):
+    """No second parse: the reader takes the segment's views in place of the file's bytes."""
+    own = master([os.getpid()])
+    handle = own.get_model_info("shareable_weight_mem_handle")
+    reads, original = [], reader._WeightFiles._embedded
+    monkeypatch.setattr(reader._WeightFiles, "_embedded",
+                        lambda self, t, *span: reads.append(t.name) or original(self, t, *span))
+    other = worker(handle)
+    assert reads == []
+    np.testing.assert_array_equal(output(other), output(own))
+    mslite.Model().build_from_file(MLP, mslite.ModelType.MINDIR)    # the spy itself works
+    assert len(reads) == len(other._loaded.parameters())
 
 
 def test_constants_the_fast_plan_derives_are_shared_too():

@@ -85,12 +85,14 @@ class Model:
             raise RuntimeError(f"build_from_file failed! Error is {exc}") \
                 from exc
         try:
+            attached = sharing.attach_for(model_path, config)   # a worker: no own weights
             loaded = LoadedModel(model_path, backend,
                                  dec_key=dec_key or None, dec_mode=dec_mode,
-                                 precision=precision, threads=threads)
+                                 precision=precision, threads=threads,
+                                 weights=attached and attached.weights)
             variable = variable_weight_names(config, config_path,
                                              loaded.parameters())
-            shared = sharing.setup(loaded, config)
+            shared = sharing.setup(loaded, config, attached)
         except (MindIRError, OSError, ValueError, sharing.SharingError) as exc:
             raise RuntimeError(f"build_from_file failed! Error is {exc}") \
                 from exc

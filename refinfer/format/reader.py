@@ -5,6 +5,14 @@ the container (encryption magic, protobuf validity, version, byte order),
 decodes constants, attributes and abstracts, and loads weights, embedded or
 from split ``_variables/data_N`` files (read-only mmap, confined to the model
 folder, bounds-checked).
+
+Memory: the file is mapped, not read. Embedded weights are located by
+walking the protobuf wire format (``wire.py``), so protobuf parses a slim
+copy of the message without them; each weight is then copied out of the
+mapping on its own and its pages are released, so reading a model peaks
+at about one copy of its weights (a plain protobuf parse holds the file and
+a copy of every weight at once). Weights from another source (a master's
+shared memory, ``weights=``) are not read at all.
 """
 from __future__ import annotations
 
@@ -13,15 +21,16 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 from google.protobuf.message import DecodeError
 
 from ..errors import EncryptedModelError, MindIRError
-from . import crypto, schema
+from . import crypto, schema, wire
 from .values import (Abstract, UnsupportedValue, decode_abstract, decode_value,
-                     decode_value_info, is_monad_info, tensor_from_raw)
+                     decode_value_info, is_monad_info, tensor_dtype,
+                     tensor_from_raw)
 
 DATA_HEADER_SIZE = 64
 
@@ -88,16 +97,21 @@ class MindIRFile:
 
 
 def read_mindir(path: str, dec_key: bytes | None = None,
-                dec_mode: str = "AES-GCM") -> MindIRFile:
+                dec_mode: str = "AES-GCM",
+                weights: Mapping[str, np.ndarray] | None = None) -> MindIRFile:
     """Parse and check ``path``; weights are loaded (mmapped when split).
-    Encrypted files need ``dec_key`` and ``dec_mode``."""
+    Encrypted files need ``dec_key`` and ``dec_mode``. ``weights`` (by
+    parameter name, full or after the ``graph:`` prefix) replaces the file's
+    own weights, which are then not read; each must have the declared dtype
+    and shape."""
     path = os.fspath(path)
     decryptor = _Decryptor(path, dec_key, dec_mode)
-    proto = _parse(path, decryptor.plain(path, _read_bytes(path)))
-    weights = _WeightFiles(path, decryptor)
+    blob = decryptor.plain(path, _map_file(path))
+    proto, spans = _parse(path, blob)
+    files = _WeightFiles(path, decryptor, blob, weights or {})
     try:
-        graphs = [_read_graph(g, weights)
-                  for g in [proto.graph, *proto.functions]]
+        graphs = [_read_graph(g, files, graph_spans) for g, graph_spans
+                  in zip([proto.graph, *proto.functions], spans)]
         primitives = {p.name: _read_primitive(p) for p in proto.primitives}
     except (ValueError, UnsupportedValue) as exc:
         raise MindIRError(path, str(exc)) from exc
@@ -108,13 +122,16 @@ def read_mindir(path: str, dec_key: bytes | None = None,
         user_info={e.key: e.value for e in proto.user_info})
 
 
-def _read_bytes(path: str) -> bytes:
+def _map_file(path: str):
+    """The file's bytes, mapped read-only (an empty file: ``b""``)."""
     if not os.path.exists(path):
         raise MindIRError(path, "no such file")
     if os.path.isdir(path):
         raise MindIRError(path, "is a directory, not a MindIR file")
     with open(path, "rb") as f:
-        return f.read()
+        if os.fstat(f.fileno()).st_size == 0:
+            return b""
+        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
 
 
 class _Decryptor:
@@ -139,11 +156,13 @@ class _Decryptor:
                                       f"{exc}") from exc
 
 
-def _parse(path: str, blob: bytes):
+def _parse(path: str, blob) -> tuple[Any, list]:
+    """The ModelProto without its embedded weights, and where they lie."""
     proto = schema.ModelProto()
     try:
-        proto.ParseFromString(blob)
-    except DecodeError as exc:
+        slim, spans = wire.strip_weights(blob)
+        proto.ParseFromString(bytes(slim))
+    except (wire.WireError, DecodeError) as exc:
         raise MindIRError(path, "not a MindIR file, or the file is truncated "
                           f"or corrupt (protobuf: {exc})") from exc
     if not proto.ir_version or not proto.HasField("graph"):
@@ -165,7 +184,7 @@ def _parse(path: str, blob: bytes):
     if proto.HasField("little_endian") and proto.little_endian != host_little:
         raise MindIRError(path, "the model was written on a machine of the "
                           "other byte order")
-    return proto
+    return proto, spans
 
 
 def _read_primitive(p) -> Primitive:
@@ -179,7 +198,7 @@ def _read_primitive(p) -> Primitive:
                      p.prim_type == schema.PRIMITIVE_FUNCTION, p.instance_name)
 
 
-def _read_graph(g, weights: "_WeightFiles") -> RawGraph:
+def _read_graph(g, weights: "_WeightFiles", spans: list) -> RawGraph:
     nodes, constants = [], {}
     for n in g.node:
         if n.op_type == "Constant":
@@ -196,8 +215,21 @@ def _read_graph(g, weights: "_WeightFiles") -> RawGraph:
         inputs=[ValueInfo(i.name, decode_value_info(i), is_monad_info(i))
                 for i in g.input],
         nodes=nodes, constants=constants,
-        parameters={t.name: weights.load(t) for t in g.parameter},
+        parameters={t.name: weights.load(t, span)
+                    for t, span in zip(g.parameter, spans)},
         output=ValueInfo(g.output[0].name, decode_value_info(g.output[0])))
+
+
+def _checked_source(t, given: np.ndarray) -> np.ndarray:
+    """``given`` in place of parameter ``t``, if it has the declared type."""
+    shape, dtype = tuple(t.dims), tensor_dtype(t)
+    if given.shape != shape or given.dtype != dtype:
+        raise ValueError(f"parameter {t.name!r} is {dtype.name}{list(shape)} in the "
+                         f"file, the weights given for it are "
+                         f"{given.dtype.name}{list(given.shape)}")
+    view = given.view()             # read-only, as the file's weights are
+    view.flags.writeable = False
+    return view
 
 
 def _constant(node):
@@ -211,20 +243,27 @@ def _constant(node):
 
 
 class _WeightFiles:
-    """Weight bytes: embedded ``raw_data`` or split external data files.
+    """Weight bytes: another source, embedded ``raw_data`` or split external
+    data files.
 
-    External files are mapped read-only once each and never closed while
-    arrays view them (closing a mapping under a live array would crash).
+    Embedded weights are copied out of the model file's mapping one by one
+    (aligned, read-only arrays), releasing the pages read. External files are
+    mapped read-only once each and never closed while arrays view them
+    (closing a mapping under a live array would crash).
     """
 
-    def __init__(self, model_path: str, decryptor: _Decryptor):
+    def __init__(self, model_path: str, decryptor: _Decryptor, blob,
+                 source: Mapping[str, np.ndarray]):
         self.model_dir = os.path.dirname(os.path.abspath(model_path))
-        self.decryptor = decryptor
+        self.decryptor, self.blob, self.source = decryptor, blob, source
         self.maps: dict[str, mmap.mmap | bytes] = {}
 
-    def load(self, t) -> np.ndarray:
-        if t.HasField("raw_data"):
-            return tensor_from_raw(t, t.raw_data)
+    def load(self, t, span: wire.Span | None) -> np.ndarray:
+        given = self.source.get(t.name, self.source.get(t.name.split(":", 1)[-1]))
+        if given is not None:
+            return _checked_source(t, given)
+        if span is not None:
+            return self._embedded(t, *span)
         if not t.HasField("external_data"):
             raise ValueError(f"parameter {t.name!r} has neither raw_data nor "
                              "external_data")
@@ -239,6 +278,16 @@ class _WeightFiles:
                 f"{DATA_HEADER_SIZE})")
         view = memoryview(data)[ext.offset:ext.offset + ext.length]
         return tensor_from_raw(t, view)
+
+    def _embedded(self, t, offset: int, length: int) -> np.ndarray:
+        array = tensor_from_raw(t, memoryview(self.blob)[offset:offset + length]).copy()
+        array.flags.writeable = False
+        if isinstance(self.blob, mmap.mmap):    # drop the pages just copied
+            start = -(-offset // mmap.PAGESIZE) * mmap.PAGESIZE
+            stop = (offset + length) // mmap.PAGESIZE * mmap.PAGESIZE
+            if stop > start:
+                self.blob.madvise(mmap.MADV_DONTNEED, start, stop - start)
+        return array
 
     def _map(self, location: str, param: str) -> mmap.mmap:
         if location not in self.maps:

@@ -1,0 +1,128 @@
+"""Finding the weight bytes in a MindIR file without copying them.
+
+Parsing a whole MindIR with protobuf copies every embedded weight out of
+the file into a new ``bytes`` object: the file and the copies are in memory
+together, twice the weights at the peak. This module walks the protobuf
+wire format of the file instead (only the few levels that lead to weights:
+``ModelProto.graph`` / ``functions`` -> ``GraphProto.parameter`` ->
+``TensorProto.raw_data``), records where each parameter's ``raw_data`` lies
+in the file and writes a *slim* copy of the message without those bytes,
+which protobuf then parses quickly. The weights are then read straight
+from the file (mapped), one at a time, or not at all when another source
+provides them (shared memory).
+
+Wire format: a message is a sequence of fields, each a varint key
+(field number << 3 | wire type) and a value: a varint (type 0), 8 bytes
+(1), a varint length and that many bytes (2), or 4 bytes (5). Groups
+(3, 4) are not used by MindIR and are refused.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+MODEL_GRAPH, MODEL_FUNCTIONS = 7, 8     # ModelProto fields (GraphProto)
+GRAPH_PARAMETER = 3                     # GraphProto.parameter (TensorProto)
+TENSOR_RAW_DATA = 9                     # TensorProto.raw_data (bytes)
+LENGTH_DELIMITED = 2
+MAX_VARINT_BYTES = 10
+
+
+class WireError(ValueError):
+    """The bytes are not a well-formed protobuf message."""
+
+
+Span = tuple[int, int]      # (offset in the file, length) of one raw_data
+
+
+def strip_weights(buf) -> tuple[bytearray, list[list[Span | None]]]:
+    """The ModelProto in ``buf`` without the ``raw_data`` of graph
+    parameters, and for each graph (the main graph, then the functions, in
+    file order) the span of each parameter's ``raw_data`` in ``buf`` (None
+    for a parameter without one, e.g. external data)."""
+    view = memoryview(buf).cast("B")
+    out, spans = bytearray(), []
+    for number, wire_type, start, value, end in _fields(view, 0, len(view)):
+        if wire_type == LENGTH_DELIMITED and number in (MODEL_GRAPH, MODEL_FUNCTIONS):
+            graph, graph_spans = _strip_graph(view, value, end)
+            spans.append(graph_spans)
+            _write_field(out, number, graph)
+        else:
+            out += view[start:end]
+    return out, spans
+
+
+def _strip_graph(view, start: int, end: int) -> tuple[bytearray, list[Span | None]]:
+    out, spans = bytearray(), []
+    for number, wire_type, field, value, stop in _fields(view, start, end):
+        if wire_type == LENGTH_DELIMITED and number == GRAPH_PARAMETER:
+            tensor, span = _strip_tensor(view, value, stop)
+            spans.append(span)
+            _write_field(out, number, tensor)
+        else:
+            out += view[field:stop]
+    return out, spans
+
+
+def _strip_tensor(view, start: int, end: int) -> tuple[bytearray, Span | None]:
+    out, span = bytearray(), None
+    for number, wire_type, field, value, stop in _fields(view, start, end):
+        if wire_type == LENGTH_DELIMITED and number == TENSOR_RAW_DATA:
+            span = (value, stop - value)    # the last one wins, as in protobuf
+        else:
+            out += view[field:stop]
+    return out, span
+
+
+def _write_field(out: bytearray, number: int, body) -> None:
+    """Append field ``number`` (length-delimited) holding ``body``."""
+    out += _varint(number << 3 | LENGTH_DELIMITED)
+    out += _varint(len(body))
+    out += body
+
+
+def _fields(view, start: int, end: int) -> Iterator[tuple[int, int, int, int, int]]:
+    """(field number, wire type, field start, value start, field end) of
+    each field of the message in view[start:end]."""
+    pos = start
+    while pos < end:
+        key, value = _read_varint(view, pos, end)
+        number, wire_type = key >> 3, key & 7
+        if number == 0:
+            raise WireError(f"field number 0 at byte {pos}")
+        if wire_type == 0:
+            _, stop = _read_varint(view, value, end)
+        elif wire_type == 1:
+            stop = value + 8
+        elif wire_type == LENGTH_DELIMITED:
+            length, value = _read_varint(view, value, end)
+            stop = value + length
+        elif wire_type == 5:
+            stop = value + 4
+        else:
+            raise WireError(f"wire type {wire_type} at byte {pos}")
+        if stop > end:
+            raise WireError(f"field {number} at byte {pos} runs past the end "
+                            f"of its message (byte {end})")
+        yield number, wire_type, pos, value, stop
+        pos = stop
+
+
+def _read_varint(view, pos: int, end: int) -> tuple[int, int]:
+    """The varint at ``pos`` and the position after it."""
+    result = shift = 0
+    for k in range(pos, min(pos + MAX_VARINT_BYTES, end)):
+        byte = view[k]
+        result |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return result, k + 1
+        shift += 7
+    raise WireError(f"truncated or overlong varint at byte {pos}")
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)

@@ -1,0 +1,82 @@
+"""The reader locates embedded weights by walking the protobuf wire format
+(refinfer/format/wire.py) and never lets protobuf copy them: the slim
+message equals the full one without the weight bytes, the spans point at
+exactly those bytes, and weights given by another source replace the file's
+(checked against the declared dtype and shape)."""
+import os
+
+import numpy as np
+import pytest
+
+from refinfer.errors import MindIRError
+from refinfer.format import schema, wire
+from refinfer.format.reader import read_mindir
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODELS = [os.path.join(ROOT, "golden", case, "model.mindir")
+          for case in ("mlp", "lenet5", "ctrl_while_if", "mobilenetv2")]
+
+
+def full_parse(path):
+    proto = schema.ModelProto()
+    with open(path, "rb") as f:
+        proto.ParseFromString(f.read())
+    return proto
+
+
+@pytest.mark.parametrize("path", MODELS, ids=lambda p: os.path.basename(os.path.dirname(p)))
+def test_slim_message_is_the_full_one_without_weight_bytes(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    slim, spans = wire.strip_weights(data)
+    full, stripped = full_parse(path), schema.ModelProto()
+    stripped.ParseFromString(bytes(slim))
+    graphs = [full.graph, *full.functions]
+    assert len(spans) == len(graphs) and len(slim) <= len(data)
+    for graph, graph_spans in zip(graphs, spans):
+        assert len(graph_spans) == len(graph.parameter)
+        for tensor, (offset, length) in zip(graph.parameter, graph_spans):
+            assert data[offset:offset + length] == tensor.raw_data
+            tensor.ClearField("raw_data")
+    assert stripped == full
+
+
+def test_weights_are_aligned_read_only_copies():
+    model = read_mindir(MODELS[1])
+    full = {t.name: t.raw_data for t in full_parse(MODELS[1]).graph.parameter}
+    for name, array in model.main.parameters.items():
+        assert array.flags.aligned and array.flags.c_contiguous
+        assert not array.flags.writeable and array.base is None
+        assert array.tobytes() == full[name]
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"\xff" * 11, "varint"),                    # a key that never ends
+    (b"\x3a\x05abc", "runs past the end"),       # graph field longer than the file
+    (b"\x3a\x03\x1a\x10abc", "runs past the end"),   # a parameter longer than its graph
+    (b"\x0b", "wire type 3"),                    # groups are not MindIR
+    (b"\x00\x01", "field number 0"),
+])
+def test_malformed_wire_data_is_a_clear_error(tmp_path, data, message):
+    path = tmp_path / "bad.mindir"
+    path.write_bytes(data)
+    with pytest.raises(MindIRError, match=message) as info:
+        read_mindir(str(path))
+    assert str(path) in str(info.value)
+
+
+def test_weights_from_another_source_replace_the_files():
+    own = read_mindir(MODELS[0]).main.parameters
+    given = {name.split(":", 1)[-1]: np.full_like(a, 0.5) for name, a in own.items()}
+    model = read_mindir(MODELS[0], weights=given)
+    for name, array in model.main.parameters.items():
+        short = name.split(":", 1)[-1]
+        assert np.shares_memory(array, given[short]) and not array.flags.writeable
+    assert all(a.flags.writeable for a in given.values())     # the caller's flags are kept
+
+
+def test_weights_from_another_source_must_have_the_declared_type():
+    name, array = next(iter(read_mindir(MODELS[0]).main.parameters.items()))
+    wrong = {name: np.zeros(array.shape + (1,), array.dtype)}
+    with pytest.raises(MindIRError, match=f"{name}.*float32"):
+        read_mindir(MODELS[0], weights=wrong)

@@ -7,7 +7,7 @@ from ._common import NUMBERS
 
 
 @register("DistCommAllReduce", family=FAMILY, side_effect=True, dtypes=NUMBERS,
-          convert={"op_type": reduce_op})
+          convert={"op_type": reduce_op}, mutates="input")
 def dist_comm_all_reduce(input, op_type="sum", group=WORLD_GROUP):
     """AllReduce as ``mint.distributed.all_reduce`` exports it.
 
@@ -16,8 +16,10 @@ def dist_comm_all_reduce(input, op_type="sum", group=WORLD_GROUP):
     constant inputs.
 
     Arguments: input; op_type="sum"; group="hccl_world_group".
-    MindSpore quirks: the primitive reduces ``input`` in place; this kernel
-    returns the result and leaves its input alone, which is the same for
-    graphs that use the output. No CPU kernel in MindSpore.
+    MindSpore quirks: the primitive reduces ``input`` in place
+    (``mint.distributed.all_reduce(y)`` then reads ``y`` through a Load
+    after the op's UpdateState); this kernel returns the result and leaves
+    its input alone, and the graph builder points such Loads at the result.
+    No CPU kernel in MindSpore.
     """
     return group_communicator(group).all_reduce(input, op_type)

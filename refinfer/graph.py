@@ -8,6 +8,9 @@ What happens here, once per model:
   aliases of ``x``, ``UpdateState`` is the monad token, and trailing monad
   arguments are stripped from primitive applications (not from Partial's:
   they are arguments of the bound graph, which declares its monad inputs);
+- ops that write an input in place (``registry.OpDef.mutates``) are run
+  as functions: a ``Load(x, U)`` whose state ``U`` comes after such an op
+  on ``x`` reads that op's result;
 - each primitive application binds its arguments to the op's signature, from
   node inputs (PRIMITIVE_FUNCTION) or inputs + attributes (PRIMITIVE), and
   constant arguments are normalised by the op's converters;
@@ -144,6 +147,8 @@ class _GraphBuilder:
     def plan_aliases(self) -> None:
         for raw in self.raw.nodes:
             self._plan_alias(raw)
+        for raw in self.raw.nodes:
+            self._read_after_in_place_write(raw)
 
     def bind_nodes(self) -> None:
         for raw in self.raw.nodes:
@@ -178,6 +183,38 @@ class _GraphBuilder:
             self.aliases[raw.name] = Ref("alias", raw.inputs[0])
         elif prim.op_type in TOKEN_OPS:
             self.aliases[raw.name] = Ref("const", MONAD)
+
+    def _read_after_in_place_write(self, raw: RawNode) -> None:
+        """``Load(x, U)``: if the state ``U`` was last updated by an op that
+        wrote ``x`` in place (walking U's UpdateState chain back), the load
+        reads that op's result, which our kernels return instead."""
+        prim = self._primitive_of(raw)
+        if prim is None or prim.op_type != "Load" or len(raw.inputs) < 2:
+            return
+        source = self.resolve(raw.inputs[0])
+        state, seen = raw.inputs[1], set()
+        while state in self.raw_nodes and state not in seen:
+            seen.add(state)
+            update = self.raw_nodes[state]
+            update_prim = self._primitive_of(update)
+            if update_prim is None or update_prim.op_type not in TOKEN_OPS:
+                return
+            for value in reversed(update.inputs[1:]):
+                if self._writes_in_place(value, source):
+                    self.aliases[raw.name] = Ref("alias", value)
+                    return
+            state = update.inputs[0] if update.inputs else None
+
+    def _writes_in_place(self, name: str, source: Ref) -> bool:
+        """Whether node ``name`` applies an op that writes ``source`` in place."""
+        raw = self.raw_nodes.get(name)
+        prim = raw and self._primitive_of(raw)
+        op_name = prim.op_type.removeprefix("S_Prim_") if prim else ""
+        if not registry.has_op(op_name) or not registry.get_op(op_name).mutates:
+            return False
+        op = registry.get_op(op_name)
+        index = [p.name for p in op.params].index(op.mutates)
+        return index < len(raw.inputs) and self.resolve(raw.inputs[index]) == source
 
     def resolve(self, name: str) -> Ref:
         """The source of the value called ``name`` in this graph."""

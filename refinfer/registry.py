@@ -46,6 +46,8 @@ class OpDef:
     convert: dict[str, Callable] = field(default_factory=dict)
     kernels: dict[str, Callable] = field(default_factory=dict)
     side_effect: bool = False   # runs even when no output depends on it
+    no_kernel: str = ""         # why the reference is the fast path (NO_KERNEL_REASONS)
+    mutates: str = ""           # the parameter MindSpore writes in place (we return it)
 
     @property
     def doc(self) -> str:
@@ -55,10 +57,31 @@ class OpDef:
     def summary(self) -> str:
         return self.doc.splitlines()[0] if self.doc else ""
 
+    @property
+    def fast_path(self) -> str:
+        """``"numba"`` when the op has a Numba kernel, else the reason its
+        reference already is the fast path (a key of NO_KERNEL_REASONS)."""
+        return "numba" if "numba" in self.kernels else self.no_kernel
+
     def kernel(self, backend: str = "reference") -> Callable:
         """The callable for ``backend``, falling back to the reference."""
         return self.kernels.get(backend, self.reference)
 
+
+# Ops that do no array arithmetic a compiled loop could speed up: their NumPy
+# reference is the fast path, and the reason is recorded instead of a kernel.
+NO_KERNEL_REASONS = {
+    "view": "returns a view or the metadata of its input (no data is touched)",
+    "copy": "one bulk memory copy or fill, which NumPy does at memcpy speed",
+    "native": "one NumPy C routine (sort, arange, einsum on BLAS) does all of "
+              "the work at native speed",
+    "scalar": "Python scalar arithmetic (no tensors)",
+    "plumbing": "graph plumbing: tuples, lists, monads, closures",
+    "communication": "the work is done by the communicator (MPI)",
+}
+# Families whose every op has the same reason.
+FAMILY_NO_KERNEL = {"scalar": "scalar", "plumbing": "plumbing",
+                    "control": "plumbing", "communication": "communication"}
 
 _REGISTRY: dict[str, OpDef] = {}
 _loaded = False
@@ -80,7 +103,8 @@ def _params_of(fn: Callable) -> tuple[Param, ...]:
 def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
              attrs: dict[str, str] | None = None,
              convert: dict[str, Callable] | None = None,
-             side_effect: bool = False):
+             side_effect: bool = False, no_kernel: str = "",
+             mutates: str = ""):
     """Register a NumPy reference function under one or more primitive names.
 
     ``family``: coverage-table grouping ("elementwise", "nn", ...).
@@ -90,11 +114,22 @@ def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
     ``side_effect``: the op acts beyond its output (communication, printing)
     and must run even when nothing reads its result, e.g. a ``Send`` kept
     alive only by ``Depend``.
+    ``no_kernel``: a key of NO_KERNEL_REASONS, for ops that need no Numba
+    kernel (defaults by family, FAMILY_NO_KERNEL).
+    ``mutates``: the parameter MindSpore's kernel writes in place; ours
+    returns the new value instead, and the graph builder makes later
+    ``Load``s of that input read it.
     """
+    no_kernel = no_kernel or FAMILY_NO_KERNEL.get(family, "")
+    if no_kernel and no_kernel not in NO_KERNEL_REASONS:
+        raise ValueError(f"no_kernel={no_kernel!r}: not one of "
+                         f"{sorted(NO_KERNEL_REASONS)}")
+
     def decorate(fn: Callable) -> Callable:
         params = _params_of(fn)
         known = {p.name for p in params}
-        for target in list((attrs or {}).values()) + list(convert or {}):
+        for target in [*(attrs or {}).values(), *(convert or {}),
+                       *([mutates] if mutates else [])]:
             if target not in known:
                 raise TypeError(f"{fn.__qualname__}: no parameter {target!r}")
         for name in names:
@@ -102,15 +137,21 @@ def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
                 raise ValueError(f"op {name!r} registered twice")
             _REGISTRY[name] = OpDef(name, fn, family, tuple(dtypes), params,
                                     dict(attrs or {}), dict(convert or {}),
-                                    side_effect=side_effect)
+                                    side_effect=side_effect,
+                                    no_kernel=no_kernel, mutates=mutates)
         return fn
     return decorate
 
 
 def register_kernel(name: str, backend: str):
-    """Register a fast variant (``numba``, ``cuda``) of an existing op."""
+    """Register a fast variant (``numba``, ``cuda``) of an op registered
+    before it (in its file, or in a module that file imports). The registry
+    is not loaded from here: ops are imported while it loads."""
     def decorate(fn: Callable) -> Callable:
-        get_op(name).kernels[backend] = fn
+        if name not in _REGISTRY:
+            raise ValueError(f"{fn.__qualname__}: op {name!r} is not registered "
+                             "yet; register its reference first")
+        _REGISTRY[name].kernels[backend] = fn
         return fn
     return decorate
 

@@ -129,9 +129,10 @@ def _check_no_extra_slices(path_pattern: str, size: int) -> None:
 
 def _check_nothing_in_place(model: Model) -> None:
     """Side-effecting nodes always run, which is all a ``Send`` needs. A
-    collective whose result nothing reads was used in place (e.g.
-    ``mint.distributed.all_reduce(y)`` mutating ``y``): later reads of
-    ``y`` would see the old value, so refuse the model instead."""
+    collective whose result nothing reads was used in place; unless its op
+    declares what it writes (``mutates``: the graph builder then points
+    later reads at its result, as for ``mint.distributed.all_reduce(y)``),
+    later reads would see the old value, so refuse the model instead."""
     in_place = []
     for graph in model.graphs.values():
         read = {a.ref.key for n in graph.nodes for a in n.args
@@ -139,7 +140,8 @@ def _check_nothing_in_place(model: Model) -> None:
         read |= {graph.output.key} if graph.output.kind == "node" else set()
         in_place += [f"{n.scope or n.name} ({n.op.name})" for n in graph.nodes
                      if n.op is not None and n.op.family == FAMILY
-                     and n.op.name != "Send" and n.name not in read]
+                     and n.op.name != "Send" and not n.op.mutates
+                     and n.name not in read]
     if in_place:
         raise DistributedError(
             "communication node(s) used in place (their result only feeds "

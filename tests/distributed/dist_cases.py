@@ -35,11 +35,6 @@ class DistCase:
         return os.path.join(self.directory, name) if name else None
 
     @property
-    def runs(self) -> bool:
-        """False for the cases refinfer's graph cannot run yet (meta ``expect``)."""
-        return self.meta.get("expect", "pass") == "pass"
-
-    @property
     def tolerance(self) -> dict:
         return self.meta["tolerance"]
 

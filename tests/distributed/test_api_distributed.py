@@ -10,6 +10,7 @@ import pytest
 import refinfer as mslite
 from refinfer import cli
 from refinfer.distributed import RankError, each_rank, run_local
+from refinfer.registry import get_op
 
 import dist_cases
 
@@ -89,7 +90,10 @@ def test_rank_outside_its_group():
             "{rank}", str((rank + 2) % 4))), timeout=TIMEOUT)
 
 
-def test_in_place_communication_is_refused():
+def test_in_place_communication_of_an_op_not_declaring_it_is_refused(monkeypatch):
+    """DistCommAllReduce declares that it writes its input (the in-place case runs, in
+    test_golden_local); an op that did not would leave later reads stale: refused."""
+    monkeypatch.setattr(get_op("DistCommAllReduce"), "mutates", "")
     case = dist_cases.case("op_dist_comm_allreduce_inplace")
     with pytest.raises(RankError, match=r"rank \d failed: .*used in place.*"
                        r"\(DistCommAllReduce\)"):

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import refinfer as mslite
-from refinfer.distributed import RankError, run_local
+from refinfer.distributed import run_local
 
 import dist_cases
 
@@ -13,15 +13,7 @@ TIMEOUT = 60
 CASES = dist_cases.all_cases()
 
 
-def _marks(case):
-    if case.runs:
-        return ()
-    return pytest.mark.xfail(strict=True, raises=RankError,
-                             reason="in-place collectives are refused "
-                             "(docs/distributed.md)")
-
-
-@pytest.mark.parametrize("case", [pytest.param(c, id=c.name, marks=_marks(c)) for c in CASES])
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.name) for c in CASES])
 def test_ranks_match_mindspore_and_the_unsliced_model(case):
     results = run_local(case.ranks, lambda rank: dist_cases.run_rank(
         case, dist_cases.BACKEND_CONFIG), timeout=TIMEOUT)

@@ -159,7 +159,6 @@ class Case:
     config: Optional[dict] = None     # model config entries the ranks need (user groups)
     groups: Optional[dict] = None     # sub-groups to create: {name: ranks}
     big: bool = False
-    expect: str = "pass"              # or "graph-side-effects": see README.md
 
 
 def shapes(**named):
@@ -211,12 +210,12 @@ def tp_cases(ranks, suffix, seed):
 
 
 def op_case(name, description, seed, make_net, reference, mindspore_runs=False, ranks=2,
-            shape=(4, 6), expect="pass"):
+            shape=(4, 6)):
     """One communication op over per-rank values: ``make_net(nets, w, part, rank)``."""
     def sliced(nets, rank, count, weights):
         return make_net(nets, weights[f"w{rank}"], world_part(nets, rank, count), rank)
     return Case(name, description, ranks, seed, (shape,), per_rank_weights(ranks, shape),
-                sliced, reference=reference, mindspore_runs=mindspore_runs, expect=expect)
+                sliced, reference=reference, mindspore_runs=mindspore_runs)
 
 
 def receive_or_send(nets, w, part, rank):
@@ -249,8 +248,7 @@ def op_cases():
                 lambda nets, w, part, r: nets.DistCommAllReduceNet(w), ref_dist_comm_max),
         op_case("op_dist_comm_allreduce_inplace", "mint.distributed.all_reduce(y) in place, "
                 "then y * 2 (NumPy golden: no CPU kernel)", 208,
-                lambda nets, w, part, r: nets.DistCommAllReduceInPlace(w), ref_in_place_sum,
-                expect="graph-side-effects"),
+                lambda nets, w, part, r: nets.DistCommAllReduceInPlace(w), ref_in_place_sum),
     ]
 
 

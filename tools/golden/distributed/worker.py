@@ -90,7 +90,6 @@ def write_case(case, case_dir, net, weights, inputs, rank_output_count, checks):
                          for r in range(case.ranks)],
         "rank_output_source": MS_SOURCE if case.mindspore_runs else NUMPY_SOURCE,
         "tolerance": dict(make_golden.FLOAT_TOL),
-        "expect": case.expect,
         **checks,
     }
     if case.unsliced is not None:

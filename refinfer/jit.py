@@ -18,11 +18,16 @@ does). No threading layer is ever loaded, which also keeps forked workers
 safe.
 
 Cache directory: Numba caches next to the source file by default, which
-fails in a read-only site-packages. Unless the user set ``NUMBA_CACHE_DIR``
-(never overridden), refinfer uses ``$XDG_CACHE_HOME/refinfer/numba``
+fails in a read-only site-packages. refinfer caches under the user's
+``NUMBA_CACHE_DIR`` when set, else ``$XDG_CACHE_HOME/refinfer/numba``
 (``~/.cache/refinfer/numba``), falling back to a temporary folder when that
-is not writable. This module must be imported before any kernel is defined:
-the ops import it, and it sets the directory before importing Numba.
+is not writable; in a sub-folder named by a digest of the kernel sources
+(:func:`sources_key`). Numba checks a cached kernel against its own source
+file only, not against the helpers it compiled in from other files
+(``ops/_fast.py`` ...): after an upgrade, a cache made from other sources
+would silently run old code. This module must be imported before any
+kernel is defined: the ops import it, and it sets the directory before
+importing Numba.
 
 Compilation: a new kernel signature costs about half a second. While a
 model is built, :func:`progress` prints one line per kernel compiled (cache
@@ -31,6 +36,9 @@ hits print nothing), so a cold start explains itself.
 from __future__ import annotations
 
 import contextlib
+import glob
+import hashlib
+import importlib.util
 import os
 import sys
 import tempfile
@@ -50,13 +58,28 @@ def _writable_dir(path: str) -> str | None:
     return path if os.access(path, os.W_OK | os.X_OK) else None
 
 
+def sources_key() -> str:
+    """``refinfer-<digest>`` of every source file kernels are compiled from."""
+    ops = importlib.util.find_spec("refinfer.ops").submodule_search_locations[0]
+    here = os.path.dirname(os.path.abspath(__file__))
+    digest = hashlib.blake2b(digest_size=8)
+    for path in sorted(glob.glob(os.path.join(ops, "*.py"))) + [
+            os.path.join(here, "jit.py"), os.path.join(here, "threads.py")]:
+        with open(path, "rb") as f:
+            digest.update(f.read())
+    return f"refinfer-{digest.hexdigest()}"
+
+
 def _choose_cache_dir() -> str:
-    """The user's NUMBA_CACHE_DIR, else refinfer's default (set in the
-    environment so that worker processes inherit it)."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return os.environ["NUMBA_CACHE_DIR"]
-    path = _writable_dir(default_cache_dir()) or _writable_dir(
-        os.path.join(tempfile.gettempdir(), f"refinfer-numba-{os.getuid()}"))
+    """The sources' folder under the user's NUMBA_CACHE_DIR or refinfer's
+    default, set in the environment so that worker processes inherit it
+    (they find their key already there)."""
+    key = sources_key()
+    root = os.environ.get("NUMBA_CACHE_DIR") or default_cache_dir()
+    if os.path.basename(root) == key:
+        return root
+    path = _writable_dir(os.path.join(root, key)) or _writable_dir(
+        os.path.join(tempfile.gettempdir(), f"refinfer-numba-{os.getuid()}", key))
     if path is None:
         return ""   # Numba's own default (next to the sources)
     os.environ["NUMBA_CACHE_DIR"] = path

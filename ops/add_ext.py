@@ -15,3 +15,16 @@ def add_ext(input, other, alpha=1):
     """
     a, b = promote(input, other)
     return as_result(a + scaled(b, alpha, "AddExt"), a.dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("AddExt", "numba")
+def add_ext_numba(input, other, alpha=1):
+    """AddExt of float32/float64 tensors (Python numbers beside them) through
+    its ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("AddExt", add_ext, input, other, alpha)

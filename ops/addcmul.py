@@ -19,3 +19,18 @@ def addcmul(input, tensor1, tensor2, value=1):
     a, t1, t2, v = common_dtype(input, tensor1, tensor2, value)
     with np.errstate(over="ignore"):
         return as_result(a + v * t1 * t2, a.dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Addcmul", "numba")
+@register_kernel("AddcmulExt", "numba")
+def addcmul_numba(input, tensor1, tensor2, value=1):
+    """Addcmul / AddcmulExt of float32/float64 tensors (Python numbers beside
+    them) through its ``_fast_math`` recipe; everything else through the
+    reference."""
+    return _fast_math.apply("Addcmul", addcmul, input, tensor1, tensor2, value)

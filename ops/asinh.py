@@ -15,3 +15,16 @@ def asinh(input):
     integer and bool inputs give float32.
     """
     return unary_float(np.arcsinh, input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Asinh", "numba")
+def asinh_numba(input):
+    """Asinh of float32/float64 tensors (Python numbers beside them) through
+    its ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Asinh", asinh, input)

@@ -17,3 +17,18 @@ def atan2(input, other):
     mint.atan2 exports (no CPU kernel in MindSpore 2.7.1).
     """
     return binary_float(np.arctan2, input, other)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Atan2", "numba")
+@register_kernel("Atan2Ext", "numba")
+def atan2_numba(input, other):
+    """Atan2 / Atan2Ext of float32/float64 tensors (Python numbers beside them)
+    through its ``_fast_math`` recipe; everything else through the
+    reference."""
+    return _fast_math.apply("Atan2", atan2, input, other)

@@ -16,3 +16,16 @@ def atanh(input):
     float32.
     """
     return unary_float(np.arctanh, input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Atanh", "numba")
+def atanh_numba(input):
+    """Atanh of float32/float64 tensors (Python numbers beside them) through
+    its ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Atanh", atanh, input)

@@ -15,3 +15,17 @@ def clamp_scalar(input, min=None, max=None):
     first (int32 input, min 0.5, max 2.5 clamps to [0, 2], as MindSpore).
     """
     return clamp(input, min, max)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("ClampScalar", "numba")
+def clamp_scalar_numba(input, min=None, max=None):
+    """ClampScalar of float32/float64 tensors (Python numbers beside them)
+    through its ``_fast_math`` recipe; everything else through the
+    reference."""
+    return _fast_math.apply("ClampScalar", clamp_scalar, input, min, max)

@@ -14,3 +14,17 @@ def clamp_tensor(input, min=None, max=None):
     output keeps input's dtype: bounds are converted to it first.
     """
     return clamp(input, min, max)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("ClampTensor", "numba")
+def clamp_tensor_numba(input, min=None, max=None):
+    """ClampTensor of float32/float64 tensors (Python numbers beside them)
+    through its ``_fast_math`` recipe; everything else through the
+    reference."""
+    return _fast_math.apply("ClampTensor", clamp_tensor, input, min, max)

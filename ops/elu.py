@@ -19,3 +19,18 @@ def elu(input, alpha=1.0):
     """
     return unary_float(
         lambda x: np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0))), input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Elu", "numba")
+@register_kernel("EluExt", "numba")
+def elu_numba(input, alpha=1.0):
+    """Elu / EluExt of float32/float64 tensors (Python numbers beside them)
+    through its ``_fast_math`` recipe; everything else through the
+    reference."""
+    return _fast_math.apply("Elu", elu, input, alpha)

@@ -16,3 +16,16 @@ def erfc(input):
     computed in float32); integer and bool inputs give float32.
     """
     return unary_float(lambda x: scalar_math(math.erfc, x), input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Erfc", "numba")
+def erfc_numba(input):
+    """Erfc of float32/float64 tensors (Python numbers beside them) through its
+    ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Erfc", erfc, input)

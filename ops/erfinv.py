@@ -14,3 +14,16 @@ def erfinv(input):
     in float32); integer and bool inputs give float32.
     """
     return unary_float(erfinv_f64, input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Erfinv", "numba")
+def erfinv_numba(input):
+    """Erfinv of float32/float64 tensors (Python numbers beside them) through
+    its ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Erfinv", erfinv, input)

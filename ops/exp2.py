@@ -17,3 +17,16 @@ def exp2(input):
     float32.
     """
     return unary_float(np.exp2, input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Exp2", "numba")
+def exp2_numba(input):
+    """Exp2 of float32/float64 tensors (Python numbers beside them) through its
+    ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Exp2", exp2, input)

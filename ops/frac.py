@@ -17,3 +17,16 @@ def frac(input):
     if input.dtype.kind != "f":
         return np.zeros_like(input)
     return as_result(input - np.trunc(input), input.dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Frac", "numba")
+def frac_numba(input):
+    """Frac of float32/float64 tensors (Python numbers beside them) through its
+    ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Frac", frac, input)

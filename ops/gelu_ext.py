@@ -33,3 +33,16 @@ def gelu_ext(input, approximate="none"):
     has no CPU kernel for it.
     """
     return unary_float(gelu_tanh if approximate == "tanh" else gelu_erf, input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("GeluExt", "numba")
+def gelu_ext_numba(input, approximate="none"):
+    """GeluExt of float32/float64 tensors (Python numbers beside them) through
+    its ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("GeluExt", gelu_ext, input, approximate)

@@ -16,3 +16,16 @@ def hsigmoid(input):
     2.7.1 CPU (int32 [2, 3] -> [0, 1]).
     """
     return real_or_truncated(lambda x: np.clip(x + 3, 0, 6) / 6, input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("HSigmoid", "numba")
+def hsigmoid_numba(input):
+    """HSigmoid of float32/float64 tensors (Python numbers beside them) through
+    its ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("HSigmoid", hsigmoid, input)

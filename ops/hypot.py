@@ -15,3 +15,16 @@ def hypot(x1, x2):
     promoted dtype (MindSpore 2.7.1 CPU: float32, float64).
     """
     return binary_float(np.hypot, x1, x2)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Hypot", "numba")
+def hypot_numba(x1, x2):
+    """Hypot of float32/float64 tensors (Python numbers beside them) through
+    its ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Hypot", hypot, x1, x2)

@@ -17,3 +17,18 @@ def lerp(input, end, weight):
     work = compute_dtype(operands[0].dtype)
     a, b, w = (v.astype(work, copy=False) for v in operands)
     return as_result(a + w * (b - a), operands[0].dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Lerp", "numba")
+@register_kernel("LerpScalar", "numba")
+def lerp_numba(input, end, weight):
+    """Lerp / LerpScalar of float32/float64 tensors (Python numbers beside
+    them) through its ``_fast_math`` recipe; everything else through the
+    reference."""
+    return _fast_math.apply("Lerp", lerp, input, end, weight)

@@ -16,3 +16,16 @@ def log10(input):
     (float16 is computed in float32); integer and bool inputs give float32.
     """
     return unary_float(np.log10, input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Log10", "numba")
+def log10_numba(input):
+    """Log10 of float32/float64 tensors (Python numbers beside them) through
+    its ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Log10", log10, input)

@@ -16,3 +16,16 @@ def log1p(input):
     float32.
     """
     return unary_float(np.log1p, input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Log1p", "numba")
+def log1p_numba(input):
+    """Log1p of float32/float64 tensors (Python numbers beside them) through
+    its ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Log1p", log1p, input)

@@ -16,3 +16,16 @@ def log2(input):
     (float16 is computed in float32); integer and bool inputs give float32.
     """
     return unary_float(np.log2, input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Log2", "numba")
+def log2_numba(input):
+    """Log2 of float32/float64 tensors (Python numbers beside them) through its
+    ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Log2", log2, input)

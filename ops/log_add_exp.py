@@ -16,3 +16,17 @@ def log_add_exp(input, other):
     MindSpore 2.7.1 has no CPU kernel for it.
     """
     return binary_float(np.logaddexp, input, other)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("LogAddExp", "numba")
+def log_add_exp_numba(input, other):
+    """LogAddExp of float32/float64 tensors (Python numbers beside them)
+    through its ``_fast_math`` recipe; everything else through the
+    reference."""
+    return _fast_math.apply("LogAddExp", log_add_exp, input, other)

@@ -18,3 +18,17 @@ def log_sigmoid(input):
     y = unary_float(lambda x: -np.logaddexp(0, -x), input)
     buffer = unary_float(lambda x: np.exp(-np.abs(x)), input)
     return y, buffer
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("LogSigmoid", "numba")
+def log_sigmoid_numba(input):
+    """LogSigmoid's pair for float32/float64 tensors through its
+    ``_fast_math`` recipes; everything else through the reference."""
+    pair = _fast_math.log_sigmoid(input)
+    return log_sigmoid(input) if pair is None else pair

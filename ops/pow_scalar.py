@@ -19,3 +19,18 @@ def pow_scalar(input, exponent):
     an int scalar instead.
     """
     return power(input, exponent)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("PowTensorScalar", "numba")
+@register_kernel("PowScalarTensor", "numba")
+def pow_scalar_numba(input, exponent):
+    """PowTensorScalar / PowScalarTensor of float32/float64 tensors (Python
+    numbers beside them) through its ``_fast_math`` recipe; everything else
+    through the reference."""
+    return _fast_math.apply("PowTensorScalar", pow_scalar, input, exponent)

@@ -21,3 +21,16 @@ def round(input, decimals=0):
     if input.dtype.kind != "f":
         return input
     return as_result(np.round(input, int(decimals)), input.dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Round", "numba")
+def round_numba(input, decimals=0):
+    """Round of float32/float64 tensors (Python numbers beside them) through
+    its ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Round", round, input, decimals)

@@ -16,3 +16,16 @@ def rsqrt(input):
     give float32.
     """
     return unary_float(lambda x: 1 / np.sqrt(x), input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Rsqrt", "numba")
+def rsqrt_numba(input):
+    """Rsqrt of float32/float64 tensors (Python numbers beside them) through
+    its ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Rsqrt", rsqrt, input)

@@ -28,3 +28,18 @@ def selu(input):
         positive = np.maximum(input, 0).astype(np.float64)
         return as_result(float_to_int(SCALE * positive, input.dtype))
     return unary_float(selu_math, input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("SeLU", "numba")
+@register_kernel("SeLUExt", "numba")
+def selu_numba(input):
+    """SeLU / SeLUExt of float32/float64 tensors (Python numbers beside them)
+    through its ``_fast_math`` recipe; everything else through the
+    reference."""
+    return _fast_math.apply("SeLU", selu, input)

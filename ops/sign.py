@@ -19,3 +19,16 @@ def sign(input):
     if input.dtype.kind == "f":
         y = np.where(np.isnan(input), input.dtype.type(0), y)
     return as_result(y, input.dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Sign", "numba")
+def sign_numba(input):
+    """Sign of float32/float64 tensors (Python numbers beside them) through its
+    ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Sign", sign, input)

@@ -15,3 +15,16 @@ def sinh(input):
     integer and bool inputs give float32.
     """
     return unary_float(np.sinh, input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Sinh", "numba")
+def sinh_numba(input):
+    """Sinh of float32/float64 tensors (Python numbers beside them) through its
+    ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Sinh", sinh, input)

@@ -18,3 +18,17 @@ def soft_shrink(input, lambd=0.5):
     return unary_float(
         lambda x: np.where(x > lambd, x - lambd,
                            np.where(x < -lambd, x + lambd, 0)), input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("SoftShrink", "numba")
+def soft_shrink_numba(input, lambd=0.5):
+    """SoftShrink of float32/float64 tensors (Python numbers beside them)
+    through its ``_fast_math`` recipe; everything else through the
+    reference."""
+    return _fast_math.apply("SoftShrink", soft_shrink, input, lambd)

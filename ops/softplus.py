@@ -15,3 +15,16 @@ def softplus(input):
     inside Select(x * beta > threshold, x, Softplus(beta x) / beta).
     """
     return unary_float(lambda x: np.logaddexp(0, x), input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Softplus", "numba")
+def softplus_numba(input):
+    """Softplus of float32/float64 tensors (Python numbers beside them) through
+    its ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Softplus", softplus, input)

@@ -21,3 +21,17 @@ def softplus_ext(input, beta=1, threshold=20):
         bx = beta * x
         return np.where(bx > threshold, x, np.logaddexp(0, bx) / beta)
     return unary_float(scaled_softplus, input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("SoftplusExt", "numba")
+def softplus_ext_numba(input, beta=1, threshold=20):
+    """SoftplusExt of float32/float64 tensors (Python numbers beside them)
+    through its ``_fast_math`` recipe; everything else through the
+    reference."""
+    return _fast_math.apply("SoftplusExt", softplus_ext, input, beta, threshold)

@@ -15,3 +15,16 @@ def tan(input):
     integer and bool inputs give float32.
     """
     return unary_float(np.tan, input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Tan", "numba")
+def tan_numba(input):
+    """Tan of float32/float64 tensors (Python numbers beside them) through its
+    ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Tan", tan, input)

@@ -15,3 +15,16 @@ def trunc(input):
     if input.dtype.kind != "f":
         return input
     return as_result(np.trunc(input), input.dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Trunc", "numba")
+def trunc_numba(input):
+    """Trunc of float32/float64 tensors (Python numbers beside them) through
+    its ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Trunc", trunc, input)

@@ -17,3 +17,16 @@ def xlogy(input, other):
     integer and bool operands give float32.
     """
     return binary_float(lambda a, b: a * np.log(b), input, other)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_math  # noqa: E402
+
+
+@register_kernel("Xlogy", "numba")
+def xlogy_numba(input, other):
+    """Xlogy of float32/float64 tensors (Python numbers beside them) through
+    its ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Xlogy", xlogy, input, other)

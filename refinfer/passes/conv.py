@@ -4,8 +4,9 @@ residual Add and activation into the convolution's output pass.
 Pattern (each intermediate value used by the next node only)::
 
     Conv2D(x, W) [-> BiasAdd(., b)] [-> BatchNorm(., scale, beta, mean, var)
-    -> TupleGetItem(., 0)] [-> Add(., residual)] [-> ReLU | ReLU6 | HSwish |
-    Sigmoid | Tanh]
+    -> TupleGetItem(., 0)] [-> Add(., residual)] [-> an activation: ReLU,
+    ReLU6, HSwish, Sigmoid, Tanh, GeLU, FastGeLU, SiLU, HSigmoid, Mish,
+    GeluExt (fused.activation)]
 
 BatchNorm folding (inference mode, constant statistics), in float64 then
 rounded to W's dtype:  inv = scale / sqrt(var + eps),  W' = W * inv[o],
@@ -22,7 +23,8 @@ import numpy as np
 from ..graph import Node, Ref
 from ..ops import _fast
 from ..ops.conv2d import WinogradFilter, fused_conv2d
-from .fused import GraphEditor, const, fused_node, op_name, tensor_abstract
+from .fused import (GraphEditor, activation, const, fused_node, op_name,
+                    tensor_abstract)
 
 FLOAT_WEIGHTS = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -56,8 +58,8 @@ def _fuse(editor: GraphEditor, conv: Node) -> None:
         if residual is not None:
             group.append(user)
             user = editor.sole_user(user)
-    if op_name(user) in _fast.ACTIVATIONS:
-        act = _fast.ACTIVATIONS[op_name(user)]
+    if activation(user) is not None:
+        act = activation(user)
         group.append(user)
     packed = np.ascontiguousarray(weight64.astype(weight.dtype))
     if WinogradFilter.applies(packed, geometry[2], geometry[3], geometry[4]):

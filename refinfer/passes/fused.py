@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..graph import Arg, Graph, Node, Ref
+from ..ops import _fast
 from ..registry import OpDef
 
 
@@ -116,6 +117,16 @@ def _refs(node: Node) -> list[Ref]:
 
 def op_name(node: Node | None) -> str | None:
     return node.op.name if node is not None and node.op is not None else None
+
+
+def activation(node: Node | None) -> int | None:
+    """The ``ops._fast.ACT_*`` code of an activation node that convolution
+    and GEMM epilogues can apply, or None."""
+    name = op_name(node)
+    if name == "GeluExt":
+        return {"none": _fast.ACT_GELU_ERF,
+                "tanh": _fast.ACT_GELU}.get(const(node, 1))
+    return _fast.ACTIVATIONS.get(name)
 
 
 def const(node: Node, index: int):

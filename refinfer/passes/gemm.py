@@ -4,8 +4,9 @@ bias and the activation into one pass over the product.
 Patterns (the intermediate used by the next node only)::
 
     MatMul(x, W, transpose_a=False, tb) | MatMulExt(x, W) | Dense(x, W[, b])
-    [-> BiasAdd(., b) | Add(., b)] [-> Reshape(., shape)] [-> ReLU | ReLU6 |
-    HSwish | Sigmoid | Tanh | GeLU | FastGeLU]
+    [-> BiasAdd(., b) | Add(., b)] [-> Reshape(., shape)] [-> an activation
+    (fused.activation: ReLU, ReLU6, HSwish, Sigmoid, Tanh, GeLU, FastGeLU,
+    SiLU, HSigmoid, Mish, GeluExt)]
 
 with W a 2-D float constant and b a constant vector along the last axis.
 The weight is taken as (K, N) (a transposed view for transpose_b and
@@ -21,7 +22,7 @@ import numpy as np
 from ..graph import Node, Ref
 from ..ops import _fast
 from ..ops.mat_mul import fused_matmul
-from .fused import GraphEditor, const, fused_node, op_name
+from .fused import GraphEditor, activation, const, fused_node, op_name
 
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -48,12 +49,12 @@ def _fuse(editor: GraphEditor, node: Node) -> None:
             user = editor.sole_user(user)
     shape = None
     if op_name(user) == "Reshape" and const(user, 1) is not Ellipsis \
-            and op_name(editor.sole_user(user)) in _fast.ACTIVATIONS:
+            and activation(editor.sole_user(user)) is not None:
         shape = const(user, 1)      # act(reshape(y)) = reshape(act(y))
         group.append(user)
         user = editor.sole_user(user)
-    if op_name(user) in _fast.ACTIVATIONS:
-        act = _fast.ACTIVATIONS[op_name(user)]
+    if activation(user) is not None:
+        act = activation(user)
         group.append(user)
     bias = None if bias is None else np.array(bias)    # a writable copy
     fused = fused_node(group, fused_matmul, [node.args[0].ref],

@@ -19,3 +19,17 @@ def cast(input_x, dtype):
     to nearest (1e6 -> float16 inf).
     """
     return convert(input_x, dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_logic  # noqa: E402
+
+
+@register_kernel("Cast", "numba")
+def cast_numba(input_x, dtype):
+    """Cast: float32/float64 to integers in one compiled pass (the
+    reference makes ten; ``_fast_logic.float_cast``); other conversions
+    are one astype already (the reference)."""
+    return _fast_logic.float_cast(cast, input_x, dtype)

@@ -41,3 +41,21 @@ def div_mod(input, other, rounding_mode=None):
         return (floor_divide(a, b) != 0) if rounding_mode == "floor" else \
             (truncate_divide(a, b) != 0)
     return (floor_divide if rounding_mode == "floor" else truncate_divide)(a, b)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast, _fast_logic  # noqa: E402
+
+
+@register_kernel("DivMod", "numba")
+def div_mod_numba(input, other, rounding_mode=None):
+    """DivMod: true division as Div's fast path; trunc and floor in one
+    compiled pass (``_fast_logic.division``, integer x / 0 included); bool
+    and float16 through the reference."""
+    if rounding_mode is None:
+        return _fast.elementwise(_fast.OP_DIV, div, input, other)
+    op = _fast_logic.FLOOR_DIV if rounding_mode == "floor" else _fast_logic.TRUNC_DIV
+    return _fast_logic.division(
+        op, lambda a, b: div_mod(a, b, rounding_mode), input, other)

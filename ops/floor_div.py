@@ -19,3 +19,17 @@ def floor_div(input, other):
     if a.dtype.kind == "b":
         raise TypeError("FloorDiv does not support bool operands")
     return floor_divide(a, b)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_logic  # noqa: E402
+
+
+@register_kernel("FloorDiv", "numba")
+def floor_div_numba(input, other):
+    """FloorDiv in one compiled pass (``_fast_logic.division``: integer
+    x / 0 saturated, a safe constant integer divisor by NumPy's libdivide);
+    bool and float16 through the reference."""
+    return _fast_logic.division(_fast_logic.FLOOR_DIV, floor_div, input, other)

@@ -17,3 +17,16 @@ def left_shift(x1, x2):
     """
     a, b = bitwise_operands(x1, x2)
     return as_result(np.left_shift(a, b))
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_logic  # noqa: E402
+
+
+@register_kernel("LeftShift", "numba")
+def left_shift_numba(x1, x2):
+    """LeftShift by NumPy's one-pass ufunc, which range-checks the shift in
+    its loop (the reference's semantics): a compiled loop measured no faster."""
+    return _fast_logic.bitwise(np.left_shift, x1, x2)

@@ -17,3 +17,17 @@ def mod(x, y):
     if a.dtype.kind == "b":
         raise TypeError("Mod does not support bool operands")
     return trunc_mod(a, b)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_logic  # noqa: E402
+
+
+@register_kernel("Mod", "numba")
+def mod_numba(x, y):
+    """Mod in one compiled pass (``_fast_logic.division``): integer x mod 0
+    and signs, float fmod exact without the C library's slow loop; float16
+    as NumPy's one-pass ufunc, bool to the reference (which rejects it)."""
+    return _fast_logic.division(_fast_logic.TRUNC_MOD, mod, x, y)

@@ -20,3 +20,19 @@ def remainder(input, other):
     if a.dtype.kind == "b":
         raise TypeError("remainder does not support bool operands")
     return floor_mod(a, b)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_logic  # noqa: E402
+
+
+@register_kernel("RemainderTensorTensor", "numba")
+@register_kernel("RemainderTensorScalar", "numba")
+@register_kernel("RemainderScalarTensor", "numba")
+def remainder_numba(input, other):
+    """Remainder in one compiled pass (``_fast_logic.division``): integer x mod 0
+    and signs, float fmod exact without the C library's slow loop; float16
+    as NumPy's one-pass ufunc, bool to the reference (which rejects it)."""
+    return _fast_logic.division(_fast_logic.FLOOR_MOD, remainder, input, other)

@@ -15,3 +15,18 @@ def arg_max_ext(input, dim=None, keepdim=False):
     keepdim=False. Ties and NaN as Argmax. MindSpore 2.7.1 has no CPU kernel.
     """
     return flat_or_axis_index(input, dim, keepdim, largest=True)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_reduce  # noqa: E402
+
+
+@register_kernel("ArgMaxExt", "numba")
+def arg_max_ext_numba(input, dim=None, keepdim=False):
+    """ArgMaxExt with the arg-search runner; other dtypes through the
+    reference."""
+    return _fast_reduce.or_reference(
+        _fast_reduce.flat_or_axis_index(input, dim, keepdim, largest=True),
+        arg_max_ext, input, dim, keepdim)

@@ -17,3 +17,17 @@ def arg_min_with_value(input, axis=0, keep_dims=False):
     """
     values, index = extreme(input, axis, keep_dims, largest=False)
     return index, values
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_reduce  # noqa: E402
+
+
+@register_kernel("ArgMinWithValue", "numba")
+def arg_min_with_value_numba(input, axis=0, keep_dims=False):
+    """ArgMinWithValue with the arg-search runner; other dtypes through the
+    reference."""
+    found = _fast_reduce.arg_search(input, axis, keep_dims, largest=False)
+    return arg_min_with_value(input, axis, keep_dims) if found is None else (found[1], found[0])

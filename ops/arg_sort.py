@@ -19,3 +19,17 @@ def arg_sort(input, dim=-1, descending=False, stable=False):
     2.7.1 has no CPU kernel for it.
     """
     return sort_along(input, dim, descending, np.int64)[1]
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_reduce  # noqa: E402
+
+
+@register_kernel("ArgSort", "numba")
+def arg_sort_numba(input, dim=-1, descending=False, stable=False):
+    """ArgSort with the radix sort runner (float32/64, int32/64); other
+    dtypes through the reference."""
+    found = _fast_reduce.sort(input, dim, descending)
+    return arg_sort(input, dim, descending, stable) if found is None else found[1]

@@ -15,3 +15,17 @@ def argmin(x, axis=-1, output_type=args.dtype(34)):
     index; NaN as in Argmax (chosen only when first).
     """
     return extreme(x, axis, False, largest=False)[1].astype(output_type)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_reduce  # noqa: E402
+
+
+@register_kernel("Argmin", "numba")
+def argmin_numba(x, axis=-1, output_type=args.dtype(34)):
+    """Argmin with the arg-search runner; other dtypes through the
+    reference."""
+    found = _fast_reduce.arg_search(x, axis, False, largest=False)
+    return argmin(x, axis, output_type) if found is None else found[1].astype(output_type)

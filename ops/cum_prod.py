@@ -20,3 +20,18 @@ def cum_prod(x, axis, exclusive=False, reverse=False):
     float32.
     """
     return cumulative(np.cumprod, x, axis, exclusive, reverse, identity=1)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_reduce  # noqa: E402
+
+
+@register_kernel("CumProd", "numba")
+def cum_prod_numba(x, axis, exclusive=False, reverse=False):
+    """CumProd with the scan runner (float32/64, int32/64); other dtypes
+    through the reference."""
+    return _fast_reduce.or_reference(
+        _fast_reduce.scan(_fast_reduce.CUMPROD, x, axis, exclusive, reverse),
+        cum_prod, x, axis, exclusive, reverse)

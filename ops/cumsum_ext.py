@@ -4,8 +4,9 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
-from ._common import ALL, cast
+from ._common import ALL
 from ._search import cumulative
+from .prod_ext import as_sum_dtype
 
 
 @register("CumsumExt", family="reduction", dtypes=ALL,
@@ -17,8 +18,19 @@ def cumsum_ext(input, dim, dtype=None):
     to it first; without it, bool and integer inputs sum in int64 (as
     SumExt). MindSpore 2.7.1 has no CPU kernel for it.
     """
-    if dtype is not None:
-        input = cast(input, dtype)
-    elif input.dtype.kind in "biu":
-        input = input.astype(np.int64)
-    return cumulative(np.cumsum, input, dim, False, False, identity=0)
+    return cumulative(np.cumsum, as_sum_dtype(input, dtype), dim, False, False, identity=0)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_reduce  # noqa: E402
+
+
+@register_kernel("CumsumExt", "numba")
+def cumsum_ext_numba(input, dim, dtype=None):
+    """CumsumExt with the scan runner after the same cast; other dtypes
+    through the reference."""
+    work = as_sum_dtype(input, dtype)
+    return _fast_reduce.or_reference(_fast_reduce.scan(_fast_reduce.CUMSUM, work, dim),
+                                     cumsum_ext, input, dim, dtype)

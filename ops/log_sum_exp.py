@@ -26,3 +26,18 @@ def log_sum_exp(input, dim, keepdim=False):
     with np.errstate(divide="ignore"):
         y = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
     return as_result(y if keepdim else np.squeeze(y, axes), input.dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_reduce  # noqa: E402
+
+
+@register_kernel("LogSumExp", "numba")
+def log_sum_exp_numba(input, dim, keepdim=False):
+    """LogSumExp of float32/float64 tensors in one runner call (max, then
+    the shifted exponentials' sum); float16 through the reference."""
+    return _fast_reduce.or_reference(
+        _fast_reduce.reduce(_fast_reduce.LOGSUMEXP, input, dim, keepdim),
+        log_sum_exp, input, dim, keepdim)

@@ -16,3 +16,17 @@ def max_dim(input, dim, keepdim=False):
     int64; ties and NaN as in Argmax.
     """
     return extreme(input, dim, keepdim, largest=True)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_reduce  # noqa: E402
+
+
+@register_kernel("MaxDim", "numba")
+def max_dim_numba(input, dim, keepdim=False):
+    """MaxDim with the arg-search runner; other dtypes through the
+    reference."""
+    return _fast_reduce.or_reference(_fast_reduce.arg_search(input, dim, keepdim, largest=True),
+                                     max_dim, input, dim, keepdim)

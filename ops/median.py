@@ -27,3 +27,23 @@ def median(x, global_median=False, axis=0, keep_dims=False, ignore_nan=False):
         values, _ = lower_median(x.reshape(-1), 0)
         return values, np.zeros((), np.int64)
     return lower_median(x, axis, keep_dims)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_reduce  # noqa: E402
+
+
+@register_kernel("Median", "numba")
+def median_numba(x, global_median=False, axis=0, keep_dims=False, ignore_nan=False):
+    """Median of float32/float64 tensors with a per-row selection; other
+    dtypes and ignore_nan through the reference."""
+    if ignore_nan:
+        return median(x, global_median, axis, keep_dims, ignore_nan)
+    if global_median:
+        found = _fast_reduce.median(x.reshape(-1), 0)
+        found = None if found is None else (found[0], np.zeros((), np.int64))
+    else:
+        found = _fast_reduce.median(x, axis, keep_dims)
+    return _fast_reduce.or_reference(found, median, x, global_median, axis, keep_dims)

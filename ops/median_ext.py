@@ -13,3 +13,17 @@ def median_ext(input):
     has no CPU kernel for it.
     """
     return lower_median(input.reshape(-1), 0)[0]
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_reduce  # noqa: E402
+
+
+@register_kernel("MedianExt", "numba")
+def median_ext_numba(input):
+    """MedianExt of float32/float64 tensors with the median selection on the
+    flattened input; other dtypes through the reference."""
+    found = _fast_reduce.median(input.reshape(-1), 0)
+    return median_ext(input) if found is None else found[0]

@@ -20,3 +20,21 @@ def nansum(input, dim=None, keepdim=False, dtype=None):
     if input.dtype.kind == "f":
         input = np.where(np.isnan(input), input.dtype.type(0), input)
     return sum_ext(input, dim, keepdim, dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_reduce  # noqa: E402
+
+
+@register_kernel("Nansum", "numba")
+def nansum_numba(input, dim=None, keepdim=False, dtype=None):
+    """Nansum of float32/float64 tensors (cast first to a float ``dtype``)
+    with the reduction runner; integer sums and other dtypes through the
+    reference."""
+    fast = None
+    if input.dtype.kind == "f" and (dtype is None or np.dtype(dtype).kind == "f"):
+        work = input if dtype is None else input.astype(dtype)
+        fast = _fast_reduce.reduce(_fast_reduce.NANSUM, work, dim, keepdim)
+    return _fast_reduce.or_reference(fast, nansum, input, dim, keepdim, dtype)

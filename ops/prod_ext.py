@@ -19,8 +19,29 @@ def prod_ext(input, dim=None, keepdim=False, dtype=None):
     first. Without dtype, bool and integer inputs multiply in int64 (as
     SumExt); floats keep their dtype (float16 accumulates in float32).
     """
-    if dtype is not None:
-        input = cast(input, dtype)
-    elif input.dtype.kind in "biu":
-        input = input.astype(np.int64)
+    input = as_sum_dtype(input, dtype)
     return product(input, reduce_axes(dim, input.ndim), keepdim)
+
+
+def as_sum_dtype(input, dtype):
+    """input cast to ``dtype`` (TypeId) when given, else with bool and
+    integers widened to int64 (the dtype rule of SumExt, ProdExt and
+    CumsumExt)."""
+    if dtype is not None:
+        return cast(input, dtype)
+    return input.astype(np.int64) if input.dtype.kind in "biu" else input
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_reduce  # noqa: E402
+
+
+@register_kernel("ProdExt", "numba")
+def prod_ext_numba(input, dim=None, keepdim=False, dtype=None):
+    """ProdExt with the reduction runner after the same cast; other dtypes
+    through the reference."""
+    work = as_sum_dtype(input, dtype)
+    return _fast_reduce.or_reference(_fast_reduce.reduce(_fast_reduce.PROD, work, dim, keepdim),
+                                     prod_ext, input, dim, keepdim, dtype)

@@ -8,7 +8,7 @@ from ._common import ALL
 from ._reduce import reduce_axes
 
 
-@register("ReduceAll", family="reduction", dtypes=ALL,
+@register("ReduceAll", family="reduction", dtypes=ALL, no_kernel="native",
           convert={"axis": args.axes, "keep_dims": args.boolean})
 def reduce_all(input, axis=None, keep_dims=False):
     """Logical and over the given axes (Tensor.all, ops.all): bool result.

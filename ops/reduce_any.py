@@ -8,7 +8,7 @@ from ._common import ALL
 from ._reduce import reduce_axes
 
 
-@register("ReduceAny", family="reduction", dtypes=ALL,
+@register("ReduceAny", family="reduction", dtypes=ALL, no_kernel="native",
           convert={"axis": args.axes, "keep_dims": args.boolean})
 def reduce_any(x, axis=(), keep_dims=False):
     """Logical or over the given axes (Tensor.any, ops.any).

@@ -8,7 +8,7 @@ from ._common import NUMBERS
 from ._reduce import reduce_axes
 
 
-@register("ReduceMin", family="reduction", dtypes=NUMBERS,
+@register("ReduceMin", family="reduction", dtypes=NUMBERS, no_kernel="native",
           convert={"axis": args.axes, "keep_dims": args.boolean})
 def reduce_min(x, axis=(), keep_dims=False):
     """Minimum over the given axes (ops.amin, ops.reduce_min).
@@ -20,3 +20,4 @@ def reduce_min(x, axis=(), keep_dims=False):
     """
     return np.asarray(np.min(x, axis=reduce_axes(axis, x.ndim),
                              keepdims=keep_dims))
+

@@ -16,3 +16,17 @@ def reduce_prod(x, axis=(), keep_dims=False):
     is a logical and, float16 accumulates in float32. An empty product is 1.
     """
     return product(x, reduce_axes(axis, x.ndim), keep_dims)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_reduce  # noqa: E402
+
+
+@register_kernel("ReduceProd", "numba")
+def reduce_prod_numba(x, axis=(), keep_dims=False):
+    """ReduceProd over any axes with the reduction runner; bool (np.all)
+    and other dtypes through the reference."""
+    return _fast_reduce.or_reference(_fast_reduce.reduce(_fast_reduce.PROD, x, axis, keep_dims),
+                                     reduce_prod, x, axis, keep_dims)

@@ -24,3 +24,18 @@ def reduce_std(x, axis=(), unbiased=True, keep_dims=False):
         std = np.std(work, axis=axes, ddof=int(unbiased), keepdims=keep_dims)
         mean = np.mean(work, axis=axes, keepdims=keep_dims)
     return as_result(std, x.dtype), as_result(mean, x.dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_reduce  # noqa: E402
+
+
+@register_kernel("ReduceStd", "numba")
+def reduce_std_numba(x, axis=(), unbiased=True, keep_dims=False):
+    """ReduceStd of float32/float64 tensors, both outputs in one two-pass
+    runner call; float16 through the reference."""
+    return _fast_reduce.or_reference(
+        _fast_reduce.reduce(_fast_reduce.STD, x, axis, keep_dims, int(unbiased)),
+        reduce_std, x, axis, unbiased, keep_dims)

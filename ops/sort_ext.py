@@ -18,3 +18,17 @@ def sort_ext(input, dim=-1, descending=False, stable=False):
     always stable here). MindSpore 2.7.1 has no CPU kernel for it.
     """
     return sort_along(input, dim, descending, np.int64)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_reduce  # noqa: E402
+
+
+@register_kernel("SortExt", "numba")
+def sort_ext_numba(input, dim=-1, descending=False, stable=False):
+    """SortExt with the radix sort runner (float32/64, int32/64); other
+    dtypes through the reference."""
+    return _fast_reduce.or_reference(_fast_reduce.sort(input, dim, descending),
+                                     sort_ext, input, dim, descending, stable)

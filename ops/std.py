@@ -23,3 +23,17 @@ def std(input, dim=None, correction=1, keepdim=False):
         y = np.std(work, axis=reduce_axes(dim, input.ndim), ddof=correction,
                    keepdims=keepdim)
     return as_result(y, input.dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_reduce  # noqa: E402
+
+
+@register_kernel("Std", "numba")
+def std_numba(input, dim=None, correction=1, keepdim=False):
+    """Std of float32/float64 tensors with the two-pass runner; float16
+    through the reference."""
+    found = _fast_reduce.reduce(_fast_reduce.STD, input, dim, keepdim, correction)
+    return std(input, dim, correction, keepdim) if found is None else found[0]

@@ -20,3 +20,18 @@ def top_k(input, k, sorted=True):
     dims and largest=False with Transpose and Neg around it.
     """
     return select_top(input, k, -1, True, np.int32)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_reduce  # noqa: E402
+
+
+@register_kernel("TopK", "numba")
+def top_k_numba(input, k, sorted=True):
+    """TopK of float32/float64 tensors with the heap selection runner;
+    other dtypes and k = 0 through the reference."""
+    found = _fast_reduce.top_k(input, int(k), -1, largest=True)
+    return top_k(input, k, sorted) if found is None \
+        else (found[0], found[1].astype(np.int32))

@@ -47,7 +47,7 @@ def max_pool(x: np.ndarray, kernel, stride, dilation, pads,
     return (y, index) if argmax else y
 
 
-def _window_counts(size, kernel, stride, pads, out, include_pad: bool):
+def window_counts(size, kernel, stride, pads, out, include_pad: bool):
     """Per output position along one axis: how many window elements the
     average divides by. PyTorch's rule (MindSpore's AvgPool3D agrees):
     windows are clipped to the padded input, so the ceil-mode overhang is
@@ -63,7 +63,7 @@ def _window_counts(size, kernel, stride, pads, out, include_pad: bool):
 def avg_pool(x: np.ndarray, kernel, stride, pads, ceil_mode: bool = False,
              count_include_pad: bool = True, divisor_override: int = 0):
     """Mean over each window: the window sum divided by divisor_override
-    when non-zero, else by the window size (see :func:`_window_counts`)."""
+    when non-zero, else by the window size (see :func:`window_counts`)."""
     spatial = x.shape[2:]
     ones = (1,) * len(spatial)
     out = win.output_hw(spatial, kernel, stride, ones, pads, ceil_mode)
@@ -78,8 +78,8 @@ def avg_pool(x: np.ndarray, kernel, stride, pads, ceil_mode: bool = False,
     else:
         divisor = np.ones(out, dtype=work)
         for axis, size in enumerate(spatial):
-            counts = _window_counts(size, kernel[axis], stride[axis],
-                                    pads[axis], out[axis], count_include_pad)
+            counts = window_counts(size, kernel[axis], stride[axis],
+                                   pads[axis], out[axis], count_include_pad)
             shape = [1] * len(spatial)
             shape[axis] = out[axis]
             divisor = divisor * counts.reshape(shape)
@@ -112,14 +112,15 @@ def adaptive_avg_pool(x: np.ndarray, out_size) -> np.ndarray:
 
 def adaptive_max_pool(x: np.ndarray, out_size):
     """Adaptive max pooling over the trailing axes, with the flat index of
-    each maximum into those axes (first maximum on ties; None / -1 keeps an
-    axis). Returns (y, indices int64). Loops over the output cells (few:
-    adaptive outputs are small), each vectorised over the leading axes."""
+    each maximum into those axes (first maximum on ties, the first NaN
+    wins as in :func:`max_pool`; None / -1 keeps an axis). Returns (y,
+    indices int64). Loops over the output cells (few: adaptive outputs are
+    small), each vectorised over the leading axes."""
     spatial = x.shape[x.ndim - len(out_size):]
     out_size = tuple(s if o in (None, -1) else o
                      for s, o in zip(spatial, out_size))
     lead = x.shape[:x.ndim - len(spatial)]
-    flat = x.reshape(lead + (-1,))
+    flat = x.reshape(lead + (int(np.prod(spatial)),))  # -1 fails on N = 0
     positions = np.arange(flat.shape[-1]).reshape(spatial)
     y = np.empty(lead + out_size, dtype=x.dtype)
     index = np.empty(lead + out_size, dtype=np.int64)
@@ -128,9 +129,7 @@ def adaptive_max_pool(x: np.ndarray, out_size):
         box = tuple(slice(*bins[a][i]) for a, i in enumerate(cell))
         inside = positions[box].reshape(-1)
         values = flat[..., inside]
-        key = np.where(np.isnan(values), np.inf, values) \
-            if x.dtype.kind == "f" else values  # a NaN wins, as in max
-        best = key.argmax(axis=-1)
+        best = values.argmax(axis=-1)   # the first NaN, else first maximum
         y[(Ellipsis,) + cell] = np.take_along_axis(values, best[..., None],
                                                    -1)[..., 0]
         index[(Ellipsis,) + cell] = inside[best]

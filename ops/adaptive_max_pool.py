@@ -1,9 +1,11 @@
 """AdaptiveMaxPool1D and AdaptiveMaxPool2D."""
 from refinfer import args
-from refinfer.registry import register
+from refinfer.registry import register, register_kernel
 
+from . import _fast_window
 from ._common import NUMBERS
 from ._pool import adaptive_max_pool
+from .adaptive_avg_pool import check_output_size
 
 
 @register("AdaptiveMaxPool2D", "AdaptiveMaxPool1D", family="nn",
@@ -12,12 +14,20 @@ def adaptive_max_pool_nd(input, output_size):
     """Adaptive max pooling over trailing axes; returns (y, argmax).
 
     Bins as in AdaptiveAvgPool2D; argmax is the position of each maximum
-    as a flat index into the pooled axes (int64; first maximum on ties, a
-    NaN wins). Arguments: input (..., *spatial); output_size (one entry
+    as a flat index into the pooled axes (int64; first maximum on ties,
+    the first NaN wins). Arguments: input (..., *spatial); output_size (one entry
     per pooled axis; -1 / None keeps an axis). nn.AdaptiveMaxPool2d
     exports AdaptiveMaxPool2D + TupleGetItem(0). dtypes: floats, integers.
     """
-    if len(output_size) > input.ndim:
-        raise ValueError(f"AdaptiveMaxPool: output_size {output_size} for "
-                         f"input {input.shape}")
+    check_output_size("AdaptiveMaxPool", input, output_size)
     return adaptive_max_pool(input, output_size)
+
+
+# -- numba backend -------------------------------------------------------------
+@register_kernel("AdaptiveMaxPool2D", "numba")
+@register_kernel("AdaptiveMaxPool1D", "numba")
+def adaptive_max_pool_numba(input, output_size):
+    """AdaptiveMaxPool with the pooling kernel of ops/_fast_window.py
+    (float32/float64; other dtypes go to the reference)."""
+    check_output_size("AdaptiveMaxPool", input, output_size)
+    return _fast_window.adaptive_max_pool(input, output_size)

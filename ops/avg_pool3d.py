@@ -1,7 +1,8 @@
 """AvgPool3D."""
 from refinfer import args
-from refinfer.registry import register
+from refinfer.registry import register, register_kernel
 
+from . import _fast_window
 from . import _window as win
 from ._common import FLOATS, optional
 from ._conv import pad_pairs, spatial_ints
@@ -39,12 +40,33 @@ def avg_pool3d(input, kernel_size=(1, 1, 1), strides=(1, 1, 1),
     export this op with a length-1 depth axis (through ExpandDims).
     dtypes: float16 (accumulated in float32), float32, float64.
     """
+    return _avg_pool3d(avg_pool, input, kernel_size, strides, pad_mode, pad,
+                       ceil_mode, count_include_pad, divisor_override,
+                       data_format, pad_list)
+
+
+def _avg_pool3d(pool, input, kernel_size, strides, pad_mode, pad, ceil_mode,
+                count_include_pad, divisor_override, data_format, pad_list):
+    """AvgPool3D's arguments checked and resolved for ``pool``
+    (ops/_pool.avg_pool or its fast twin)."""
     if input.ndim != 5 or data_format != "NCDHW":
         raise ValueError(f"AvgPool3D: NCDHW input expected, got "
                          f"{input.shape}")
     explicit = pad_list if pad_list is not None else pad
     pads = win.resolve_pads(input.shape[2:], kernel_size, strides, (1, 1, 1),
                             pad_mode, explicit)
-    return avg_pool(input, kernel_size, strides, pads,
-                    ceil_mode and pad_mode == "PAD", count_include_pad,
-                    int(divisor_override))
+    return pool(input, kernel_size, strides, pads,
+                ceil_mode and pad_mode == "PAD", count_include_pad,
+                int(divisor_override))
+
+
+# -- numba backend -------------------------------------------------------------
+@register_kernel("AvgPool3D", "numba")
+def avg_pool3d_numba(input, kernel_size=(1, 1, 1), strides=(1, 1, 1),
+                     pad_mode="VALID", pad=(0, 0, 0, 0, 0, 0), ceil_mode=False,
+                     count_include_pad=True, divisor_override=0,
+                     data_format="NCDHW", pad_list=None):
+    """AvgPool3D with the pooling kernel of ops/_fast_window.py."""
+    return _avg_pool3d(_fast_window.avg_pool, input, kernel_size, strides,
+                       pad_mode, pad, ceil_mode, count_include_pad,
+                       divisor_override, data_format, pad_list)

@@ -1,7 +1,8 @@
 """MaxPool3D."""
 from refinfer import args
-from refinfer.registry import register
+from refinfer.registry import register, register_kernel
 
+from . import _fast_window
 from . import _window as win
 from ._common import NUMBERS
 from ._conv import pad_pairs, spatial_ints
@@ -39,9 +40,27 @@ def max_pool3d(x, kernel_size=(1, 1, 1), strides=(1, 1, 1), pad_mode="VALID",
     padding as Conv2D (the smaller half first). NaN propagates.
     dtypes: floats and integers.
     """
+    return _max_pool3d(max_pool, x, kernel_size, strides, pad_mode, pad_list,
+                       ceil_mode, data_format)
+
+
+def _max_pool3d(pool, x, kernel_size, strides, pad_mode, pad_list, ceil_mode,
+                data_format):
+    """MaxPool3D's arguments checked and resolved for ``pool``
+    (ops/_pool.max_pool or its fast twin)."""
     if x.ndim != 5 or data_format != "NCDHW":
         raise ValueError(f"MaxPool3D: NCDHW input expected, got {x.shape}")
     pads = win.resolve_pads(x.shape[2:], kernel_size, strides, (1, 1, 1),
                             pad_mode, pad_list)
-    return max_pool(x, kernel_size, strides, (1, 1, 1), pads,
-                    ceil_mode and pad_mode == "PAD")
+    return pool(x, kernel_size, strides, (1, 1, 1), pads,
+                ceil_mode and pad_mode == "PAD")
+
+
+# -- numba backend -------------------------------------------------------------
+@register_kernel("MaxPool3D", "numba")
+def max_pool3d_numba(x, kernel_size=(1, 1, 1), strides=(1, 1, 1),
+                     pad_mode="VALID", pad_list=(0, 0, 0, 0, 0, 0),
+                     ceil_mode=False, data_format="NCDHW"):
+    """MaxPool3D with the pooling kernel of ops/_fast_window.py."""
+    return _max_pool3d(_fast_window.max_pool, x, kernel_size, strides,
+                       pad_mode, pad_list, ceil_mode, data_format)

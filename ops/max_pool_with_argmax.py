@@ -2,13 +2,14 @@
 import numpy as np
 
 from refinfer import args
-from refinfer.registry import register
+from refinfer.registry import register, register_kernel
 
+from . import _fast_window
 from . import _window as win
 from ._common import NUMBERS, optional
 from ._conv import spatial_ints
 from ._pool import max_pool
-from .max_pool3d_with_argmax import argmax_dtype
+from .max_pool3d_with_argmax import argmax_dtype, pool_with_argmax
 
 
 def _middle_pair(value):
@@ -37,6 +38,14 @@ def max_pool_with_argmax(x, kernel_size=(1, 1), strides=(1, 1),
     after (7 rows, kernel 3, stride 2: 0 before and 2 after, where Conv2D
     and MaxPool put 1 and 1). dtypes: floats and integers.
     """
+    return _max_pool_with_argmax(max_pool, x, kernel_size, strides, pad_mode,
+                                 data_format)
+
+
+def _max_pool_with_argmax(pool, x, kernel_size, strides, pad_mode,
+                          data_format):
+    """MaxPoolWithArgmax with ``pool`` (ops/_pool.max_pool or its fast
+    twin)."""
     if x.ndim != 4 or data_format != "NCHW":
         raise ValueError(f"MaxPoolWithArgmax: NCHW input expected, got "
                          f"{x.shape}")
@@ -44,7 +53,7 @@ def max_pool_with_argmax(x, kernel_size=(1, 1), strides=(1, 1),
                             pad_mode)
     if pad_mode == "SAME":
         pads = _legacy_same_split(kernel_size, strides, pads)
-    y, index = max_pool(x, kernel_size, strides, (1, 1), pads, argmax=True)
+    y, index = pool(x, kernel_size, strides, (1, 1), pads, argmax=True)
     plane = x.shape[2] * x.shape[3]  # the index counts earlier channels too
     index += np.arange(x.shape[1]).reshape(1, -1, 1, 1) * plane
     return y, index.astype(np.int32)
@@ -77,7 +86,24 @@ def max_pool_with_argmax_v2(x, kernel_size, strides=None, pads=(0, 0),
     argmax_type (3 = int32, 4 = int64, or a dtype).
     dtypes: floats and integers.
     """
-    strides = kernel_size if strides is None else strides
-    y, index = max_pool(x, kernel_size, strides, dilation,
-                        tuple((p, p) for p in pads), ceil_mode, argmax=True)
-    return y, index.astype(argmax_type)
+    return pool_with_argmax(max_pool, x, kernel_size, strides, pads, dilation,
+                            ceil_mode, argmax_type)
+
+
+# -- numba backend -------------------------------------------------------------
+@register_kernel("MaxPoolWithArgmax", "numba")
+def max_pool_with_argmax_numba(x, kernel_size=(1, 1), strides=(1, 1),
+                               pad_mode="VALID", data_format="NCHW"):
+    """MaxPoolWithArgmax with the pooling kernel of ops/_fast_window.py."""
+    return _max_pool_with_argmax(_fast_window.max_pool, x, kernel_size,
+                                 strides, pad_mode, data_format)
+
+
+@register_kernel("MaxPoolWithArgmaxV2", "numba")
+def max_pool_with_argmax_v2_numba(x, kernel_size, strides=None, pads=(0, 0),
+                                  dilation=(1, 1), ceil_mode=False,
+                                  argmax_type=np.dtype(np.int64)):
+    """MaxPoolWithArgmaxV2 with the pooling kernel of
+    ops/_fast_window.py."""
+    return pool_with_argmax(_fast_window.max_pool, x, kernel_size, strides,
+                            pads, dilation, ceil_mode, argmax_type)

@@ -6,11 +6,13 @@ ranks, each primitive a thin wrapper that knows its rank.
 import numpy as np
 
 from refinfer import args
-from refinfer.registry import register
+from refinfer.registry import register, register_kernel
 
+from . import _fast_window
 from ._common import FLOATS, NUMBERS, optional
 from ._conv import spatial_ints
 from ._pool import avg_pool, max_pool
+from .max_pool3d_with_argmax import pool_with_argmax
 
 _AVG_CONVERT = {"kernel_size": args.ints, "stride": args.axes,
                 "padding": args.ints, "ceil_mode": args.boolean,
@@ -30,12 +32,14 @@ def _batched(input, rank, pool):
 
 
 def _torch_avg_pool(rank, input, kernel_size, stride, padding, ceil_mode,
-                    count_include_pad, divisor_override):
+                    count_include_pad, divisor_override, pool=avg_pool):
+    """A rank-D mint average pool with ``pool`` (ops/_pool.avg_pool or
+    its fast twin)."""
     per_axis = spatial_ints(rank)
     kernel = per_axis(kernel_size)
     stride = kernel if stride is None or not stride else per_axis(stride)
     pads = tuple((p, p) for p in per_axis(padding))
-    return _batched(input, rank, lambda x: avg_pool(
+    return _batched(input, rank, lambda x: pool(
         x, kernel, stride, pads, ceil_mode, count_include_pad,
         int(divisor_override or 0)))
 
@@ -105,11 +109,55 @@ def max_pool_with_indices(x, kernel_size, strides=None, pads=(0, 0),
     Ascend-specific bit mask in MindSpore; here it is the indices too.
     MindSpore 2.7.1 has no CPU kernel for either.
     """
-    stride = kernel_size if strides is None else strides
-    pads = tuple((p, p) for p in pads)
+    return _max_pool_with_indices(max_pool, x, kernel_size, strides, pads,
+                                  dilation, ceil_mode, argmax_type)
 
-    def pool(array):
-        y, index = max_pool(array, kernel_size, stride, dilation, pads,
-                            ceil_mode, argmax=True)
-        return y, index.astype(argmax_type)
-    return _batched(x, 2, pool)
+
+def _max_pool_with_indices(pool, x, kernel_size, strides, pads, dilation,
+                           ceil_mode, argmax_type):
+    """MaxPoolWithIndices with ``pool`` (ops/_pool.max_pool or its fast
+    twin)."""
+    return _batched(x, 2, lambda batch: pool_with_argmax(
+        pool, batch, kernel_size, strides, pads, dilation, ceil_mode,
+        argmax_type))
+
+
+# -- numba backend -------------------------------------------------------------
+@register_kernel("AvgPool1D", "numba")
+def avg_pool1d_numba(input, kernel_size, stride=None, padding=(0,),
+                     ceil_mode=False, count_include_pad=True):
+    """AvgPool1D with the pooling kernel of ops/_fast_window.py."""
+    return _torch_avg_pool(1, input, kernel_size, stride, padding, ceil_mode,
+                           count_include_pad, None, _fast_window.avg_pool)
+
+
+@register_kernel("AvgPool2D", "numba")
+def avg_pool2d_numba(input, kernel_size, stride=None, padding=(0,),
+                     ceil_mode=False, count_include_pad=True,
+                     divisor_override=None):
+    """AvgPool2D with the pooling kernel of ops/_fast_window.py."""
+    return _torch_avg_pool(2, input, kernel_size, stride, padding, ceil_mode,
+                           count_include_pad, divisor_override,
+                           _fast_window.avg_pool)
+
+
+@register_kernel("AvgPool3DExt", "numba")
+def avg_pool3d_ext_numba(input, kernel_size, stride=None, padding=(0,),
+                         ceil_mode=False, count_include_pad=True,
+                         divisor_override=None):
+    """AvgPool3DExt with the pooling kernel of ops/_fast_window.py."""
+    return _torch_avg_pool(3, input, kernel_size, stride, padding, ceil_mode,
+                           count_include_pad, divisor_override,
+                           _fast_window.avg_pool)
+
+
+@register_kernel("MaxPoolWithIndices", "numba")
+@register_kernel("MaxPoolWithMask", "numba")
+def max_pool_with_indices_numba(x, kernel_size, strides=None, pads=(0, 0),
+                                dilation=(1, 1), ceil_mode=False,
+                                argmax_type=np.dtype(np.int64)):
+    """MaxPoolWithIndices / WithMask with the pooling kernel of
+    ops/_fast_window.py."""
+    return _max_pool_with_indices(_fast_window.max_pool, x, kernel_size,
+                                  strides, pads, dilation, ceil_mode,
+                                  argmax_type)

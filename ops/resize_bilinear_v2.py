@@ -1,9 +1,9 @@
 """ResizeBilinearV2."""
 from refinfer import args
-from refinfer.registry import register
+from refinfer.registry import register, register_kernel
 
 from ._common import FLOATS
-from ._resize import resize
+from ._resize import check_image, fast_resize, resize
 
 
 @register("ResizeBilinearV2", family="nn", dtypes=FLOATS,
@@ -25,10 +25,24 @@ def resize_bilinear_v2(image, size, align_corners=False,
     half_pixel_centers=False (not both). dtypes: float16 (computed in
     float32), float32, float64.
     """
+    return _resize_bilinear_v2(resize, image, size, align_corners,
+                               half_pixel_centers)
+
+
+def _resize_bilinear_v2(sample, image, size, align_corners, half_pixel_centers):
+    """ResizeBilinearV2 with ``sample`` (ops/_resize.resize or its fast
+    twin)."""
     if align_corners and half_pixel_centers:
         raise ValueError("ResizeBilinearV2: align_corners and "
                          "half_pixel_centers cannot both be set")
-    if image.ndim != 4 or len(size) != 2:
-        raise ValueError(f"ResizeBilinearV2: 4-D image and 2 sizes expected, "
-                         f"got {image.shape} and {size}")
-    return resize(image, size, "linear", align_corners, half_pixel_centers)
+    check_image("ResizeBilinearV2", image, size)
+    return sample(image, size, "linear", align_corners, half_pixel_centers)
+
+
+# -- numba backend -------------------------------------------------------------
+@register_kernel("ResizeBilinearV2", "numba")
+def resize_bilinear_v2_numba(image, size, align_corners=False,
+                             half_pixel_centers=False):
+    """ResizeBilinearV2 with the resize kernels of ops/_resize.py."""
+    return _resize_bilinear_v2(fast_resize, image, size, align_corners,
+                               half_pixel_centers)

@@ -1,9 +1,10 @@
 """ResizeNearestNeighbor."""
 from refinfer import args
-from refinfer.registry import register
+from refinfer.registry import register, register_kernel
 
 from ._common import NUMBERS
-from .resize_nearest_neighbor_v2 import resize_nearest_neighbor_v2
+from .resize_nearest_neighbor_v2 import (resize_nearest_neighbor_v2,
+                                         resize_nearest_neighbor_v2_numba)
 
 
 @register("ResizeNearestNeighbor", family="nn", dtypes=NUMBERS,
@@ -23,3 +24,11 @@ def resize_nearest_neighbor(input_x, size, align_corners=False,
     integers.
     """
     return resize_nearest_neighbor_v2(input_x, size, align_corners, False)
+
+
+# -- numba backend -------------------------------------------------------------
+@register_kernel("ResizeNearestNeighbor", "numba")
+def resize_nearest_neighbor_numba(input_x, size, align_corners=False,
+                                  half_pixel_centers=False):
+    """ResizeNearestNeighbor with the resize kernels of ops/_resize.py."""
+    return resize_nearest_neighbor_v2_numba(input_x, size, align_corners, False)

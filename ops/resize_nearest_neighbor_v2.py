@@ -1,9 +1,9 @@
 """ResizeNearestNeighborV2."""
 from refinfer import args
-from refinfer.registry import register
+from refinfer.registry import register, register_kernel
 
 from ._common import NUMBERS
-from ._resize import resize
+from ._resize import check_image, fast_resize, resize
 
 
 @register("ResizeNearestNeighborV2", family="nn", dtypes=NUMBERS,
@@ -23,7 +23,21 @@ def resize_nearest_neighbor_v2(image, size, align_corners=False,
     Arguments: image (N, C, H, W); size (out_h, out_w); align_corners=False;
     half_pixel_centers=False. dtypes: floats and integers.
     """
-    if image.ndim != 4 or len(size) != 2:
-        raise ValueError(f"ResizeNearestNeighborV2: 4-D image and 2 sizes "
-                         f"expected, got {image.shape} and {size}")
-    return resize(image, size, "nearest", align_corners, half_pixel_centers)
+    return _resize_nearest(resize, image, size, align_corners,
+                           half_pixel_centers)
+
+
+def _resize_nearest(sample, image, size, align_corners, half_pixel_centers):
+    """ResizeNearestNeighborV2 with ``sample`` (ops/_resize.resize or its
+    fast twin)."""
+    check_image("ResizeNearestNeighborV2", image, size)
+    return sample(image, size, "nearest", align_corners, half_pixel_centers)
+
+
+# -- numba backend -------------------------------------------------------------
+@register_kernel("ResizeNearestNeighborV2", "numba")
+def resize_nearest_neighbor_v2_numba(image, size, align_corners=False,
+                                     half_pixel_centers=False):
+    """ResizeNearestNeighborV2 with the resize kernels of ops/_resize.py."""
+    return _resize_nearest(fast_resize, image, size, align_corners,
+                           half_pixel_centers)

@@ -9,10 +9,11 @@ with align_corners, else (i + 0.5) * in / out - 0.5 clamped at 0.
 import math
 
 from refinfer import args
-from refinfer.registry import register
+from refinfer.registry import register, register_kernel
 
 from ._common import FLOATS, NUMBERS, optional
-from ._resize import resize
+from ._resize import fast_resize, resize
+
 
 def _floats(value):
     """Scale factors: a float or a sequence of floats."""
@@ -32,11 +33,13 @@ def _output_size(x, output_size, scales, rank):
                  for size, s in zip(x.shape[x.ndim - rank:], scales))
 
 
-def _upsample(x, output_size, scales, rank, mode, align_corners=False):
+def _upsample(x, output_size, scales, rank, mode, align_corners=False,
+              sample=resize):
+    """Resize with ``sample`` (ops/_resize.resize or its fast twin)."""
     if x.ndim != rank + 2:
         raise ValueError(f"Upsample: {rank + 2}-D input expected, got {x.shape}")
     size = _output_size(x, output_size, scales, rank)
-    return resize(x, size, mode, align_corners,
+    return sample(x, size, mode, align_corners,
                   mode == "linear" and not align_corners)
 
 
@@ -111,6 +114,47 @@ def resize_linear1d(x, size, coordinate_transformation_mode="align_corners"):
     code 0). Arguments: x (N, C, L); size (one int); the mode. dtypes:
     float16 (computed in float32), float32, float64.
     """
-    mode = coordinate_transformation_mode
-    return resize(x, size[-1:], "linear", mode == "align_corners",
+    return _resize_linear1d(resize, x, size, coordinate_transformation_mode)
+
+
+def _resize_linear1d(sample, x, size, mode):
+    """ResizeLinear1D with ``sample`` (ops/_resize.resize or its fast
+    twin)."""
+    return sample(x, size[-1:], "linear", mode == "align_corners",
                   mode == "half_pixel")
+
+
+# -- numba backend -------------------------------------------------------------
+@register_kernel("UpsampleNearest1D", "numba")
+@register_kernel("UpsampleNearest2D", "numba")
+@register_kernel("UpsampleNearest3D", "numba")
+def upsample_nearest_numba(x, output_size=None, scales=None):
+    """UpsampleNearest1D/2D/3D with the resize kernels of ops/_resize.py."""
+    return _upsample(x, output_size, scales, x.ndim - 2, "nearest",
+                     sample=fast_resize)
+
+
+@register_kernel("UpsampleLinear1D", "numba")
+@register_kernel("UpsampleBilinear2D", "numba")
+def upsample_linear_numba(x, output_size=None, scales=None,
+                          align_corners=False):
+    """UpsampleLinear1D / UpsampleBilinear2D with the resize kernels of
+    ops/_resize.py."""
+    return _upsample(x, output_size, scales, x.ndim - 2, "linear",
+                     align_corners, fast_resize)
+
+
+@register_kernel("UpsampleTrilinear3D", "numba")
+def upsample_trilinear3d_numba(x, output_size=None, scales=None,
+                               align_corners=False):
+    """UpsampleTrilinear3D with the resize kernels of ops/_resize.py."""
+    return _upsample(x, output_size, scales, 3, "linear", align_corners,
+                     fast_resize)
+
+
+@register_kernel("ResizeLinear1D", "numba")
+def resize_linear1d_numba(x, size,
+                          coordinate_transformation_mode="align_corners"):
+    """ResizeLinear1D with the resize kernels of ops/_resize.py."""
+    return _resize_linear1d(fast_resize, x, size,
+                            coordinate_transformation_mode)

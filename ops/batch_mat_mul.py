@@ -26,6 +26,8 @@ def batch_mat_mul(x, y, transpose_a=False, transpose_b=False):
 
 
 # -- numba backend -------------------------------------------------------------
+import math  # noqa: E402
+
 import numpy as np  # noqa: E402
 
 from refinfer.registry import register_kernel  # noqa: E402
@@ -51,8 +53,9 @@ def batched_matmul(a, b):
     if not batch or b.shape[:-2] != batch:
         return np.matmul(a, b)
     out = np.empty(batch + (a.shape[-2], b.shape[-1]), a.dtype)
-    a3, b3 = a.reshape((-1,) + a.shape[-2:]), b.reshape((-1,) + b.shape[-2:])
-    o3 = out.reshape((-1,) + out.shape[-2:])
+    count = math.prod(batch)    # not -1: a 0-size matrix leaves it ambiguous
+    a3, b3 = a.reshape((count,) + a.shape[-2:]), b.reshape((count,) + b.shape[-2:])
+    o3 = out.reshape((count,) + out.shape[-2:])
 
     def matrices(lo, hi):
         np.matmul(a3[lo:hi], b3[lo:hi], out=o3[lo:hi])

@@ -36,6 +36,17 @@ def conv3d(x, weight, out_channel=None, kernel_size=None, mode=1,
 
     dtypes: float16 (accumulated in float32), float32, float64.
     """
+    pads = _pads(x, weight, out_channel, kernel_size, pad_mode, pad, stride,
+                 dilation, data_format, pad_list)
+    work = compute_dtype(np.result_type(x, weight))
+    xp = win.pad_hw(x.astype(work, copy=False), pads)
+    y = conv_nd(xp, weight.astype(work, copy=False), stride, dilation, group)
+    return y.astype(x.dtype, copy=False)
+
+
+def _pads(x, weight, out_channel, kernel_size, pad_mode, pad, stride,
+          dilation, data_format, pad_list):
+    """The checked operands' padding, (before, after) per axis."""
     if x.ndim != 5 or weight.ndim != 5:
         raise ValueError(f"Conv3D: x and weight must be 5-D, got {x.shape} "
                          f"and {weight.shape}")
@@ -51,7 +62,26 @@ def conv3d(x, weight, out_channel=None, kernel_size=None, mode=1,
     pads = win.resolve_pads(x.shape[2:], weight.shape[2:], stride, dilation,
                             pad_mode, pads)
     win.output_hw(x.shape[2:], weight.shape[2:], stride, dilation, pads)
-    work = compute_dtype(np.result_type(x, weight))
-    xp = win.pad_hw(x.astype(work, copy=False), pads)
-    y = conv_nd(xp, weight.astype(work, copy=False), stride, dilation, group)
-    return y.astype(x.dtype, copy=False)
+    return pads
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from ._conv import conv_fast  # noqa: E402
+
+
+@register_kernel("Conv3D", "numba")
+def conv3d_numba(x, weight, out_channel=None, kernel_size=None, mode=1,
+                 pad_mode="VALID", pad=(0, 0, 0, 0, 0, 0), stride=(1, 1, 1),
+                 dilation=(1, 1, 1), group=1, data_format="NCDHW",
+                 pad_list=None):
+    """Conv3D as vol2col + GEMM (see ops/_conv.py); float16 and mixed
+    dtypes through the reference."""
+    pads = _pads(x, weight, out_channel, kernel_size, pad_mode, pad, stride,
+                 dilation, data_format, pad_list)
+    y = conv_fast(x, weight, None, pads, stride, dilation, group)
+    if y is None:
+        return conv3d(x, weight, out_channel, kernel_size, mode, pad_mode, pad,
+                      stride, dilation, group, data_format, pad_list)
+    return y

@@ -44,6 +44,20 @@ def conv3d_transpose(x, filter, in_channel=None, out_channel=None,
 
     dtypes: float16 (accumulated in float32), float32, float64.
     """
+    pads, out_size = _layout(x, filter, in_channel, out_channel, pad_mode,
+                             pad, stride, dilation, group, output_padding,
+                             data_format, pad_list, input_size)
+    work = compute_dtype(np.result_type(x, filter))
+    y = conv_transpose_nd(x.astype(work, copy=False),
+                          filter.astype(work, copy=False), stride, dilation,
+                          pads, out_size, group)
+    return y.astype(x.dtype, copy=False)
+
+
+def _layout(x, filter, in_channel, out_channel, pad_mode, pad, stride,
+            dilation, group, output_padding, data_format, pad_list,
+            input_size):
+    """(pads, output size) of the checked operands."""
     if x.ndim != 5 or filter.ndim != 5:
         raise ValueError(f"Conv3DTranspose: 5-D operands expected, got "
                          f"{x.shape} and {filter.shape}")
@@ -64,11 +78,7 @@ def conv3d_transpose(x, filter, in_channel=None, out_channel=None,
                                 pad_mode, explicit, output_padding)
     pads = win.resolve_pads(out_size, kernel, stride, dilation, pad_mode,
                             explicit)
-    work = compute_dtype(np.result_type(x, filter))
-    y = conv_transpose_nd(x.astype(work, copy=False),
-                          filter.astype(work, copy=False), stride, dilation,
-                          pads, out_size, group)
-    return y.astype(x.dtype, copy=False)
+    return pads, out_size
 
 
 def _output_size(size_in, kernel, stride, dilation, pad_mode, pads,
@@ -82,3 +92,31 @@ def _output_size(size_in, kernel, stride, dilation, pad_mode, pads,
                  for i, s, (b, a), k, d, op
                  in zip(size_in, stride, pairs, kernel, dilation,
                         output_padding))
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from ._conv import conv_transpose_fast  # noqa: E402
+
+
+@register_kernel("Conv3DTranspose", "numba")
+def conv3d_transpose_numba(x, filter, in_channel=None, out_channel=None,
+                           kernel_size=None, mode=1, pad_mode="VALID",
+                           pad=(0, 0, 0, 0, 0, 0), stride=(1, 1, 1),
+                           dilation=(1, 1, 1), group=1,
+                           output_padding=(0, 0, 0), data_format="NCDHW",
+                           pad_list=None, input_size=None):
+    """Conv3DTranspose as GEMM + col2vol scatter (see ops/_conv.py);
+    float16 and mixed dtypes through the reference."""
+    pads, out_size = _layout(x, filter, in_channel, out_channel, pad_mode,
+                             pad, stride, dilation, group, output_padding,
+                             data_format, pad_list, input_size)
+    y = conv_transpose_fast(x, filter, None, pads, out_size, stride, dilation,
+                            group)
+    if y is None:
+        return conv3d_transpose(x, filter, in_channel, out_channel,
+                                kernel_size, mode, pad_mode, pad, stride,
+                                dilation, group, output_padding, data_format,
+                                pad_list, input_size)
+    return y

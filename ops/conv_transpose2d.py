@@ -23,3 +23,18 @@ def conv_transpose2d(input, weight, bias=None, stride=(1,), padding=(0,),
     """
     return torch_conv(input, weight, bias, stride, padding, dilation, groups,
                       True, output_padding)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from ._conv import torch_conv_numba  # noqa: E402
+
+
+@register_kernel("ConvTranspose2D", "numba")
+def conv_transpose2d_numba(input, weight, bias=None, stride=(1,),
+                           padding=(0,), output_padding=(0,), groups=1,
+                           dilation=(1,)):
+    """conv_transpose2d as GEMM + col2vol scatter (see ops/_conv.py)."""
+    return torch_conv_numba(input, weight, bias, stride, padding, dilation,
+                            groups, True, output_padding)

@@ -38,3 +38,23 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
                            keepdims=True)
     scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
     return (rows * scale).astype(weight.dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_index  # noqa: E402
+
+
+@register_kernel("Embedding", "numba")
+def embedding_numba(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+                    scale_grad_by_freq=False):
+    """The row lookup as row copies (``_fast_index.gather``) for int32/int64
+    indices without max_norm; the rest through the reference."""
+    out = None
+    if max_norm is None:
+        out = _fast_index.gather(weight, input, 0, 0, False)
+    if out is None:
+        return embedding(input, weight, padding_idx, max_norm, norm_type,
+                         scale_grad_by_freq)
+    return out

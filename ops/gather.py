@@ -45,3 +45,20 @@ def gather(input_params, input_indices, axis, batch_dims=0):
     for b in range(params.shape[0]):  # one plain gather per batch entry
         out[b] = np.take(params[b], indices[b], axis=axis - batch_dims)
     return out.reshape(out_shape)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_index  # noqa: E402
+
+
+@register_kernel("Gather", "numba")
+def gather_numba(input_params, input_indices, axis, batch_dims=0):
+    """Gather as row copies (``_fast_index.gather``) for int32/int64
+    indices; small, odd or out-of-range cases through the reference."""
+    axis, batch_dims = int(axis), int(batch_dims)
+    axis += input_params.ndim if axis < 0 else 0
+    batch_dims += input_indices.ndim if batch_dims < 0 else 0
+    out = _fast_index.gather(input_params, input_indices, axis, batch_dims, True)
+    return gather(input_params, input_indices, axis, batch_dims) if out is None else out

@@ -32,3 +32,17 @@ def gather_d(x, dim, index):
                    for a in range(x.ndim))
     return np.take_along_axis(x[window], index.astype(np.int64) % max(length, 1),
                               axis=dim)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_index  # noqa: E402
+
+
+@register_kernel("GatherD", "numba")
+def gather_d_numba(x, dim, index):
+    """GatherD in one pass (``_fast_index.gather_along``) for int32/int64
+    indices; small, odd or out-of-range cases through the reference."""
+    out = _fast_index.gather_along(x, int(dim), index)
+    return gather_d(x, dim, index) if out is None else out

@@ -23,3 +23,17 @@ def gather_nd(input_x, indices):
     if not index:  # k = 0: every index tuple selects the whole input
         return np.broadcast_to(input_x, indices.shape[:-1] + input_x.shape).copy()
     return input_x[index].copy()
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_index  # noqa: E402
+
+
+@register_kernel("GatherNd", "numba")
+def gather_nd_numba(input_x, indices):
+    """GatherNd as row copies (``_fast_index.gather_nd``) for int32/int64
+    indices; small, odd or out-of-range cases through the reference."""
+    out = _fast_index.gather_nd(input_x, indices)
+    return gather_nd(input_x, indices) if out is None else out

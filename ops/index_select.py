@@ -23,3 +23,19 @@ def index_select(input, dim, index):
         raise ValueError(f"IndexSelect: index must be 0-d or 1-D, got "
                          f"{index.shape}")
     return np.take(input, index.reshape(-1), axis=int(dim))
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_index  # noqa: E402
+
+
+@register_kernel("IndexSelect", "numba")
+def index_select_numba(input, dim, index):
+    """IndexSelect as row copies (``_fast_index.gather``) for int32/int64
+    indices; small, odd or out-of-range cases through the reference."""
+    dim, out = int(dim), None
+    if index.ndim <= 1 and -input.ndim <= dim < input.ndim:
+        out = _fast_index.gather(input, index.reshape(-1), dim % input.ndim, 0, True)
+    return index_select(input, dim, index) if out is None else out

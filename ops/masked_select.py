@@ -15,3 +15,17 @@ def masked_select(input, mask):
     """
     values, keep = np.broadcast_arrays(input, mask.astype(bool))
     return values[keep]
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_index  # noqa: E402
+
+
+@register_kernel("MaskedSelect", "numba")
+def masked_select_numba(input, mask):
+    """MaskedSelect as count-then-fill (``_fast_index.masked_select``) for
+    a bool mask of input's shape; broadcasts through the reference."""
+    out = _fast_index.masked_select(input, mask)
+    return masked_select(input, mask) if out is None else out

@@ -16,3 +16,17 @@ def non_zero(input):
     if input.ndim == 0:
         raise ValueError("NonZero: input must have rank >= 1")
     return np.argwhere(input).astype(np.int64)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_index  # noqa: E402
+
+
+@register_kernel("NonZero", "numba")
+def non_zero_numba(input):
+    """NonZero as count-then-fill (``_fast_index.nonzero``); small inputs
+    and rank 0 (an error) through the reference."""
+    out = _fast_index.nonzero(input, by_axis=False) if input.ndim else None
+    return non_zero(input) if out is None else out

@@ -15,3 +15,17 @@ def non_zero_ext(input):
     2.7.1 has no CPU kernel for it.
     """
     return tuple(i.astype(np.int64) for i in np.nonzero(np.atleast_1d(input)))
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_index  # noqa: E402
+
+
+@register_kernel("NonZeroExt", "numba")
+def non_zero_ext_numba(input):
+    """NonZeroExt as count-then-fill (``_fast_index.nonzero``), the rows of
+    one (rank, count) array; small inputs through the reference."""
+    out = _fast_index.nonzero(np.atleast_1d(input), by_axis=True)
+    return non_zero_ext(input) if out is None else tuple(out)

@@ -30,3 +30,17 @@ def one_hot(indices, depth, on_value, off_value, axis=-1):
     hot = indices[..., None] == np.arange(depth)
     out = np.where(hot, on, off.astype(on.dtype))
     return np.moveaxis(out, -1, axis) if axis != -1 else out
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_index  # noqa: E402
+
+
+@register_kernel("OneHot", "numba")
+def one_hot_numba(indices, depth, on_value, off_value, axis=-1):
+    """OneHot in one pass (``_fast_index.one_hot``) for int32/int64
+    indices; small or odd cases through the reference."""
+    out = _fast_index.one_hot(indices, int(depth), on_value, off_value, int(axis))
+    return one_hot(indices, depth, on_value, off_value, axis) if out is None else out

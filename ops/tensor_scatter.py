@@ -60,5 +60,32 @@ def _make(name, combine, summary, formula, repeats, dtypes):
     return register(name, family="shape", dtypes=dtypes)(tensor_scatter)
 
 
-for _name, _spec in _VARIANTS.items():
-    _make(_name, *_spec)
+_REFERENCES = {name: _make(name, *spec) for name, spec in _VARIANTS.items()}
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_index  # noqa: E402
+
+_CODES = {"TensorScatterUpdate": _fast_index.UPDATE, "TensorScatterAdd": _fast_index.ADD,
+          "TensorScatterSub": _fast_index.SUB, "TensorScatterMul": _fast_index.MUL,
+          "TensorScatterMax": _fast_index.MAX, "TensorScatterMin": _fast_index.MIN}
+
+
+def _make_numba(name, code):
+    reference = _REFERENCES[name]
+
+    def tensor_scatter_numba(input_x, indices, updates):
+        out = _fast_index.scatter(input_x, indices, updates, code)
+        return reference(input_x, indices, updates) if out is None else out
+    tensor_scatter_numba.__name__ = tensor_scatter_numba.__qualname__ = \
+        reference.__name__ + "_numba"
+    tensor_scatter_numba.__doc__ = (
+        f"{name} with ``_fast_index.scatter`` for float32/float64/int32/int64 "
+        "(any 4- or 8-byte dtype for the update); the rest through the reference.")
+    return register_kernel(name, "numba")(tensor_scatter_numba)
+
+
+for _name, _code in _CODES.items():
+    _make_numba(_name, _code)

@@ -22,3 +22,20 @@ def tril(input, diagonal=0):
     if input.ndim < 2:
         raise ValueError(f"Tril: input must have rank >= 2, got {input.shape}")
     return np.tril(input, int(diagonal))
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_index  # noqa: E402
+
+
+def tril_numba(input, diagonal=0):
+    """Tril as one masked copy (``_fast_index.triangle``); rank < 2 through
+    the reference."""
+    out = _fast_index.triangle(input, int(diagonal), True)
+    return tril(input, diagonal) if out is None else out
+
+
+register_kernel("Tril", "numba")(tril_numba)
+register_kernel("TrilExt", "numba")(tril_numba)

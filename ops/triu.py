@@ -20,3 +20,17 @@ def triu(input, diagonal=0):
     if input.ndim < 2:
         raise ValueError(f"Triu: input must have rank >= 2, got {input.shape}")
     return np.triu(input, int(diagonal))
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_index  # noqa: E402
+
+
+@register_kernel("Triu", "numba")
+def triu_numba(input, diagonal=0):
+    """Triu as one masked copy (``_fast_index.triangle``); rank < 2 through
+    the reference."""
+    out = _fast_index.triangle(input, int(diagonal), False)
+    return triu(input, diagonal) if out is None else out

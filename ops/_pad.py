@@ -1,4 +1,6 @@
-"""Padding shared by Pad, PadV3, MirrorPad and ConstantPadND."""
+"""Padding shared by Pad, PadV3, MirrorPad and ConstantPadND: np.pad for
+the references, and the source index of every output position of one axis
+(:func:`index_map`) for the Numba kernels, which pad by gathering."""
 from __future__ import annotations
 
 import numpy as np
@@ -34,3 +36,29 @@ def pad(x: np.ndarray, widths, mode: str = "constant", value=0):
         return np.pad(x, grow, mode="constant",
                       constant_values=np.asarray(value).astype(x.dtype))
     return np.pad(x, grow, mode=NUMPY_MODES[mode])
+
+
+def index_map(length: int, before: int, after: int, mode: str) -> np.ndarray:
+    """For one axis of ``length``, padded (or cropped, where negative) by
+    ``before`` / ``after`` in ``mode``: the source index of each output
+    position, -1 where mode "constant" fills. Equal to what :func:`pad`
+    does to np.arange(length), also for widths beyond the axis length;
+    the axis must keep at least one element after cropping."""
+    first = max(-before, 0)
+    kept = length - first - max(-after, 0)
+    i = np.arange(-max(before, 0), kept + max(after, 0), dtype=np.int64)
+    mode = NUMPY_MODES[mode]
+    if mode == "constant":
+        i[(i < 0) | (i >= kept)] = -1 - first
+    elif mode == "edge":
+        np.clip(i, 0, kept - 1, out=i)
+    elif mode == "wrap":
+        i %= kept
+    elif mode == "reflect":         # period 2 (kept - 1), about the ends
+        period = max(2 * kept - 2, 1)
+        i %= period
+        np.subtract(period, i, out=i, where=i >= kept)
+    else:                           # symmetric: period 2 kept, ends repeated
+        i %= 2 * kept
+        np.subtract(2 * kept - 1, i, out=i, where=i >= kept)
+    return i + first

@@ -8,12 +8,23 @@ import numpy as np
 from refinfer import args
 
 
-def progression(start, end, step, dtype, op: str,
-                maxlen: int | None = None) -> np.ndarray:
+def affine(length: int, coefficients: np.ndarray, dtype) -> np.ndarray:
+    """[a + i * b for i < length] with (a, b) = coefficients, computed in
+    the coefficients' dtype (int64 wraps, floats round at each step), then
+    cast to ``dtype`` (a float into an integer truncates toward zero)."""
+    start, step = coefficients
+    return (start + np.arange(length, dtype=coefficients.dtype) * step
+            ).astype(dtype)
+
+
+def progression(start, end, step, dtype, op: str, maxlen: int | None = None,
+                fill=affine) -> np.ndarray:
     """[start, start + step, ...) up to end (exclusive), in ``dtype``.
 
     The length is ceil((end - start) / step); a step of 0, or one pointing
-    away from end, raises (MindSpore does too).
+    away from end, raises (MindSpore does too). Integer dtypes compute in
+    int64, float ones in float64; ``fill`` is :func:`affine` or a kernel
+    with its signature.
     """
     start, end, step = (args.scalar(v) for v in (start, end, step))
     if step == 0:
@@ -25,9 +36,8 @@ def progression(start, end, step, dtype, op: str,
     if maxlen is not None and length > maxlen:
         raise ValueError(f"{op}: {length} elements exceed maxlen {maxlen}")
     if np.dtype(dtype).kind in "iu":
-        return (int(start) + int(step) * np.arange(length, dtype=np.int64)
-                ).astype(dtype)
-    return (start + step * np.arange(length, dtype=np.float64)).astype(dtype)
+        return fill(length, np.array([int(start), int(step)], np.int64), dtype)
+    return fill(length, np.array([start, step], np.float64), dtype)
 
 
 def is_float(*values) -> bool:
@@ -35,19 +45,18 @@ def is_float(*values) -> bool:
     return any(np.asarray(v).dtype.kind in "fc" for v in values)
 
 
-def evenly_spaced(start, end, steps: int, dtype) -> np.ndarray:
+def evenly_spaced(start, end, steps: int, dtype, fill=affine) -> np.ndarray:
     """``steps`` values from start to end inclusive, computed in ``dtype``
-    as start + i * (end - start) / (steps - 1), as MindSpore's CPU kernel
-    (so the last value can differ from end by rounding)."""
+    (float64 for integer dtypes, truncated at the end) as start + i * (end
+    - start) / (steps - 1), as MindSpore's CPU kernel (so the last value
+    can differ from end by rounding). ``fill``: as for :func:`progression`."""
     steps = int(steps)
     if steps < 0:
         raise ValueError(f"steps must be >= 0, got {steps}")
-    work = np.dtype(dtype) if np.dtype(dtype).kind == "f" else np.float64
-    start = np.asarray(args.scalar(start), work)
-    end = np.asarray(args.scalar(end), work)
+    work = np.dtype(dtype) if np.dtype(dtype).kind == "f" else np.dtype(np.float64)
+    start = work.type(args.scalar(start))
+    end = work.type(args.scalar(end))
     if steps == 1:
-        return start.reshape(1).astype(dtype)
+        return np.array([start]).astype(dtype)
     delta = (end - start) / work.type(max(steps - 1, 1))
-    values = start + np.arange(steps, dtype=work) * delta
-    return values.astype(dtype) if np.dtype(dtype).kind == "f" \
-        else np.trunc(values).astype(dtype)
+    return fill(steps, np.array([start, delta], work), dtype)

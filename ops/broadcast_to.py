@@ -8,7 +8,7 @@ from ._common import ALL
 
 
 @register("BroadcastTo", family="shape", dtypes=ALL,
-          convert={"shape": args.ints})
+          convert={"shape": args.ints}, no_kernel="copy")
 def broadcast_to(input, shape):
     """Broadcast to a target shape with NumPy's rules (what expand_as exports).
 

@@ -7,7 +7,7 @@ from .split_tensor import split_tensor
 
 
 @register("Chunk", family="shape", dtypes=ALL,
-          convert={"chunks": args.scalar, "dim": args.scalar})
+          convert={"chunks": args.scalar, "dim": args.scalar}, no_kernel="copy")
 def chunk(input, chunks, dim=0):
     """Split along dim into at most ``chunks`` equal pieces; returns a tuple.
 

@@ -7,7 +7,8 @@ from refinfer.registry import register
 from ._common import ALL
 
 
-@register("Concat", family="shape", dtypes=ALL, convert={"axis": args.scalar})
+@register("Concat", family="shape", dtypes=ALL, convert={"axis": args.scalar},
+          no_kernel="copy")
 def concat(tensors, axis=0):
     """Join a tuple of tensors along an existing axis.
 

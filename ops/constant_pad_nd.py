@@ -17,3 +17,16 @@ def constant_pad_nd(input, padding, value=0.0):
     dtypes. MindSpore 2.7.1 has no CPU kernel for it.
     """
     return pad(input, from_last_axis(padding, input.ndim), "constant", value)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_shape  # noqa: E402
+
+
+@register_kernel("ConstantPadND", "numba")
+def constant_pad_nd_numba(input, padding, value=0.0):
+    """Constant padding as a gather (_fast_shape.pad)."""
+    return _fast_shape.pad(input, from_last_axis(padding, input.ndim),
+                           "constant", value)

@@ -5,7 +5,7 @@ from ._common import ALL
 from .broadcast_to import broadcast_to
 
 
-@register("ExpandAs", family="shape", dtypes=ALL)
+@register("ExpandAs", family="shape", dtypes=ALL, no_kernel="copy")
 def expand_as(input, other):
     """Broadcast input to other's shape (only other's shape is used).
 

@@ -8,7 +8,7 @@ from ._common import ALL
 
 
 @register("ExpandDims", family="shape", dtypes=ALL,
-          convert={"axis": args.scalar})
+          convert={"axis": args.scalar}, no_kernel="view")
 def expand_dims(input_x, axis):
     """Insert a length-1 axis at position axis (in [-rank-1, rank])."""
     return np.expand_dims(input_x, int(axis))

@@ -8,7 +8,8 @@ from ._common import ALL
 
 
 @register("Eye", family="shape", dtypes=ALL,
-          convert={"n": args.scalar, "m": args.scalar, "dtype": args.dtype})
+          convert={"n": args.scalar, "m": args.scalar, "dtype": args.dtype},
+          no_kernel="native")
 def eye(n, m, dtype):
     """An n x m matrix with ones on the main diagonal and zeros elsewhere.
 

@@ -7,7 +7,8 @@ from ._fill import filled
 
 
 @register("FillScalar", family="shape", dtypes=ALL,
-          convert={"size": args.ints, "dtype": args.optional_dtype})
+          convert={"size": args.ints, "dtype": args.optional_dtype},
+          no_kernel="copy")
 def fill_scalar(size, fill_value, dtype=None):
     """A tensor of shape ``size`` filled with a Python scalar (mint.full).
 

@@ -6,7 +6,8 @@ from ._common import ALL
 from ._fill import filled
 
 
-@register("FillV2", family="shape", dtypes=ALL, convert={"shape": args.ints})
+@register("FillV2", family="shape", dtypes=ALL, convert={"shape": args.ints},
+          no_kernel="copy")
 def fill_v2(shape, value):
     """A tensor of the given shape filled with a one-element tensor's value.
 

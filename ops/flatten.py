@@ -6,7 +6,7 @@ from refinfer.registry import register
 from ._common import ALL
 
 
-@register("Flatten", family="shape", dtypes=ALL)
+@register("Flatten", family="shape", dtypes=ALL, no_kernel="view")
 def flatten(input_x):
     """Keep the first axis and merge the rest: (N, d1, ...) -> (N, d1*...).
 

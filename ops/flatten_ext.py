@@ -8,7 +8,8 @@ from ._common import ALL
 
 
 @register("FlattenExt", family="shape", dtypes=ALL,
-          convert={"start_dim": args.scalar, "end_dim": args.scalar})
+          convert={"start_dim": args.scalar, "end_dim": args.scalar},
+          no_kernel="view")
 def flatten_ext(input, start_dim=0, end_dim=-1):
     """Merge axes start_dim..end_dim into one (mint.flatten, torch.flatten).
 

@@ -7,7 +7,7 @@ from ._fill import filled
 
 
 @register("FullLike", family="shape", dtypes=ALL,
-          convert={"dtype": args.optional_dtype})
+          convert={"dtype": args.optional_dtype}, no_kernel="copy")
 def full_like(input, fill_value, dtype=None):
     """A tensor of input's shape filled with fill_value.
 

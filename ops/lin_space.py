@@ -19,3 +19,15 @@ def lin_space(start, stop, num):
     Output: 1-D, start's dtype.
     """
     return evenly_spaced(start, stop, num, start.dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_shape  # noqa: E402
+
+
+@register_kernel("LinSpace", "numba")
+def lin_space_numba(start, stop, num):
+    """The values in one pass (_fast_shape.affine)."""
+    return evenly_spaced(start, stop, num, start.dtype, _fast_shape.affine)

@@ -18,5 +18,20 @@ def lin_space_ext(start, end, steps, dtype=None):
     dtype=None (TypeId; None means float32). Integer dtypes truncate the
     float values. MindSpore 2.7.1 has no CPU kernel for it.
     """
-    return evenly_spaced(start, end, steps,
-                         np.float32 if dtype is None else dtype)
+    return evenly_spaced(start, end, steps, _dtype(dtype))
+
+
+def _dtype(dtype):
+    return np.float32 if dtype is None else dtype
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_shape  # noqa: E402
+
+
+@register_kernel("LinSpaceExt", "numba")
+def lin_space_ext_numba(start, end, steps, dtype=None):
+    """The values in one pass (_fast_shape.affine)."""
+    return evenly_spaced(start, end, steps, _dtype(dtype), _fast_shape.affine)

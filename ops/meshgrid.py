@@ -19,7 +19,7 @@ def _indexing(value):
 
 
 @register("Meshgrid", family="shape", dtypes=ALL,
-          convert={"indexing": _indexing})
+          convert={"indexing": _indexing}, no_kernel="copy")
 def meshgrid(inputs, indexing="xy"):
     """Coordinate grids from 1-D tensors; returns a tuple.
 
@@ -27,4 +27,4 @@ def meshgrid(inputs, indexing="xy"):
     the first two output axes swapped; code 1) or "ij" (matrix; code 0).
     As np.meshgrid.
     """
-    return tuple(g.copy() for g in np.meshgrid(*inputs, indexing=indexing))
+    return tuple(np.meshgrid(*inputs, indexing=indexing))  # C-contiguous copies

@@ -7,7 +7,7 @@ from ._common import ALL
 
 @register("Narrow", family="shape", dtypes=ALL,
           convert={"dim": args.scalar, "start": args.scalar,
-                   "length": args.scalar})
+                   "length": args.scalar}, no_kernel="copy")
 def narrow(input, dim, start, length):
     """``length`` consecutive entries along dim from start (mint.narrow).
 

@@ -7,7 +7,8 @@ from ._fill import filled
 
 
 @register("NewFull", family="shape", dtypes=ALL,
-          convert={"size": args.ints, "dtype": args.optional_dtype})
+          convert={"size": args.ints, "dtype": args.optional_dtype},
+          no_kernel="copy")
 def new_full(input, size, fill_value, dtype=None):
     """A tensor of shape ``size`` filled with fill_value (Tensor.new_full).
 
@@ -18,14 +19,16 @@ def new_full(input, size, fill_value, dtype=None):
 
 
 @register("NewZeros", family="shape", dtypes=ALL,
-          convert={"size": args.ints, "dtype": args.optional_dtype})
+          convert={"size": args.ints, "dtype": args.optional_dtype},
+          no_kernel="copy")
 def new_zeros(input, size, dtype=None):
     """Zeros of shape ``size`` in input's dtype or dtype (Tensor.new_zeros)."""
     return new_full(input, size, 0, dtype)
 
 
 @register("NewOnes", family="shape", dtypes=ALL,
-          convert={"size": args.ints, "dtype": args.optional_dtype})
+          convert={"size": args.ints, "dtype": args.optional_dtype},
+          no_kernel="copy")
 def new_ones(input, size, dtype=None):
     """Ones of shape ``size`` in input's dtype or dtype (Tensor.new_ones)."""
     return new_full(input, size, 1, dtype)

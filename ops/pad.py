@@ -15,7 +15,23 @@ def pad(x, paddings):
     Arguments (classic PRIMITIVE): x; paddings (attribute, one (before,
     after) pair of non-negative ints per axis, first axis first). All dtypes.
     """
+    return pad_array(x, _widths(x, paddings))
+
+
+def _widths(x, paddings) -> list[tuple[int, int]]:
     if len(paddings) != x.ndim:
         raise ValueError(f"Pad: {len(paddings)} (before, after) pairs for "
                          f"rank {x.ndim}")
-    return pad_array(x, [tuple(int(v) for v in pair) for pair in paddings])
+    return [tuple(int(v) for v in pair) for pair in paddings]
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_shape  # noqa: E402
+
+
+@register_kernel("Pad", "numba")
+def pad_numba(x, paddings):
+    """Zero padding as a gather (_fast_shape.pad)."""
+    return _fast_shape.pad(x, _widths(x, paddings))

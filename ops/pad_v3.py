@@ -22,6 +22,24 @@ def pad_v3(x, paddings, constant_value=None, mode="constant",
     around) and paddings_contiguous=True. Negative widths crop (constant
     mode). All dtypes.
     """
-    widths = from_last_axis(paddings, x.ndim, paddings_contiguous)
+    return _padded(pad, x, paddings, constant_value, mode, paddings_contiguous)
+
+
+def _padded(pad_function, x, paddings, constant_value, mode, contiguous):
+    widths = from_last_axis(paddings, x.ndim, contiguous)
     value = 0 if constant_value is None else constant_value
-    return pad(x, widths, mode, value)
+    return pad_function(x, widths, mode, value)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_shape  # noqa: E402
+
+
+@register_kernel("PadV3", "numba")
+def pad_v3_numba(x, paddings, constant_value=None, mode="constant",
+                 paddings_contiguous=True):
+    """PadV3 as a gather (_fast_shape.pad), every mode."""
+    return _padded(_fast_shape.pad, x, paddings, constant_value, mode,
+                   paddings_contiguous)

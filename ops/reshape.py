@@ -5,7 +5,8 @@ from refinfer.registry import register
 from ._common import ALL
 
 
-@register("Reshape", family="shape", dtypes=ALL, convert={"shape": args.ints})
+@register("Reshape", family="shape", dtypes=ALL, convert={"shape": args.ints},
+          no_kernel="view")
 def reshape(input, shape):
     """Same data, new shape.
 

@@ -8,7 +8,7 @@ from ._common import ALL
 
 
 @register("Roll", family="shape", dtypes=ALL,
-          convert={"shifts": args.ints, "dims": args.axes})
+          convert={"shifts": args.ints, "dims": args.axes}, no_kernel="copy")
 def roll(input, shifts, dims=None):
     """Shift elements cyclically along axes: y[i + s] = input[i] (mod n).
 

@@ -6,7 +6,7 @@ from ._common import ALL
 
 
 @register("SelectExtView", family="shape", dtypes=ALL,
-          convert={"dim": args.scalar, "index": args.scalar})
+          convert={"dim": args.scalar, "index": args.scalar}, no_kernel="copy")
 def select_ext_view(input, dim, index):
     """Take one index along dim, removing that axis (mint.select).
 

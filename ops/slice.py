@@ -6,7 +6,7 @@ from ._common import ALL
 
 
 @register("Slice", family="shape", dtypes=ALL,
-          convert={"begin": args.ints, "size": args.ints})
+          convert={"begin": args.ints, "size": args.ints}, no_kernel="copy")
 def slice_(input, begin, size):
     """A contiguous block: y = input[b0:b0+s0, b1:b1+s1, ...].
 

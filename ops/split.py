@@ -8,7 +8,8 @@ from ._common import ALL
 
 
 @register("Split", family="shape", dtypes=ALL,
-          convert={"axis": args.scalar, "output_num": args.scalar})
+          convert={"axis": args.scalar, "output_num": args.scalar},
+          no_kernel="view")
 def split(input_x, axis=0, output_num=1):
     """Split into output_num equal parts along axis; returns a tuple.
 

@@ -7,7 +7,8 @@ from .split_with_size import split_with_size
 
 
 @register("SplitTensor", family="shape", dtypes=ALL,
-          convert={"split_size": args.scalar, "dim": args.scalar})
+          convert={"split_size": args.scalar, "dim": args.scalar},
+          no_kernel="copy")
 def split_tensor(input, split_size, dim=0):
     """Split along dim into pieces of split_size elements; returns a tuple.
 

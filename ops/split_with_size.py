@@ -8,7 +8,8 @@ from ._common import ALL
 
 
 @register("SplitWithSize", family="shape", dtypes=ALL,
-          convert={"split_size": args.ints, "dim": args.scalar})
+          convert={"split_size": args.ints, "dim": args.scalar},
+          no_kernel="copy")
 def split_with_size(input, split_size, dim=0):
     """Split along dim into pieces of the given lengths; returns a tuple.
 

@@ -6,7 +6,8 @@ from ._common import ALL
 from ._reduce import reduce_axes
 
 
-@register("Squeeze", family="shape", dtypes=ALL, convert={"axis": args.axes})
+@register("Squeeze", family="shape", dtypes=ALL, convert={"axis": args.axes},
+          no_kernel="view")
 def squeeze(input, axis=()):
     """Remove length-1 axes.
 

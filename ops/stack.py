@@ -7,7 +7,8 @@ from refinfer.registry import register
 from ._common import ALL
 
 
-@register("Stack", family="shape", dtypes=ALL, convert={"axis": args.scalar})
+@register("Stack", family="shape", dtypes=ALL, convert={"axis": args.scalar},
+          no_kernel="copy")
 def stack(x, axis=0):
     """Join a tuple of equal-shaped tensors along a new axis.
 

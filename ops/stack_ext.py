@@ -6,7 +6,8 @@ from ._common import ALL
 from .stack import stack
 
 
-@register("StackExt", family="shape", dtypes=ALL, convert={"dim": args.scalar})
+@register("StackExt", family="shape", dtypes=ALL, convert={"dim": args.scalar},
+          no_kernel="copy")
 def stack_ext(tensors, dim=0):
     """Join equal-shaped tensors along a new axis, as Stack (mint.stack).
 

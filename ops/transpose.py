@@ -17,3 +17,17 @@ def transpose(input, dims):
     if len(dims) != input.ndim:
         raise ValueError(f"Transpose: dims {dims} for rank {input.ndim}")
     return np.transpose(input, dims).copy()  # C-contiguous, keeps 0-d
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_shape  # noqa: E402
+
+
+@register_kernel("Transpose", "numba")
+def transpose_numba(input, dims):
+    """Transpose as a blocked copy (_fast_shape.permute); invalid dims and
+    dtypes the kernel does not take go to the reference."""
+    y = _fast_shape.permute(input, dims)
+    return transpose(input, dims) if y is None else y

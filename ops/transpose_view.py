@@ -16,3 +16,15 @@ def transpose_view(input, input_perm):
     Load/UpdateState chains around it in exports); this returns a copy.
     """
     return transpose(input, input_perm)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from .transpose import transpose_numba  # noqa: E402
+
+
+@register_kernel("TransposeView", "numba")
+def transpose_view_numba(input, input_perm):
+    """TransposeView as Transpose's kernel."""
+    return transpose_numba(input, input_perm)

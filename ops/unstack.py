@@ -26,3 +26,22 @@ def unstack(x, axis=0, num=None):
         raise ValueError(f"Unstack: num={num} but axis {axis} of {x.shape} "
                          f"has length {x.shape[axis]}")
     return tuple(np.moveaxis(x, axis, 0).copy())
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from . import _fast_shape  # noqa: E402
+
+
+@register_kernel("Unstack", "numba")
+def unstack_numba(x, axis=0, num=None):
+    """The axis moved to the front by a blocked copy (_fast_shape.permute),
+    then split into its rows; invalid arguments go to the reference."""
+    axis, rank = int(axis), x.ndim
+    if rank == 0 or not -rank <= axis < rank or (
+            num is not None and int(num) != x.shape[axis]):
+        return unstack(x, axis, num)
+    axis %= rank
+    y = _fast_shape.permute(x, [axis] + [k for k in range(rank) if k != axis])
+    return unstack(x, axis, num) if y is None else tuple(y)

@@ -4,7 +4,7 @@ from refinfer.registry import register
 from ._common import ALL
 
 
-@register("ViewAs", family="shape", dtypes=ALL)
+@register("ViewAs", family="shape", dtypes=ALL, no_kernel="view")
 def view_as(input, other):
     """input's data in other's shape (Tensor.view_as); sizes must match."""
     return input.reshape(other.shape)

@@ -9,7 +9,7 @@ _CONVERT = {"dtype": args.optional_dtype}
 
 
 @register("ZerosLike", "ZerosLikeExt", family="shape", dtypes=ALL,
-          convert=_CONVERT)
+          convert=_CONVERT, no_kernel="copy")
 def zeros_like(input, dtype=None):
     """Zeros with input's shape, in dtype (default: input's dtype).
 
@@ -20,7 +20,7 @@ def zeros_like(input, dtype=None):
 
 
 @register("OnesLike", "OnesLikeExt", family="shape", dtypes=ALL,
-          convert=_CONVERT)
+          convert=_CONVERT, no_kernel="copy")
 def ones_like(input, dtype=None):
     """Ones with input's shape, in dtype (default: input's dtype).
 

@@ -40,6 +40,7 @@ class OpRow:
     family: str
     dtypes: tuple[str, ...]
     cases: list[str] = field(default_factory=list)
+    fast_path: str = ""     # "numba", or why the reference is the fast path
 
     @property
     def tested(self) -> bool:
@@ -118,8 +119,8 @@ def coverage(golden: str | os.PathLike | None = None) -> Coverage:
         (c for c in GOLDEN_CANDIDATES if c.is_dir()), GOLDEN_CANDIDATES[0])
     unreadable: list[str] = []
     usage = golden_usage(root, unreadable) if root.is_dir() else {}
-    rows = [OpRow(op.name, op.family, op.dtypes, usage.get(op.name, []))
-            for op in registry.list_ops()]
+    rows = [OpRow(op.name, op.family, op.dtypes, usage.get(op.name, []),
+                  op.fast_path) for op in registry.list_ops()]
     unsupported = {name: cases for name, cases in sorted(usage.items())
                    if not registry.has_op(name)}
     return Coverage(rows, str(root) if root.is_dir() else None, unsupported,
@@ -143,11 +144,12 @@ def _summary(cov: Coverage) -> str:
 
 def format_text(cov: Coverage) -> str:
     """The table for a terminal."""
-    lines = [f"{'primitive':<26} {'family':<12} {'tested':<6} dtypes"]
+    lines = [f"{'primitive':<26} {'family':<12} {'tested':<6} "
+             f"{'fast path':<13} dtypes"]
     for row in cov.rows:
         tested = "yes" if row.tested else "no"
         lines.append(f"{row.name:<26} {row.family:<12} {tested:<6} "
-                     f"{_dtypes_text(row.dtypes)}")
+                     f"{row.fast_path or '-':<13} {_dtypes_text(row.dtypes)}")
     lines.append(_summary(cov))
     if cov.unsupported:
         lines.append("used by golden cases but not supported: "
@@ -166,15 +168,20 @@ def format_markdown(cov: Coverage) -> str:
         f"{_summary(cov)}. *Tested* means a committed golden case under "
         "`golden/` applies the primitive (read from the model files); dtypes "
         "are those the reference kernel supports (f32 = float32, i64 = int64, "
-        "...).",
+        "...). *Fast path* is `numba` where the op has a Numba kernel (the "
+        "default backend), else the reason its NumPy reference already is "
+        "the fast path:",
         "",
-        "| Primitive | Family | Tested | Dtypes |",
-        "|---|---|---|---|",
+        *(f"- `{key}`: {text};" for key, text in
+          registry.NO_KERNEL_REASONS.items()),
+        "",
+        "| Primitive | Family | Tested | Fast path | Dtypes |",
+        "|---|---|---|---|---|",
     ]
     for row in cov.rows:
         lines.append(f"| {row.name} | {row.family} | "
                      f"{'yes' if row.tested else 'no'} | "
-                     f"{_dtypes_text(row.dtypes)} |")
+                     f"{row.fast_path or '-'} | {_dtypes_text(row.dtypes)} |")
     if cov.unsupported:
         lines += ["", "Used by golden cases but not supported: "
                   + ", ".join(cov.unsupported) + "."]

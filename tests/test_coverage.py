@@ -82,9 +82,11 @@ def test_unsupported_primitives_of_golden_cases_are_reported(tmp_path):
 def test_cli_ops_prints_the_table(capsys, table):
     assert cli_main(["ops"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split() == ["primitive", "family", "tested", "dtypes"]
+    assert lines[0].split() == ["primitive", "family", "tested", "fast", "path", "dtypes"]
     conv = next(line.split() for line in lines if line.startswith("Conv2D "))
-    assert conv[:3] == ["Conv2D", "nn", "yes"] and "f32" in conv
+    assert conv[:4] == ["Conv2D", "nn", "yes", "numba"] and "f32" in conv
+    reshape = next(line.split() for line in lines if line.startswith("Reshape "))
+    assert reshape[:4] == ["Reshape", "shape", "yes", "view"]
     assert lines[-1 - bool(table.unsupported)].startswith(
         f"{len(table.rows)} primitives, {table.tested_count} tested")
 

@@ -1,79 +1,17 @@
-"""Every Numba-backend kernel equals its NumPy reference on random shapes and
-dtypes, within the op tolerances (tests/ops/tolerances.py), including the
-inputs it hands back to the reference (other dtypes, layouts, broadcasts).
+"""The hot-path Numba kernels (elementwise, activations, convolution,
+pooling, softmax, layer norm, reductions, matrix products) equal their NumPy
+references on random shapes and dtypes, including the inputs they hand back
+to the reference (other dtypes, layouts, broadcasts).
 
 Kernels compile once per signature (about half a second) and are cached on
 disk, so the cases keep to float32 and float64 and to few array ranks.
 """
-import importlib.util
-import os
-
 import numpy as np
 import pytest
 
-from refinfer import threads
-from refinfer.registry import get_op, list_ops
+from refinfer.registry import get_op
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location(
-    "op_tolerances", os.path.join(HERE, "ops", "tolerances.py"))
-op_tolerances = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(op_tolerances)
-
-DEFAULT_TOLERANCE = {"float16": dict(rtol=2e-3, atol=2e-3),
-                     "float32": dict(rtol=1e-5, atol=1e-6),
-                     "float64": dict(rtol=1e-12, atol=1e-12)}
-FLOATS = (np.float32, np.float64)
-
-
-def assert_same(op: str, got, expected) -> None:
-    """Same structure, dtypes and shapes; values within the op tolerance
-    (exact for integers and bools)."""
-    if isinstance(expected, (tuple, list)):
-        assert isinstance(got, type(expected)) and len(got) == len(expected)
-        for g, e in zip(got, expected):
-            assert_same(op, g, e)
-        return
-    got, expected = np.asarray(got), np.asarray(expected)
-    assert got.dtype == expected.dtype and got.shape == expected.shape, \
-        (op, got.dtype, got.shape, expected.dtype, expected.shape)
-    if expected.dtype.kind != "f":
-        np.testing.assert_array_equal(got, expected)
-        return
-    tolerance = dict(DEFAULT_TOLERANCE[expected.dtype.name],
-                     **op_tolerances.tolerance(op, expected.dtype))
-    np.testing.assert_allclose(got.astype(np.float64),
-                               expected.astype(np.float64), err_msg=op,
-                               equal_nan=True, **tolerance)
-
-
-@pytest.fixture(autouse=True, params=[1, 3], ids=["1thread", "3threads"])
-def worker_threads(request):
-    """Every case once single-threaded and once split across 3 workers
-    (uneven pieces, more threads than this machine has cores)."""
-    threads.configure(request.param)
-    yield
-    threads.configure(1)
-
-
-def check(op: str, *args) -> None:
-    """The Numba kernel's result equals the reference's, or both raise the
-    same exception type."""
-    definition = get_op(op)
-    try:
-        expected = definition.reference(*args)
-    except Exception as exc:   # noqa: BLE001  the kernel must refuse it too
-        with pytest.raises(type(exc)):
-            definition.kernel("numba")(*args)
-        return
-    assert_same(op, definition.kernel("numba")(*args), expected)
-
-
-rng = np.random.default_rng(20261121)
-
-
-def normal(shape, dtype=np.float32, scale=1.0, shift=0.0):
-    return (rng.standard_normal(shape) * scale + shift).astype(dtype)
+from kernel_check import FLOATS, check, normal, rng
 
 
 # -- elementwise ------------------------------------------------------------------------------
@@ -266,6 +204,7 @@ def test_matrix_products(dtype):
     check("BatchMatMul", x, y.swapaxes(-1, -2).copy(), False, True)
     check("MatMulExt", x, normal((7, 4), dtype))
     check("MatMulExt", normal((7,), dtype), normal((7,), dtype))
+    check("BatchMatMul", normal((2, 0, 5), dtype), normal((2, 5, 3), dtype))    # empty
 
 
 def test_matrix_product_fallbacks():
@@ -276,12 +215,7 @@ def test_matrix_product_fallbacks():
     check("MatMulExt", ints, ints)
 
 
-# -- coverage ---------------------------------------------------------------------------------
+# -- covered here -------------------------------------------------------------------------------
 TESTED = set(BINARY + UNARY + REDUCTIONS) | {
     "Add", "Conv2D", "MaxPool", "AvgPool", "Softmax", "LogSoftmax", "LayerNorm", "MatMul",
     "BatchMatMul", "MatMulExt"}
-
-
-def test_every_numba_kernel_is_tested_here():
-    with_kernel = {op.name for op in list_ops() if "numba" in op.kernels}
-    assert with_kernel - TESTED == set()

@@ -334,12 +334,17 @@ def test_segments_go_when_masters_exit_or_are_swept_when_killed(procs):
     assert killed_name not in sharing.segment_names()
 
 
-def test_the_reference_pages_three_process_program():
+def test_the_reference_pages_three_process_program(tmp_path):
     """examples/weight_sharing/three_processes.py (Lite's page, MobileNetV2, 1 master and 2
-    workers with multiprocessing): every process predicts, nothing stays in /dev/shm."""
-    done = subprocess.run([sys.executable, os.path.basename(EXAMPLE)], capture_output=True,
-                          text=True, timeout=240, cwd=os.path.dirname(EXAMPLE))
+    workers with multiprocessing): every process predicts, nothing stays in /dev/shm.
+    The three processes print at once: their output goes to a file opened for appending,
+    where each process's writes land whole (a pipe interleaves writes over 4 KiB)."""
+    with open(tmp_path / "stdout.txt", "ab") as out:
+        done = subprocess.run([sys.executable, os.path.basename(EXAMPLE)], stdout=out,
+                              stderr=subprocess.PIPE, text=True, timeout=240,
+                              cwd=os.path.dirname(EXAMPLE))
+    stdout = (tmp_path / "stdout.txt").read_text()
     assert done.returncode == 0, done.stderr[-3000:]
     for index in range(3):
-        assert f"share  {index} spend time:" in done.stdout
-    assert "shareable handle:" in done.stdout and "Traceback" not in done.stderr
+        assert f"share  {index} spend time:" in stdout
+    assert "shareable handle:" in stdout and "Traceback" not in done.stderr

@@ -435,7 +435,7 @@ def ufunc(fn, *operands) -> np.ndarray:
 def _small(*operands) -> bool:
     """Whether the operands' broadcast has fewer than SMALL elements, where
     one NumPy pass costs less than a compiled runner's fixed ~8 us."""
-    return math.prod(broadcast_plan(tuple(np.shape(v) for v in operands))[0]) < SMALL
+    return math.prod(np.broadcast_shapes(*(np.shape(v) for v in operands))) < SMALL
 
 
 def comparison(fn, input, other):

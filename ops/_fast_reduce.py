@@ -13,7 +13,7 @@ signature per dtype serves every op of the family:
 - :func:`scan_tasks`: CUMSUM, CUMPROD (exclusive, reverse), CUMMAX, CUMMIN;
 - :func:`median_rows`, :func:`top_rows`, :func:`sort_rows` and
   :func:`search_sorted_tasks` along the last axis;
-- :func:`fast_exp`, an exp that vectorises (Numba's calls libm).
+- ``fast_exp`` (ops/_fast_libm.py), an exp that vectorises (Numba's calls libm).
 
 Layout. A reduction or scan sees x as a C-contiguous (outer, size, inner)
 array, ``size`` the product of the reduced axes: a plain reshape when those
@@ -41,14 +41,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.extending import intrinsic, overload
 
 from refinfer.jit import kernel
 from refinfer.threads import min_items, parallel_for
 
 from ._fast import writable
+from ._fast_libm import fast_exp
 from ._reduce import reduce_axes
 from ._search import one_axis
 
@@ -120,72 +118,6 @@ def task_slab(t, size, inner):
     o, b = divmod(t, blocks)
     c0 = b * BLOCK
     return o * size * inner + c0, inner, size, min(BLOCK, inner - c0), 0, o * inner + c0
-
-
-# -- a vectorisable exp ----------------------------------------------------------------------------
-@intrinsic
-def power_of_two(typingctx, like, n):
-    """2.0 ** n in like's float type, built from its bits (n int64, within
-    the type's normal exponent range): no call, so loops vectorise."""
-    width = like.bitwidth
-    mantissa, bias = (23, 127) if width == 32 else (52, 1023)
-
-    def codegen(context, builder, signature, args):
-        bits = ir.IntType(width)
-        k = builder.trunc(args[1], bits) if width < 64 else args[1]
-        exponent = builder.shl(builder.add(k, ir.Constant(bits, bias)),
-                               ir.Constant(bits, mantissa))
-        return builder.bitcast(exponent, context.get_value_type(like))
-    return like(like, types.int64), codegen
-
-
-def fast_exp(x):
-    """e ** x; compiled code gets :func:`_fast_exp`'s vectorisable form."""
-    return np.exp(x)
-
-
-@overload(fast_exp)
-def _fast_exp(x):
-    """e ** x in x's float type without a libm call (Numba's np.exp calls
-    expf / exp for each element, several times slower than NumPy's SIMD
-    loop): Cephes' reduction x = n ln2 + r, |r| <= ln2 / 2, its polynomial
-    (float32, error < 1e-7 relative) or Pade form (float64, < 4e-16), times
-    2 ** n in two halves so that results down to the denormals come out.
-    inf, -inf and NaN as NumPy's exp."""
-    if not isinstance(x, types.Float):
-        return None
-    if x.bitwidth == 32:
-        f = np.float32
-        log2e, c1, c2 = f(1.44269504088896341), f(0.693359375), f(-2.12194440e-4)
-        low, high, half, one = f(-104.0), f(89.0), f(0.5), f(1.0)
-        p0, p1, p2, p3, p4, p5 = (f(c) for c in (1.9875691500e-4, 1.3981999507e-3,
-                                                  8.3334519073e-3, 4.1665795894e-2,
-                                                  1.6666665459e-1, 5.0000001201e-1))
-
-        def exp32(x):
-            c = low if x < low else high if x > high else x
-            n = np.floor(c * log2e + half)
-            r = c - n * c1 - n * c2
-            e = (((((p0 * r + p1) * r + p2) * r + p3) * r + p4) * r + p5) * (r * r) + r + one
-            k = np.int64(n)
-            y = e * power_of_two(e, k >> 1) * power_of_two(e, k - (k >> 1))
-            return y if x == x else x
-        return exp32
-    log2e, c1, c2 = 1.4426950408889634, 6.93145751953125e-1, 1.42860682030941723e-6
-    q0, q1, q2, q3 = 3.00198505138664455e-6, 2.52448340349684104e-3, 2.27265548208155029e-1, 2.0
-    p0, p1, p2 = 1.26177193074810591e-4, 3.02994407707441961e-2, 1.0
-
-    def exp64(x):
-        c = -746.0 if x < -746.0 else 710.0 if x > 710.0 else x
-        n = np.floor(c * log2e + 0.5)
-        r = c - n * c1 - n * c2
-        rr = r * r
-        pr = r * ((p0 * rr + p1) * rr + p2)
-        e = 1.0 + 2.0 * (pr / (((q0 * rr + q1) * rr + q2) * rr + q3 - pr))
-        k = np.int64(n)
-        y = e * power_of_two(e, k >> 1) * power_of_two(e, k - (k >> 1))
-        return y if x == x else x
-    return exp64
 
 
 # -- NaN-aware order (NaN above everything, as NumPy sorts) ---------------------------------------

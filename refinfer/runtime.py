@@ -14,7 +14,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from . import executor, warmup
+from . import executor, memory, warmup
 from .format.reader import MindIRFile, read_mindir
 from .format.values import MONAD, Abstract
 from .graph import Graph, Model, Ref, build_model
@@ -51,6 +51,7 @@ class LoadedModel:
         self.kernels_compiled = 0       # compile kernels now, not at predict
         if backend != "reference":
             self.kernels_compiled = warmup.compile_kernels(self)
+        memory.keep_freed_memory()
 
     def run(self, arrays: Sequence[np.ndarray], hooks=None,
             keep: bool = False, shapes: Sequence | None = None) -> list:

@@ -32,7 +32,7 @@ from refinfer.jit import kernel
 from refinfer.threads import min_items, parallel_for
 
 from ._fast_libm import (fast_exp, fast_expm1, fast_log, fast_log1p, fast_tanh,
-                         inlined, logaddexp, softplus)
+                         inlined, logaddexp, softplus, sum64)
 from ._math import _erfinv_scalar
 from ._reduce import reduce_axes
 
@@ -809,7 +809,8 @@ SUM, MEAN, MAX = range(3)
 @kernel
 def reduce_rows(x, out, kind):
     """out[r] = the sum, mean or maximum of row r of x (R, C). Sums
-    accumulate in float64; the maximum propagates NaN."""
+    accumulate in float64 (:func:`_fast_libm.sum64`); the maximum
+    propagates NaN."""
     cols = x.shape[1]
     for r in range(x.shape[0]):
         if kind == MAX:
@@ -822,9 +823,7 @@ def reduce_rows(x, out, kind):
                         break
             out[r] = top
         else:
-            total = 0.0
-            for j in range(cols):
-                total += x[r, j]
+            total = sum64(x[r])
             out[r] = total / cols if kind == MEAN else total
 
 

@@ -1,5 +1,6 @@
 """Vectorisable scalar math for the Numba kernels: exp, expm1, log, log1p,
-tanh, and NumPy's softplus and logaddexp built on them.
+tanh, and NumPy's softplus and logaddexp built on them; and a float64 sum
+that vectorises (``sum64``).
 
 The math library's exp, log and tanh are one call per element, which LLVM
 cannot vectorise (NumPy's own float32 loops are SIMD): these are written in
@@ -32,6 +33,7 @@ from numba.extending import intrinsic, overload
 
 inlined = numba.njit(cache=True, nogil=True, error_model="numpy",
                      inline="always")
+reassociated = numba.njit(cache=True, nogil=True, fastmath={"reassoc"})
 _FLOAT_OF_INT = {types.int32: types.float32, types.int64: types.float64}
 _INT_OF_FLOAT = {types.float32: types.int32, types.float64: types.int64}
 
@@ -230,3 +232,17 @@ def logaddexp(x, y, ln2):
     ln(1 + e ** -|x - y|) (``ln2`` in x's dtype); branch-free."""
     r = (x if x > y else y) + fast_log1p(fast_exp(-abs(x - y)), ln2 / ln2)
     return x + ln2 if x == y else r     # also equal infinities
+
+
+@reassociated
+def sum64(a):
+    """Sum of a 1-D float array, accumulated in float64 and added in any
+    order: reassociation lets LLVM split the sum over SIMD lanes, 4-5x
+    faster than one add after another (whose latency bounds the loop) and
+    no less accurate. A compiled call of its own, never inlined: the other
+    helpers here must not be reassociated (exp's range reduction relies on
+    its order of operations)."""
+    total = 0.0
+    for j in range(a.shape[0]):
+        total += a[j]
+    return total

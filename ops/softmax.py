@@ -28,33 +28,32 @@ from refinfer.registry import register_kernel  # noqa: E402
 from refinfer.threads import min_items, parallel_for  # noqa: E402
 
 from . import _fast  # noqa: E402
+from ._fast_libm import fast_exp, sum64  # noqa: E402
 
 
 @kernel
 def softmax_rows(x, y, log):
     """Each row of x (R, C): y = exp(x - max) / sum(exp(x - max)), or with
-    ``log`` y = (x - max) - log(sum(exp(x - max))). Sums accumulate in
-    float64."""
+    ``log`` y = (x - max) - log(sum(exp(x - max))). exp is
+    :func:`_fast_libm.fast_exp` (within 2 ulp) in a loop of its own, so that
+    it vectorises; sums accumulate in float64 (:func:`_fast_libm.sum64`). A NaN anywhere in a row makes
+    the sum, hence the whole row, NaN (as in the reference)."""
     for r in range(x.shape[0]):
-        top = x[r, 0]
-        for j in range(1, x.shape[1]):
-            v = x[r, j]
-            if v > top or v != v:
-                top = v
-        total = 0.0
-        for j in range(x.shape[1]):
-            e = np.exp(x[r, j] - top)
-            total += e
-            if not log:
-                y[r, j] = e
+        row, out = x[r], y[r]
+        top = row[0]
+        for j in range(1, row.shape[0]):
+            top = row[j] if row[j] > top else top
+        for j in range(row.shape[0]):
+            out[j] = fast_exp(row[j] - top)
+        total = sum64(out)
         if log:
-            shift = y.dtype.type(np.log(y.dtype.type(total)))
-            for j in range(x.shape[1]):
-                y[r, j] = (x[r, j] - top) - shift
+            shift = out.dtype.type(np.log(total))
+            for j in range(row.shape[0]):
+                out[j] = (row[j] - top) - shift
         else:
-            norm = y.dtype.type(total)
-            for j in range(x.shape[1]):
-                y[r, j] = y[r, j] / norm
+            norm = out.dtype.type(total)
+            for j in range(row.shape[0]):
+                out[j] = out[j] / norm
 
 
 def last_axis_rows(x, axis, log, reference):

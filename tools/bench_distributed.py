@@ -1,14 +1,19 @@
-"""Benchmark: a transformer block sliced 2 ways under mpirun vs unsliced in one process.
+"""Benchmark: a transformer block sliced N ways under mpirun vs unsliced in one process.
 
     python tools/bench_distributed.py [--case transformer_block_big] [--ranks 2]
-                                      [--threads T] [--repeat 20] [--backend numba]
+                                      [--threads T] [--rounds 10] [--steps 10]
+                                      [--backend numba]
 
 Both sides use the same total number of threads T (default: every usable core): the unsliced
 block runs in one process with ``context.cpu.thread_num = T``; the sliced block runs as
-``mpirun -n N`` ranks with T // N threads each. A sliced step is timed between barriers on every
-rank and counts as its slowest rank's time. Prints the median step times and the speed-up, and
-checks that both sides produce the golden output (rtol 1e-4, atol 1e-5). Run it on an otherwise
-idle machine: BLAS threads competing with other processes for the cores make any timing moot.
+``mpirun -n N`` ranks with T // N threads each. The two sides take turns within one job, in
+rounds: rank 0 times ``steps`` predicts of the unsliced block while the other ranks sleep (an
+MPI barrier would spin on a core), then every rank times ``steps`` sliced predicts, each timed
+between barriers and counted as its slowest rank's time. A shared, noisy machine drifts by 20%
+and more within a minute; comparing each round's two sides, measured seconds apart, keeps that
+drift out of the ratio. Prints each round's medians and speed-up, and the median speed-up over
+the rounds; checks that both sides produce the golden output (rtol 1e-4, atol 1e-5). Run it on
+an otherwise idle machine.
 
 The default case is large and not committed; make it first with the MindSpore venv:
 
@@ -48,11 +53,10 @@ def build(path: str, threads: int, backend: str):
     return model
 
 
-def timed_steps(model, inputs, repeat: int, barrier=None) -> tuple[list[float], list]:
-    """Seconds per predict (after one warm-up), and the last outputs."""
-    outputs = model.predict(inputs)
-    times = []
-    for _ in range(repeat):
+def timed_steps(model, inputs, steps: int, barrier=None) -> tuple[list[float], list]:
+    """Seconds per predict, and the last outputs."""
+    times, outputs = [], None
+    for _ in range(steps):
         if barrier:
             barrier()
         start = time.perf_counter()
@@ -61,6 +65,14 @@ def timed_steps(model, inputs, repeat: int, barrier=None) -> tuple[list[float], 
             barrier()
         times.append(time.perf_counter() - start)
     return times, [o.get_data_to_numpy() for o in outputs]
+
+
+def sleeping_barrier(comm, poll_s: float = 0.005) -> None:
+    """A barrier whose waiting ranks sleep: MPI's own barrier polls on the
+    core, which the unsliced run needs."""
+    request = comm.Ibarrier()
+    while not request.Test():
+        time.sleep(poll_s)
 
 
 def load(directory: str):
@@ -80,35 +92,48 @@ def rank_threads(args, ranks: int) -> int:
 
 
 def rank_worker(args) -> None:
-    """One rank of the sliced run (started by mpirun): times its steps and
-    writes them, with whether its outputs match, to OUT/rank<r>.json."""
+    """One rank of the job (started by mpirun): rounds of unsliced steps on
+    rank 0 and sliced steps on every rank; writes its times, and whether
+    its outputs match, to OUT/rank<r>.json."""
     from refinfer import distributed
     directory = case_dir(args.case)
     meta, inputs, expected = load(directory)
     rank, size = distributed.rank_and_size()
-    model = build(os.path.join(directory, meta["rank_model"]), rank_threads(args, size),
-                  args.backend)
     world = distributed.current().world
-    times, outputs = timed_steps(model, inputs, args.repeat, world.barrier)
+    sliced = build(os.path.join(directory, meta["rank_model"]), rank_threads(args, size),
+                   args.backend)
+    unsliced = build(os.path.join(directory, meta["unsliced_model"]), args.threads,
+                     args.backend) if rank == 0 else None
+    report = {"unsliced": [], "sliced": [], "matches": True}
+    for _ in range(args.rounds + 1):     # round 0 warms both up, and is dropped
+        if unsliced is not None:
+            times, outputs = timed_steps(unsliced, inputs, args.steps)
+            report["unsliced"].append(times)
+            report["matches"] &= matches(outputs, expected)
+        sleeping_barrier(world.comm)
+        times, outputs = timed_steps(sliced, inputs, args.steps, world.barrier)
+        report["sliced"].append(times)
+        report["matches"] &= matches(outputs, expected)
     with open(os.path.join(args.rank_worker, f"rank{rank}.json"), "w") as f:
-        json.dump({"times": times, "matches": matches(outputs, expected)}, f)
+        json.dump({key: value[1:] if isinstance(value, list) else value
+                   for key, value in report.items()}, f)
 
 
-def sliced_steps(args) -> tuple[list[float], bool]:
+def run_job(args) -> list[dict]:
     from refinfer.distributed import run_mpirun
     with tempfile.TemporaryDirectory() as out:
         job = run_mpirun(args.ranks, [sys.executable, __file__, "--rank-worker", out,
                                       "--case", args.case, "--threads", str(args.threads),
-                                      "--repeat", str(args.repeat), "--backend",
-                                      args.backend], timeout=1800)
+                                      "--rounds", str(args.rounds), "--steps",
+                                      str(args.steps), "--backend", args.backend],
+                         timeout=1800)
         if job.returncode != 0:
             sys.exit(f"mpirun failed:\n{job.stderr}")
         ranks = []
         for rank in range(args.ranks):
             with open(os.path.join(out, f"rank{rank}.json")) as f:
                 ranks.append(json.load(f))
-    steps = [max(step) for step in zip(*(r["times"] for r in ranks))]
-    return steps, all(r["matches"] for r in ranks)
+    return ranks
 
 
 def main() -> None:
@@ -117,26 +142,30 @@ def main() -> None:
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--threads", type=int, default=len(os.sched_getaffinity(0)),
                         help="total threads of each side (default: usable cores)")
-    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--steps", type=int, default=10, help="predicts per side per round")
     parser.add_argument("--backend", default="numba", choices=("numba", "reference"))
     parser.add_argument("--rank-worker", metavar="OUT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.rank_worker:
         return rank_worker(args)
 
-    directory = case_dir(args.case)
-    meta, inputs, expected = load(directory)
-    model = build(os.path.join(directory, meta["unsliced_model"]), args.threads, args.backend)
-    unsliced, outputs = timed_steps(model, inputs, args.repeat)
-    sliced, sliced_ok = sliced_steps(args)
-    one, many = statistics.median(unsliced), statistics.median(sliced)
+    meta, _, _ = load(case_dir(args.case))
+    ranks = run_job(args)
     print(f"case {args.case}: {meta['description']}")
-    print(f"backend {args.backend}, {args.threads} thread(s) per side, {args.repeat} steps")
-    print(f"unsliced, 1 process x {args.threads} threads: {one * 1e3:8.2f} ms/step "
-          f"(output {'matches' if matches(outputs, expected) else 'DIFFERS'})")
-    print(f"sliced, {args.ranks} ranks x {rank_threads(args, args.ranks)} threads: "
-          f"{many * 1e3:8.2f} ms/step (outputs {'match' if sliced_ok else 'DIFFER'})")
-    print(f"speed-up: {one / many:.2f}x")
+    print(f"backend {args.backend}; unsliced: 1 process x {args.threads} threads; sliced: "
+          f"{args.ranks} ranks x {rank_threads(args, args.ranks)} threads; "
+          f"{args.rounds} rounds of {args.steps} steps per side")
+    speedups = []
+    for k, one_round in enumerate(ranks[0]["unsliced"]):
+        sliced_steps = [max(step) for step in zip(*(r["sliced"][k] for r in ranks))]
+        one, many = statistics.median(one_round), statistics.median(sliced_steps)
+        speedups.append(one / many)
+        print(f"round {k + 1:2d}: unsliced {one * 1e3:7.2f} ms, sliced {many * 1e3:7.2f} ms, "
+              f"speed-up {one / many:.2f}x")
+    print(f"outputs {'match' if all(r['matches'] for r in ranks) else 'DIFFER'} the golden")
+    print(f"speed-up: median {statistics.median(speedups):.2f}x over {len(speedups)} rounds "
+          f"(range {min(speedups):.2f}-{max(speedups):.2f}x)")
 
 
 if __name__ == "__main__":

@@ -117,3 +117,16 @@ def test_mpi_of_another_launcher_is_detected():
                          text=True, timeout=JOB_TIMEOUT)
     assert job.returncode != 0
     assert "mpirun started 2 ranks but MPI sees 1" in job.stderr
+
+
+def test_the_sliced_speed_benchmark_runs_and_checks_outputs():
+    """tools/bench_distributed.py (speed is only reported, never asserted):
+    one short round on the committed 2-way transformer block."""
+    tool = os.path.join(os.path.dirname(os.path.dirname(WORKER)), os.pardir, "tools",
+                        "bench_distributed.py")
+    job = subprocess.run([sys.executable, tool, "--case", "transformer_block",
+                          "--rounds", "1", "--steps", "2"],
+                         capture_output=True, text=True, timeout=JOB_TIMEOUT)
+    assert job.returncode == 0, _explain(job)
+    assert "outputs match the golden" in job.stdout, job.stdout
+    assert "speed-up: median" in job.stdout, job.stdout

@@ -168,7 +168,7 @@ def _run_fast(seq, h, c, w_ih, w_hh, bias, reverse):
     """One layer, one direction over seq (T, N, in): (y, h_T, c_T). The
     state h of each step is the step's output row y[t]."""
     steps, batch = seq.shape[:2]
-    gates_x = mat_mul.rows_matmul(seq.reshape(steps * batch, -1), w_ih.T, bias)
+    gates_x = mat_mul.parallel_matmul(seq.reshape(steps * batch, -1), w_ih.T, bias)
     gates_x = gates_x.reshape(steps, batch, -1)
     c = c.copy()
     gates_h = np.empty_like(gates_x[0])

@@ -48,22 +48,37 @@ def fused_matmul(x, weight, bias, act, shape=None):
     if x.ndim == 1:
         y = _fast.bias_activation(np.matmul(x, weight), bias, act)
     else:
-        y = rows_matmul(_fast.writable(x).reshape(-1, x.shape[-1]), weight,
-                        bias, act).reshape(x.shape[:-1] + weight.shape[1:])
+        y = parallel_matmul(_fast.writable(x).reshape(-1, x.shape[-1]), weight,
+                            bias, act).reshape(x.shape[:-1] + weight.shape[1:])
     return y if shape is None else y.reshape(shape)
 
 
-def rows_matmul(x, weight, bias=None, act=_fast.ACT_NONE):
-    """act(x @ weight + bias) for 2-D x, rows split across the worker
-    threads (each thread multiplies its rows by the whole weight)."""
-    y = np.empty((x.shape[0], weight.shape[1]), np.result_type(x, weight))
+COLUMN_BLOCK = 64     # weight columns per piece of a column split
 
-    def rows(lo, hi):
-        np.matmul(x[lo:hi], weight, out=y[lo:hi])
-        _fast.bias_activation(y[lo:hi], bias, act)
-    parallel_for(x.shape[0], rows,
-                 grain=min_items(x.shape[1] * weight.shape[1], GEMM_WORK))
-    return y
+
+def parallel_matmul(x, weight, bias=None, act=_fast.ACT_NONE):
+    """act(x @ weight + bias) for 2-D x, split across the worker threads:
+    by rows of x when x has more rows than weight has columns, else by
+    blocks of weight's columns, so that each thread packs only its part of
+    the weight (BLAS packs the whole right operand for every call). Measured
+    with 2 threads: columns are 4-9% faster on transformer shapes (128 x 768
+    by 768 x 3072) and 22% on 49 x 4608 by 4608 x 512; rows 1.8x faster on
+    3136 x 576 by 576 x 64."""
+    m, n = x.shape[0], weight.shape[1]
+    y = np.empty((m, n), np.result_type(x, weight))
+    if n < m:
+        def rows(lo, hi):
+            np.matmul(x[lo:hi], weight, out=y[lo:hi])
+            _fast.bias_activation(y[lo:hi], bias, act)
+        parallel_for(m, rows, grain=min_items(x.shape[1] * n, GEMM_WORK))
+        return y
+
+    def columns(lo, hi):
+        first, last = lo * COLUMN_BLOCK, min(hi * COLUMN_BLOCK, n)
+        np.matmul(x, weight[:, first:last], out=y[:, first:last])
+    parallel_for(-(-n // COLUMN_BLOCK), columns,
+                 grain=min_items(m * x.shape[1] * COLUMN_BLOCK, GEMM_WORK))
+    return _fast.bias_activation(y, bias, act)
 
 
 @register_kernel("MatMul", "numba")
@@ -71,6 +86,6 @@ def mat_mul_numba(input, mat2, transpose_a=False, transpose_b=False):
     """MatMul: same-dtype float 2-D operands straight to BLAS."""
     if input.ndim == 2 and mat2.ndim == 2 \
             and _fast.float_operands(input, mat2) is not None:
-        return rows_matmul(input.T if transpose_a else input,
-                           mat2.T if transpose_b else mat2)
+        return parallel_matmul(input.T if transpose_a else input,
+                               mat2.T if transpose_b else mat2)
     return mat_mul(input, mat2, transpose_a, transpose_b)

@@ -21,7 +21,7 @@ import numpy as np  # noqa: E402
 from refinfer.registry import register_kernel  # noqa: E402
 
 from . import _fast  # noqa: E402
-from .mat_mul import rows_matmul  # noqa: E402
+from .mat_mul import parallel_matmul  # noqa: E402
 
 
 @register_kernel("MatMulExt", "numba")
@@ -33,5 +33,5 @@ def mat_mul_ext_numba(input, other):
         return mat_mul_ext(input, other)
     if input.ndim >= 2 and other.ndim == 2 and input.shape[-1] == other.shape[0]:
         flat = _fast.writable(input).reshape(-1, input.shape[-1])
-        return rows_matmul(flat, other).reshape(input.shape[:-1] + other.shape[1:])
+        return parallel_matmul(flat, other).reshape(input.shape[:-1] + other.shape[1:])
     return np.asarray(np.matmul(input, other))

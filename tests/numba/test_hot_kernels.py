@@ -9,6 +9,7 @@ disk, so the cases keep to float32 and float64 and to few array ranks.
 import numpy as np
 import pytest
 
+from refinfer.ops import _fast, mat_mul
 from refinfer.registry import get_op
 
 from kernel_check import FLOATS, check, normal, rng
@@ -205,6 +206,23 @@ def test_matrix_products(dtype):
     check("MatMulExt", x, normal((7, 4), dtype))
     check("MatMulExt", normal((7,), dtype), normal((7,), dtype))
     check("BatchMatMul", normal((2, 0, 5), dtype), normal((2, 5, 3), dtype))    # empty
+
+
+@pytest.mark.parametrize("shape", [(512, 256, 256), (128, 512, 1030), (0, 64, 1030),
+                                   (3, 8, 0)], ids=str)
+@pytest.mark.parametrize("act", ["none", "relu"])
+def test_parallel_matmul_splits_by_rows_or_by_weight_columns(shape, act):
+    """Big enough to be split (GEMM_WORK per piece): by rows when the weight
+    has fewer columns than x has rows, else by column blocks, the last one
+    partial; bias and activation applied to every piece."""
+    m, k, n = shape
+    x, w, bias = normal((m, k)), normal((k, n)), normal((n,))
+    code = {"none": _fast.ACT_NONE, "relu": _fast.ACT_RELU}[act]
+    expected = x.astype(np.float64) @ w + bias
+    expected = np.maximum(expected, 0) if act == "relu" else expected
+    got = mat_mul.parallel_matmul(x, w, bias, code)
+    assert got.dtype == np.float32 and got.shape == (m, n)
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
 
 
 def test_matrix_product_fallbacks():

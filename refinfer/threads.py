@@ -86,6 +86,7 @@ def current_threads() -> int:
 # for the Python glue), so smaller pieces run on the calling thread.
 ELEMENT_WORK = 1 << 18     # elements of a memory-bound kernel
 GEMM_WORK = 1 << 24        # multiply-adds of a GEMM
+STREAM_BYTES = 1 << 20     # bytes of a weight a GEMM piece reads (few rows: bandwidth-bound)
 
 
 def min_items(work_per_item: int, work: int = ELEMENT_WORK) -> int:

@@ -208,13 +208,14 @@ def test_matrix_products(dtype):
     check("BatchMatMul", normal((2, 0, 5), dtype), normal((2, 5, 3), dtype))    # empty
 
 
-@pytest.mark.parametrize("shape", [(512, 256, 256), (128, 512, 1030), (0, 64, 1030),
-                                   (3, 8, 0)], ids=str)
+@pytest.mark.parametrize("shape", [(512, 256, 256), (128, 512, 1030), (2, 1024, 1030),
+                                   (0, 64, 1030), (3, 8, 0)], ids=str)
 @pytest.mark.parametrize("act", ["none", "relu"])
 def test_parallel_matmul_splits_by_rows_or_by_weight_columns(shape, act):
-    """Big enough to be split (GEMM_WORK per piece): by rows when the weight
-    has fewer columns than x has rows, else by column blocks, the last one
-    partial; bias and activation applied to every piece."""
+    """Big enough to be split (GEMM_WORK multiply-adds or STREAM_BYTES of
+    weight per piece): by rows when the weight has fewer columns than x has
+    rows, else by column blocks, the last one partial; bias and activation
+    applied to every piece."""
     m, k, n = shape
     x, w, bias = normal((m, k)), normal((k, n)), normal((n,))
     code = {"none": _fast.ACT_NONE, "relu": _fast.ACT_RELU}[act]
@@ -223,6 +224,13 @@ def test_parallel_matmul_splits_by_rows_or_by_weight_columns(shape, act):
     got = mat_mul.parallel_matmul(x, w, bias, code)
     assert got.dtype == np.float32 and got.shape == (m, n)
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
+
+
+def test_fused_matmul_of_a_vector():
+    x, w, bias = normal((1024,)), normal((1024, 1030)), normal((1030,))
+    got = mat_mul.fused_matmul(x, w, bias, _fast.ACT_NONE)
+    assert got.shape == (1030,)
+    np.testing.assert_allclose(got, x.astype(np.float64) @ w + bias, rtol=1e-4, atol=1e-4)
 
 
 def test_matrix_product_fallbacks():

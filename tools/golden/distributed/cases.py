@@ -288,5 +288,6 @@ CASES = (tp_cases(2, "", 100) + tp_cases(4, "_4", 110) + op_cases() + [
     group_case("rank_ids", 301, "group_a / group_b, with a group_rank_ids attribute"),
     group_case("config", 302, "tp_a / tp_b, resolved from the [distributed] groups config"),
     transformer("transformer_block_big", 2, 400, 1, 256, 512, 8, 2048, big=True),
+    transformer("transformer_block_gpt2_16", 2, 401, 1, 16, 768, 12, 3072, big=True),
 ])
 CASES_BY_NAME = {case.name: case for case in CASES}

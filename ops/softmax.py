@@ -36,8 +36,9 @@ def softmax_rows(x, y, log):
     """Each row of x (R, C): y = exp(x - max) / sum(exp(x - max)), or with
     ``log`` y = (x - max) - log(sum(exp(x - max))). exp is
     :func:`_fast_libm.fast_exp` (within 2 ulp) in a loop of its own, so that
-    it vectorises; sums accumulate in float64 (:func:`_fast_libm.sum64`). A NaN anywhere in a row makes
-    the sum, hence the whole row, NaN (as in the reference)."""
+    it vectorises; sums accumulate in float64 (:func:`_fast_libm.sum64`).
+    A NaN anywhere in a row makes the sum, hence the whole row, NaN (as in
+    the reference)."""
     for r in range(x.shape[0]):
         row, out = x[r], y[r]
         top = row[0]

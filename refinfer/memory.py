@@ -48,7 +48,7 @@ def keep_freed_memory() -> bool:
     with _lock:
         if not _state["done"]:
             _state["done"] = True
-            _state["kept"] = _user_tunes_malloc() is False and _mallopt_all()
+            _state["kept"] = not _user_tunes_malloc() and _mallopt_all()
         return _state["kept"]
 
 

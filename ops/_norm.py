@@ -114,10 +114,10 @@ def _first_channel(x, r, row0, groups, inner):
 
 @kernel
 def normalize_rows(x, y, weight, bias, row0, groups, inner, epsilon, mean,
-                   rstd):
+                   var):
     """Each row normalised by its own statistics:
     y = (x - mean) * rstd * weight[c] + bias[c], rstd = 1 / sqrt(var +
-    epsilon) in x's dtype (mean and rstd stored per row; the reference
+    epsilon) in x's dtype (mean and var stored per row; the reference
     divides by sqrt(var + epsilon): a multiplication is cheaper, within an
     ulp)."""
     one, eps = x.dtype.type(1), x.dtype.type(epsilon)
@@ -125,7 +125,7 @@ def normalize_rows(x, y, weight, bias, row0, groups, inner, epsilon, mean,
     for r in range(x.shape[0]):
         m, v = _moments(x, r, lanes)
         s = one / np.sqrt(v + eps)
-        mean[r], rstd[r] = m, s
+        mean[r], var[r] = m, v
         _affine_row(x, y, r, m, s, weight, bias,
                     _first_channel(x, r, row0, groups, inner), inner)
 
@@ -156,17 +156,18 @@ def rows_of(x: np.ndarray, rows: int) -> np.ndarray:
 
 
 def normalize(x2, weight, bias, groups, inner, epsilon):
-    """(y, mean, rstd) of :func:`normalize_rows` over x2 (R, L), rows split
-    across the worker threads; weight / bias None or contiguous."""
+    """(y, mean, var) of :func:`normalize_rows` over x2 (R, L), rows split
+    across the worker threads; weight / bias None or contiguous.
+    :func:`rstd` (var, epsilon) gives the kernel's rstd bit for bit."""
     y = np.empty(x2.shape, x2.dtype)
-    mean, rstd = np.empty(x2.shape[0], x2.dtype), np.empty(x2.shape[0], x2.dtype)
+    mean, var = np.empty(x2.shape[0], x2.dtype), np.empty(x2.shape[0], x2.dtype)
     weight, bias = channel_vectors(weight, bias, groups, inner, x2)
 
     def rows(lo, hi):
         normalize_rows(x2[lo:hi], y[lo:hi], weight, bias, lo, groups, inner,
-                       float(epsilon), mean[lo:hi], rstd[lo:hi])
+                       float(epsilon), mean[lo:hi], var[lo:hi])
     parallel_for(x2.shape[0], rows, grain=min_items(x2.shape[1]))
-    return y, mean, rstd
+    return y, mean, var
 
 
 def affine_pass(x2, center, scale, weight, bias, groups, inner):

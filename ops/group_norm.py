@@ -51,7 +51,7 @@ def group_norm_numba(input, num_groups, weight=None, bias=None, eps=1e-5):
         return group_norm(input, num_groups, weight, bias, eps)
     n, c = input.shape[:2]
     x2 = _norm.rows_of(input, n * groups)
-    y, mean, rstd = _norm.normalize(x2, weight, bias, groups,
-                                    x2.shape[1] // (c // groups), eps)
+    y, mean, var = _norm.normalize(x2, weight, bias, groups,
+                                   x2.shape[1] // (c // groups), eps)
     return (y.reshape(input.shape), mean.reshape(n, groups),
-            rstd.reshape(n, groups))
+            _norm.rstd(var, eps).reshape(n, groups))

@@ -35,59 +35,25 @@ def layer_norm(input_x, gamma, beta, begin_norm_axis=1, begin_params_axis=1,
 
 
 # -- numba backend -------------------------------------------------------------
-import numpy as np  # noqa: E402
-
-from refinfer.jit import kernel  # noqa: E402
 from refinfer.registry import register_kernel  # noqa: E402
-from refinfer.threads import min_items, parallel_for  # noqa: E402
 
-from . import _fast  # noqa: E402
-
-
-@kernel
-def layer_norm_rows(x, gamma, beta, epsilon, y, mean, var):
-    """Each row of x (R, C): mean, biased variance (accumulated in float64,
-    stored in x's dtype), y = (x - mean) / sqrt(var + epsilon) * gamma +
-    beta."""
-    count = x.shape[1]
-    eps = x.dtype.type(epsilon)
-    for r in range(x.shape[0]):
-        total = 0.0
-        for j in range(count):
-            total += x[r, j]
-        m = x.dtype.type(total / count)
-        square = 0.0
-        for j in range(count):
-            d = x[r, j] - m
-            square += d * d
-        v = x.dtype.type(square / count)
-        mean[r], var[r] = m, v
-        scale = np.sqrt(v + eps)
-        for j in range(count):
-            y[r, j] = (x[r, j] - m) / scale * gamma[j] + beta[j]
+from . import _norm  # noqa: E402
 
 
 @register_kernel("LayerNorm", "numba")
 def layer_norm_numba(input_x, gamma, beta, begin_norm_axis=1,
                      begin_params_axis=1, epsilon=1e-7):
     """LayerNorm of float32/float64 rows, with gamma and beta over the same
-    trailing axes (the usual case); anything else goes to the reference."""
+    trailing axes (the usual case), one row kernel pass per normalised row
+    (_norm.normalize_rows); anything else goes to the reference."""
     rank = input_x.ndim
     start = int(begin_norm_axis) % rank if rank else 0
-    params = _fast.float_operands(input_x, gamma, beta)
-    if params is None or rank == 0 or int(begin_params_axis) % rank != start \
-            or gamma.shape != input_x.shape[start:] \
-            or beta.shape != gamma.shape or input_x.size == 0:
+    if rank == 0 or int(begin_params_axis) % rank != start \
+            or gamma.shape != input_x.shape[start:] or beta.shape != gamma.shape \
+            or not _norm.fits(input_x, gamma.size, gamma, beta):
         return layer_norm(input_x, gamma, beta, begin_norm_axis,
                           begin_params_axis, epsilon)
-    x = _fast.writable(input_x).reshape(-1, gamma.size)
-    y = np.empty(x.shape, x.dtype)
-    mean, var = np.empty(x.shape[0], x.dtype), np.empty(x.shape[0], x.dtype)
-    gamma, beta = _fast.writable(gamma).reshape(-1), _fast.writable(beta).reshape(-1)
-
-    def rows(lo, hi):
-        layer_norm_rows(x[lo:hi], gamma, beta, float(epsilon), y[lo:hi],
-                        mean[lo:hi], var[lo:hi])
-    parallel_for(x.shape[0], rows, grain=min_items(x.shape[1]))
+    x2 = _norm.rows_of(input_x, input_x.size // gamma.size)
+    y, mean, var = _norm.normalize(x2, gamma, beta, 1, 1, epsilon)
     kept = input_x.shape[:start] + (1,) * (rank - start)
     return y.reshape(input_x.shape), mean.reshape(kept), var.reshape(kept)

@@ -50,6 +50,7 @@ def layer_norm_ext_numba(input, normalized_shape, weight=None, bias=None,
             or not _norm.fits(input, size, weight, bias):
         return layer_norm_ext(input, normalized_shape, weight, bias, eps)
     x2 = _norm.rows_of(input, input.size // size)
-    y, mean, rstd = _norm.normalize(x2, weight, bias, 1, 1, eps)
+    y, mean, var = _norm.normalize(x2, weight, bias, 1, 1, eps)
     kept = input.shape[:input.ndim - count] + (1,) * count
-    return y.reshape(input.shape), mean.reshape(kept), rstd.reshape(kept)
+    return (y.reshape(input.shape), mean.reshape(kept),
+            _norm.rstd(var, eps).reshape(kept))

@@ -29,27 +29,22 @@ own choice wins.
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import platform
-import threading
 
 M_TRIM_THRESHOLD = -1           # <malloc.h> parameter numbers
 M_MMAP_THRESHOLD = -3
 HEAP_UP_TO = 32 << 20           # glibc refuses larger mmap thresholds
 TRIM_PAST = 1 << 30
 
-_lock = threading.Lock()
-_state = {"done": False, "kept": False}
 
-
+@functools.cache
 def keep_freed_memory() -> bool:
     """Tune glibc's malloc once per process (see the module's text); True
-    when the tuning is in effect."""
-    with _lock:
-        if not _state["done"]:
-            _state["done"] = True
-            _state["kept"] = not _user_tunes_malloc() and _mallopt_all()
-        return _state["kept"]
+    when the tuning is in effect. Two threads racing here both set the same
+    values, which is harmless."""
+    return not _user_tunes_malloc() and _mallopt_all()
 
 
 USER_SETTINGS = ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_",

@@ -19,6 +19,7 @@ from mpi4py import MPI
 
 from . import shm
 from .communicator import Communicator, check_split, reduce_arrays
+from .launch import wait_until_output_is_read
 
 _OPS = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN, "prod": MPI.PROD}
 _TYPED = {np.dtype(t) for t in (np.float32, np.float64, np.int8, np.int16,
@@ -120,8 +121,10 @@ def report_failure(rank: int, size: int, error: BaseException) -> None:
 
 def abort_job(code: int = 1) -> None:
     """Remove this job's shared-memory segments (MPI_Abort leaves them in
-    /dev/shm), then abort every rank."""
+    /dev/shm), then, once mpirun has read this rank's output, abort every rank."""
     shm.unlink_own_segments()
+    sys.stdout.flush()
     sys.stderr.flush()
+    wait_until_output_is_read()
     MPI.COMM_WORLD.Abort(code)
     os._exit(code)  # not reached: Abort ends the process

@@ -7,6 +7,7 @@ leaving nothing in /dev/shm. Skipped without mpi4py (pip install '.[mpi]').
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
@@ -15,7 +16,7 @@ import pytest
 pytest.importorskip("mpi4py", reason="MPI tests need mpi4py and an MPI: pip install '.[mpi]'")
 
 from refinfer.distributed import run_mpirun  # noqa: E402
-from refinfer.distributed import shm  # noqa: E402
+from refinfer.distributed import launch, shm  # noqa: E402
 
 import collectives  # noqa: E402
 import dist_cases  # noqa: E402
@@ -84,6 +85,27 @@ def test_failing_rank_ends_the_job(mode, error):
     if mode != "kill":
         assert "refinfer: rank 1 of 2 failed, aborting the MPI job" in job.stderr
     assert not {s for s in _segments() - before if s.startswith(shm.PREFIXES)}
+
+
+def test_an_aborting_rank_waits_until_mpirun_read_its_output(tmp_path):
+    """MPICH drops output still in a rank's pipe when the job aborts: the
+    failing rank waits for a late reader, and only ``timeout`` for a reader
+    that never reads (an abort never hangs)."""
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"rank 1 failed\n")
+    late_reader = threading.Timer(0.2, os.read, (read_end, 100))
+    late_reader.start()
+    launch.wait_until_output_is_read([write_end], timeout=60)
+    assert launch._unread_bytes(write_end) == 0
+    os.write(write_end, b"never read")
+    launch.wait_until_output_is_read([write_end], timeout=0.05)
+    assert launch._unread_bytes(write_end) == 10
+    os.close(read_end)
+    os.close(write_end)
+    with open(tmp_path / "log", "w") as log:  # a file keeps nothing in flight
+        log.write("text")
+        log.flush()
+        assert launch._unread_bytes(log.fileno()) == 0
 
 
 def test_size_mismatch_is_a_clear_error():

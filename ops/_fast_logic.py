@@ -16,11 +16,9 @@ a slow C library function per element:
 - :func:`float_to_int`: Cast from float to int32 / int64 in one pass, with
   MindSpore's results for NaN, inf and out-of-range values.
 
-Any broadcast runs in one pass (:func:`broadcast_plan`): the output's axes
-are merged where every operand steps alike, and the runners cut it into
-contiguous pieces of up to CHUNK elements; an operand's values for a piece
-are read in place or copied into a small buffer first, so that every inner
-loop reads contiguous memory (and vectorises).
+Any broadcast runs in one pass, walked in contiguous pieces of up to CHUNK
+elements by ops/_broadcast.py, so that every inner loop reads contiguous
+memory (and vectorises).
 
 Not compiled: an op that is one NumPy ufunc pass already (comparisons,
 logical and bitwise ops, shifts, which NumPy range-checks in its loop,
@@ -37,7 +35,6 @@ threads by refinfer/threads.py's parallel_for.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import numpy as np
 from numba import types
@@ -46,7 +43,7 @@ from numba.extending import intrinsic, overload
 from refinfer.jit import kernel
 from refinfer.threads import min_items, parallel_for
 
-from . import _fast
+from . import _broadcast, _fast
 from ._common import cast, promote
 from ._math import bitwise_operands
 
@@ -59,130 +56,6 @@ SMALL = 1024     # outputs below this go to NumPy where it does one pass
 FAST_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 _NO_CONSTS = np.zeros(2)
-
-
-# -- broadcasting --------------------------------------------------------------
-@lru_cache(maxsize=4096)
-def broadcast_plan(shapes: tuple) -> tuple:
-    """How to walk the broadcast of operands of these shapes: (output shape,
-    dims, steps, piece count). ``dims`` are the output's axes with its
-    length-1 axes dropped and neighbours merged where every operand steps
-    alike (so (8, 12, 128, 128) beside (8, 1, 1, 128) gives (8, 1536,
-    128)); steps (n_operands + 1, len(dims)) are each operand's element
-    strides along them, 0 where it is broadcast, then the (C-contiguous)
-    output's; the pieces are those of :func:`_piece`. Raises ValueError for
-    shapes that do not broadcast, as NumPy."""
-    ndim = max(len(s) for s in shapes)
-    out = tuple(np.broadcast_shapes(*shapes))
-    padded = [(1,) * (ndim - len(s)) + tuple(s) for s in shapes] + [out]
-    axes = [k for k in range(ndim) if out[k] != 1]
-    strides = [[math.prod(p[k + 1:]) if p[k] != 1 else 0 for k in axes] for p in padded]
-    dims = [out[k] for k in axes]
-    for k in range(len(dims) - 1, 0, -1):         # merge axis k into k - 1
-        if all(s[k - 1] == s[k] * dims[k] for s in strides):
-            dims[k - 1] *= dims.pop(k)
-            for s in strides:
-                s.pop(k - 1)
-    if not dims:
-        dims, strides = [1], [[0] for _ in padded]
-    return out, np.array(dims, np.int64), np.array(strides, np.int64), _piece_count(dims)
-
-
-# A piece is up to CHUNK output elements: whole rows (the last merged axis)
-# when rows are shorter, else part of one row. Out is C-contiguous, so a
-# piece is one contiguous span of it. An operand's values for a piece are
-# read in place where they are contiguous too (an operand of out's shape,
-# or a piece within one row of an operand that steps along rows); a
-# constant operand is a buffer filled once; any other is copied row by row
-# into a buffer (in cache). So every inner loop reads contiguous memory and
-# vectorises. Calls between kernels cost ~20 ns (Numba does not inline
-# them): a few per piece, none per row.
-FULL, CONSTANT, OTHER = range(3)
-
-
-def _piece_count(dims: list) -> int:
-    """The number of pieces of an output of merged dims (see _piece)."""
-    rows, cols = math.prod(dims[:-1]), dims[-1]
-    if rows * cols == 0:
-        return 0
-    if cols >= CHUNK:
-        return rows * -(-cols // CHUNK)
-    return -(-rows // (CHUNK // cols))
-
-
-@kernel
-def _piece(t, dims):
-    """Piece t: (first row, rows, first column, columns)."""
-    cols, rows = dims[-1], 1
-    for d in range(dims.size - 1):
-        rows *= dims[d]
-    if cols >= CHUNK:
-        row, part = divmod(t, (cols + CHUNK - 1) // CHUNK)
-        return row, 1, part * CHUNK, min(CHUNK, cols - part * CHUNK)
-    per_piece = CHUNK // cols
-    return t * per_piece, min(per_piece, rows - t * per_piece), 0, cols
-
-
-@kernel
-def _buffer_size(dims):
-    """The elements of the largest piece."""
-    return CHUNK if dims[-1] >= CHUNK else CHUNK // dims[-1] * dims[-1]
-
-
-@kernel
-def _buffer(src, i, steps, size):
-    """(mode, buffer) of operand i: FULL when it steps like out (steps'
-    last row), CONSTANT (the buffer filled with its value) when it never
-    moves, else OTHER."""
-    full = constant = True
-    for d in range(steps.shape[1]):
-        full &= steps[i, d] == steps[-1, d]
-        constant &= steps[i, d] == 0
-    buf = np.empty(size, src.dtype)
-    if constant and not full:
-        buf[:] = src[0]
-    return FULL if full else (CONSTANT if constant else OTHER), buf
-
-
-@kernel
-def _operand(src, i, mode, dims, steps, piece, index, buf):
-    """(array, offset) where operand i's values for a piece (first row,
-    rows, first column, columns) lie contiguously: in ``src``, or in
-    ``buf`` (copied now; index: scratch, one entry per axis)."""
-    row, rows, c0, m = piece
-    if mode == FULL:
-        return src, row * dims[-1] + c0
-    if mode == CONSTANT:
-        return buf, 0
-    offset = 0
-    for d in range(dims.size - 2, -1, -1):
-        row, k = divmod(row, dims[d])
-        index[d] = k
-        offset += k * steps[i, d]
-    step = steps[i, dims.size - 1]
-    if rows == 1 and step:
-        return src, offset + c0
-    at = np.uint64(0)
-    for _ in range(rows):
-        if step:
-            base = np.uint64(offset + c0)
-            for j in range(np.uint64(m)):
-                buf[at + j] = src[base + j]
-        else:
-            value = src[offset]
-            for j in range(np.uint64(m)):
-                buf[at + j] = value
-        at += np.uint64(m)
-        d = dims.size - 2                 # the next row: an odometer
-        while d >= 0:
-            index[d] += 1
-            offset += steps[i, d]
-            if index[d] < dims[d]:
-                break
-            offset -= steps[i, d] * dims[d]
-            index[d] = 0
-            d -= 1
-    return buf, 0
 
 
 # -- compiled families ---------------------------------------------------------
@@ -344,14 +217,15 @@ def float_to_int(x, out, first, last):
 @kernel
 def binary_pieces(op, a, b, dims, steps, consts, out, first, last):
     """Pieces first <= t < last of out = op(a, b) (all flat; dims, steps
-    from :func:`broadcast_plan`)."""
-    index, size = np.empty(dims.size, np.int64), _buffer_size(dims)
-    a_mode, a_buf = _buffer(a, 0, steps, size)
-    b_mode, b_buf = _buffer(b, 1, steps, size)
+    from ops/_broadcast.py's plan)."""
+    index = np.empty(dims.size, np.int64)
+    size = _broadcast.buffer_size(dims, CHUNK)
+    a_mode, a_buf = _broadcast.buffer(a, 0, steps, size)
+    b_mode, b_buf = _broadcast.buffer(b, 1, steps, size)
     for t in range(first, last):
-        piece = _piece(t, dims)
-        x, xo = _operand(a, 0, a_mode, dims, steps, piece, index, a_buf)
-        y, yo = _operand(b, 1, b_mode, dims, steps, piece, index, b_buf)
+        piece = _broadcast.piece(t, dims, CHUNK)
+        x, xo = _broadcast.operand(a, 0, a_mode, dims, steps, piece, index, a_buf)
+        y, yo = _broadcast.operand(b, 1, b_mode, dims, steps, piece, index, b_buf)
         row, rows, c0, m = piece
         _span(op, x, xo, y, yo, out, row * dims[-1] + c0, rows * m, consts)
 
@@ -359,15 +233,16 @@ def binary_pieces(op, a, b, dims, steps, consts, out, first, last):
 @kernel
 def select_pieces(cond, a, b, dims, steps, out, first, last):
     """Pieces first <= t < last of out = cond ? a : b (as binary_pieces)."""
-    index, size = np.empty(dims.size, np.int64), _buffer_size(dims)
-    c_mode, c_buf = _buffer(cond, 0, steps, size)
-    a_mode, a_buf = _buffer(a, 1, steps, size)
-    b_mode, b_buf = _buffer(b, 2, steps, size)
+    index = np.empty(dims.size, np.int64)
+    size = _broadcast.buffer_size(dims, CHUNK)
+    c_mode, c_buf = _broadcast.buffer(cond, 0, steps, size)
+    a_mode, a_buf = _broadcast.buffer(a, 1, steps, size)
+    b_mode, b_buf = _broadcast.buffer(b, 2, steps, size)
     for t in range(first, last):
-        piece = _piece(t, dims)
-        c, co = _operand(cond, 0, c_mode, dims, steps, piece, index, c_buf)
-        x, xo = _operand(a, 1, a_mode, dims, steps, piece, index, a_buf)
-        y, yo = _operand(b, 2, b_mode, dims, steps, piece, index, b_buf)
+        piece = _broadcast.piece(t, dims, CHUNK)
+        c, co = _broadcast.operand(cond, 0, c_mode, dims, steps, piece, index, c_buf)
+        x, xo = _broadcast.operand(a, 1, a_mode, dims, steps, piece, index, a_buf)
+        y, yo = _broadcast.operand(b, 2, b_mode, dims, steps, piece, index, b_buf)
         row, rows, c0, m = piece
         co, xo, yo = np.uint64(co), np.uint64(xo), np.uint64(yo)
         oo = np.uint64(row * dims[-1] + c0)
@@ -384,7 +259,7 @@ def _flat(a: np.ndarray) -> np.ndarray:
 def _prepare(operands):
     """(output shape, flat operands, dims, steps, piece count) for a
     runner."""
-    shape, dims, steps, count = broadcast_plan(tuple(v.shape for v in operands))
+    shape, dims, steps, count = _broadcast.plan(tuple(v.shape for v in operands), CHUNK)
     return shape, tuple(_flat(v) for v in operands), dims, steps, count
 
 

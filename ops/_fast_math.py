@@ -264,8 +264,8 @@ def _log_sigmoid_buffer(p, x):
 # -- running one op -----------------------------------------------------------
 def apply(name: str, reference, *args):
     """Op ``name`` through its recipe on float32/float64 tensors of one
-    dtype (Python numbers beside them); anything else, or a broadcast the
-    runner has no layout for, through ``reference(*args)``."""
+    dtype (Python numbers beside them); anything else, or shapes that do
+    not broadcast (for the reference's error), through ``reference(*args)``."""
     result = run_recipe(name, *args)
     return reference(*args) if result is None else result
 

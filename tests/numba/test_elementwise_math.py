@@ -16,7 +16,7 @@ from refinfer.format.reader import ValueInfo
 from refinfer.format.values import Abstract
 from refinfer.graph import Arg, Graph, Model, Node, Ref
 from refinfer.jit import kernel
-from refinfer.ops import _fast, _fast_libm, _fast_math
+from refinfer.ops import _broadcast, _fast, _fast_libm, _fast_math
 from refinfer.plan import compile_model
 
 from kernel_check import FLOATS, assert_same, check, normal, rng
@@ -378,3 +378,18 @@ def test_matrix_product_fuses_the_new_activations(act):
     steps, got, want = g.run(y, normal((6, 8)))
     assert steps == [f"MatMul+BiasAdd+{act[0]}"]
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_broadcast_plan_merges_axes_and_pieces_cover_the_output():
+    """ops/_broadcast.py: axes merge where every operand steps alike, and the
+    pieces tile the output once, in order."""
+    shape, dims, steps, count = _broadcast.plan(((8, 12, 128, 128), (8, 1, 1, 128)), 1024)
+    assert shape == (8, 12, 128, 128) and dims.tolist() == [8, 1536, 128]
+    assert steps.tolist() == [[196608, 128, 1], [128, 0, 1], [196608, 128, 1]]
+    for chunk in (1024, 100, 7):
+        _, dims, _, count = _broadcast.plan(((5, 3, 250), (3, 1)), chunk)
+        spans = [_broadcast.piece(t, dims, chunk) for t in range(count)]
+        starts = [row * dims[-1] + c0 for row, _, c0, _ in spans]
+        sizes = [rows * m for _, rows, _, m in spans]
+        assert all(0 < n <= chunk for n in sizes)
+        assert starts == list(np.cumsum([0] + sizes[:-1])) and sum(sizes) == 5 * 3 * 250

@@ -212,7 +212,6 @@ def _depthwise3x3(x, weight, bias, y, stride, top, left, act):
         b, o = divmod(k, c_out)
         _planes.phases(x[b, o // multiplier], top, left, stride, stride, pitch,
                        rows, phases, x.dtype.type(0))
-        t = weight[o, 0].ravel()
         start = bias[o] if bias.size else bias.dtype.type(0)
         _shifted_taps(wide, phases, where, weight[o, 0].ravel(), start)
         _fast.activate(wide, act)

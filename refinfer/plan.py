@@ -8,12 +8,12 @@ values as soon as they are dead (unless the caller asks to keep them).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from .closure import GraphRef
 from . import passes
-from .graph import Arg, Graph, Model, Node, Ref
+from .graph import Graph, Model, Node, Ref
 from .precision import compose, constant_map, value_map
 
 

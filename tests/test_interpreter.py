@@ -8,7 +8,6 @@ from refinfer import registry
 from refinfer.errors import NodeError
 from refinfer.executor import Hooks
 from refinfer.format import schema
-from refinfer.plan import KernelStep
 from refinfer.runtime import LoadedModel
 
 from golden_cases import assert_close, golden_case

@@ -13,7 +13,6 @@ from typing import Callable
 
 import numpy as np
 
-from .. import registry
 from ..graph import Model, Node
 from . import launch, session
 from .communicator import DistributedError

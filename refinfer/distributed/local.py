@@ -159,7 +159,7 @@ class ThreadCommunicator(Communicator):
                 with self.world.lock:
                     self.world.check([self.members[source]])
                 if _remaining(deadline) == 0:
-                    raise CommAborted(f"timed out waiting for rank {source}")
+                    raise CommAborted(f"timed out waiting for rank {source}") from None
         if value.shape != tuple(shape) or value.dtype != np.dtype(dtype):
             raise ValueError(f"Receive expects {np.dtype(dtype)}{list(shape)}, rank "
                              f"{source} sent {value.dtype}{list(value.shape)}")

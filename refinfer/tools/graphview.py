@@ -339,10 +339,10 @@ def _svg(drawing: Drawing) -> tuple[str, float, float]:
                      f' y="20" class="ctitle">{html.escape(cluster.title)}'
                      "</text></g>")
         titles[cluster.name] = (left + 12, 20)
-        for (a, b, label), route in zip(cluster.edges, placed.routes):
+        for route in placed.routes:
             parts.append(_edge_path(route, x0, y0))
         labelled = set()
-        for (a, b, label), route in zip(cluster.edges, placed.routes):
+        for (a, _, label), route in zip(cluster.edges, placed.routes):
             if a not in labelled:
                 labelled.add(a)
                 px, py = route[0]

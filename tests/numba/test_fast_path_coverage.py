@@ -10,7 +10,7 @@ from refinfer.registry import NO_KERNEL_REASONS, list_ops
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def tested_ops() -> set[str]:
+def ops_with_kernel_tests() -> set[str]:
     """The union of the ``TESTED`` sets of this folder's test modules."""
     names = set()
     for path in glob.glob(os.path.join(HERE, "test_*.py")):
@@ -21,7 +21,7 @@ def tested_ops() -> set[str]:
 
 def test_every_numba_kernel_is_tested():
     with_kernel = {op.name for op in list_ops() if "numba" in op.kernels}
-    assert sorted(with_kernel - tested_ops()) == []
+    assert sorted(with_kernel - ops_with_kernel_tests()) == []
 
 
 def test_every_op_has_a_fast_path():

@@ -130,10 +130,9 @@ def pool(x, y, kh, kw, sh, sw, top, left, maximum, counts):
             if t == 0:
                 for u in range(np.uint64(acc.size)):
                     acc[u] = planes[f, shift + u]
-            elif maximum:
-                for u in range(np.uint64(acc.size)):
-                    a, v = acc[u], planes[f, shift + u]
-                    acc[u] = a if a >= v or a != a else v
+            elif maximum:       # NaN-propagating, and it vectorises (a
+                for u in range(np.uint64(acc.size)):    # select does not)
+                    acc[u] = np.maximum(acc[u], planes[f, shift + u])
             else:
                 for u in range(np.uint64(acc.size)):
                     acc[u] += planes[f, shift + u]

@@ -96,7 +96,9 @@ def test_every_opcode_in_the_runner(op, dtype):
     x = np.concatenate([np.array(SPECIAL, dtype), _input(op, (3000,), dtype)])
     for params in PARAMETERS.get(op, [()]):
         program = _fast_math.program_for(op, np.dtype(dtype), ("tensor",), params)
-        assert_same(op, program([x]), registry.get_op(op).reference(x, *params))
+        with np.errstate(all="ignore"):     # the special values warn in NumPy
+            expected = registry.get_op(op).reference(x, *params)
+        assert_same(op, program([x]), expected)
 
 
 BROADCASTS = [((3, 4, 5), (3, 4, 5)), ((2, 3, 300), (300,)), ((4, 600), (4, 1)),

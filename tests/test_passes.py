@@ -126,6 +126,7 @@ def test_hooks_see_every_node_of_the_unfused_plan():
 @pytest.mark.parametrize("act", range(8))
 @pytest.mark.parametrize("geometry", [(16, 16, 3, 1, 1, 30), (16, 24, 1, 1, 1, 20),
                                       (16, 16, 3, 2, 16, 15), (32, 32, 3, 1, 32, 40),
+                                      (40, 40, 3, 1, 40, 7),
                                       (6, 12, 3, 1, 2, 12)], ids=str)
 def test_fused_convolution_equals_its_parts(act, geometry):
     """act(conv(x, W) + b + residual) for dense, 1x1, depthwise (both

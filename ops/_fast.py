@@ -505,7 +505,7 @@ def _run_pieces(row_kernel, operands, consts, program, n_regs, out_reg,
                 _copy(operands[i], row * dims[-1] + c0, regs, i, n)
             elif modes[i] == _broadcast.CONSTANT:
                 continue
-            elif rows > 1 or dims.size > 2:
+            elif rows > 1 or dims.size != 2:
                 _broadcast.gather(operands[i], i, dims, steps, piece, index,
                                   flat, i * size)
             elif steps[i, 1]:       # one row of a 2-D walk: a row vector

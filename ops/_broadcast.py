@@ -10,9 +10,9 @@ contiguous span of it. An operand's values for a piece are read in place
 where they are contiguous too (an operand of the output's shape, or a piece
 within one row of an operand that steps along rows); a constant operand is
 a buffer filled once; any other is copied row by row into a buffer (in
-cache). So every inner loop reads contiguous memory and vectorises. Calls
-between kernels cost ~20 ns (Numba does not inline them): a few per piece,
-none per row.
+cache). So every inner loop reads contiguous memory and vectorises. A call
+between kernels with array arguments costs 25-50 ns (Numba does not inline
+it): a few per piece, none per row.
 """
 from __future__ import annotations
 

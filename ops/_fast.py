@@ -484,7 +484,7 @@ def _run_pieces(row_kernel, operands, consts, program, n_regs, out_reg,
     n_in = steps.shape[0] - 1
     size = _broadcast.buffer_size(dims, CHUNK)
     regs = np.empty((n_regs, size), out.dtype)
-    flat = regs.reshape(-1)     # gathers write registers through it
+    all_regs = regs.reshape(-1)     # gathers write registers through it
     index = np.empty(dims.size, np.int64)
     modes = np.empty(n_in, np.int64)
     for i in range(n_in):
@@ -507,7 +507,7 @@ def _run_pieces(row_kernel, operands, consts, program, n_regs, out_reg,
                 continue
             elif rows > 1 or dims.size != 2:
                 _broadcast.gather(operands[i], i, dims, steps, piece, index,
-                                  flat, i * size)
+                                  all_regs, i * size)
             elif steps[i, 1]:       # one row of a 2-D walk: a row vector
                 _copy(operands[i], row * steps[i, 0] + c0, regs, i, n)
             else:                   # or a column vector's value
@@ -550,6 +550,11 @@ def writable(a: np.ndarray) -> np.ndarray:
     return np.array(a, order="C")
 
 
+def flat(a: np.ndarray) -> np.ndarray:
+    """``a`` as a :func:`writable` 1-D array (a view where it can be)."""
+    return writable(a).reshape(-1)
+
+
 def run(program: np.ndarray, n_regs: int, out_reg: int, operands, consts,
         out: np.ndarray | None = None):
     """Run an elementwise program on arrays of one float dtype; returns the
@@ -564,12 +569,12 @@ def run(program: np.ndarray, n_regs: int, out_reg: int, operands, consts,
         out = np.empty(shape, dtype)
     if out.size == 0:
         return out
-    flat = tuple(writable(a).reshape(-1) for a in operands)
-    flat += (_EMPTY[dtype],) * (MAX_OPERANDS - len(flat))
+    flats = tuple(flat(a) for a in operands)
+    flats += (_EMPTY[dtype],) * (MAX_OPERANDS - len(flats))
     target = out.reshape(-1)
     runner = run_core if program[:, 0].max() < FIRST_EXTENDED else run_any
     parallel_for(count, lambda first, last: runner(
-        flat, consts, program, n_regs, out_reg, dims, steps, target, first,
+        flats, consts, program, n_regs, out_reg, dims, steps, target, first,
         last), grain=min_items(CHUNK))
     return out
 
@@ -772,7 +777,7 @@ def bias_activation(y: np.ndarray, bias, act: int) -> np.ndarray:
 def _bias_act_program(has_bias: bool, act: int, dtype: np.dtype) -> Program:
     p = ProgramBuilder(dtype)
     value = p.op(OP_ADD, p.input(0), p.input(1)) if has_bias else p.input(0)
-    return p.build(p.op(OP_COPY + act, value))     # ACT_NONE: the copy
+    return p.build(p.op(OP_COPY + act, value))
 
 
 # -- reductions over trailing axes --------------------------------------------

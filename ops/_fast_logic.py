@@ -252,15 +252,11 @@ def select_pieces(cond, a, b, dims, steps, out, first, last):
 
 
 # -- running ------------------------------------------------------------------
-def _flat(a: np.ndarray) -> np.ndarray:
-    return _fast.writable(a).reshape(-1)
-
-
 def _prepare(operands):
     """(output shape, flat operands, dims, steps, piece count) for a
     runner."""
     shape, dims, steps, count = _broadcast.plan(tuple(v.shape for v in operands), CHUNK)
-    return shape, tuple(_flat(v) for v in operands), dims, steps, count
+    return shape, tuple(_fast.flat(v) for v in operands), dims, steps, count
 
 
 def binary(op: int, a: np.ndarray, b: np.ndarray, out_dtype,
@@ -395,7 +391,7 @@ def float_cast(reference, x, dtype):
         return reference(x, dtype)
     via = np.int32 if dtype.itemsize < 4 or dtype == np.int32 else np.int64
     wide = np.empty(x.shape, via)
-    src, flat = _flat(x), wide.reshape(-1)
+    src, flat = _fast.flat(x), wide.reshape(-1)
     parallel_for(wide.size, lambda first, last: float_to_int(
         src, flat, first, last), grain=min_items(1))
     if dtype.itemsize == wide.itemsize:

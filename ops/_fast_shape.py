@@ -34,7 +34,7 @@ from numba.extending import intrinsic
 from refinfer.jit import kernel
 from refinfer.threads import min_items, parallel_for
 
-from ._fast import writable
+from ._fast import flat
 from ._pad import NUMPY_MODES, index_map
 from ._pad import pad as pad_reference
 from ._sequence import affine as affine_reference
@@ -264,7 +264,7 @@ def gather(x: np.ndarray, maps, fill=0, small: bool = False) -> np.ndarray | Non
     if len(axes) > RANK:
         return None
     layout, maps = _layout(axes)
-    src = writable(x).reshape(-1).view(bits)
+    src = flat(x).view(bits)
     dst = y.reshape(-1).view(bits)
     value = bits(0) if type(fill) is int and fill == 0 else \
         np.asarray(fill).astype(x.dtype).view(bits)[()]
@@ -421,7 +421,7 @@ def permute(x: np.ndarray, perm) -> np.ndarray | None:
     y = np.empty(shape, x.dtype)
     loop = _loop(axes)
     tile = BAND_BYTES // x.itemsize
-    src = writable(x).reshape(-1).view(bits)
+    src = flat(x).view(bits)
     dst = y.reshape(-1).view(bits)
     items = math.prod(loop[0][:4]) * -(-loop[0][4] // tile)
     table = np.array(loop, np.int64)

@@ -216,7 +216,7 @@ def _vector(value, dtype) -> np.ndarray:
     for None)."""
     if value is None:
         return _fast.no_bias(dtype)
-    return _fast.writable(value).reshape(-1)
+    return _fast.flat(value)
 
 
 def fits(x, size: int, *vectors) -> bool:

@@ -63,7 +63,7 @@ def sources_key() -> str:
     ops = importlib.util.find_spec("refinfer.ops").submodule_search_locations[0]
     here = os.path.dirname(os.path.abspath(__file__))
     digest = hashlib.blake2b(digest_size=8)
-    for path in sorted(glob.glob(os.path.join(ops, "*.py"))) + [
+    for path in sorted(glob.glob(os.path.join(ops, "**", "*.py"), recursive=True)) + [
             os.path.join(here, "jit.py"), os.path.join(here, "threads.py")]:
         with open(path, "rb") as f:
             digest.update(f.read())

@@ -14,9 +14,19 @@ MindSpore defaults. That one signature serves both primitive conventions:
 Converters (``convert``) turn every spelling MindIR uses for an argument
 (enum codes, strings in any case, 4-tuples) into the one form the kernel
 expects, so kernels never see protobuf conventions.
+
+Fast kernels are declared in the same call: ``kernels`` maps a backend
+(``"numba"``, ``"cuda"``) to a callable with the reference's signature that
+returns the op's result, or ``None`` when it declines its inputs (a dtype,
+layout or argument it does not handle). :meth:`OpDef.kernel` wraps that
+once: a declined call runs the reference. An elementwise op declares its
+``recipe`` (its formula as rows of the elementwise program runner, see
+``ops/_kernels/elementwise.py``) instead; the recipe gives its kernels and
+lets the fusion pass put the op into a fused chain.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import pkgutil
@@ -45,6 +55,7 @@ class OpDef:
     attrs: dict[str, str] = field(default_factory=dict)
     convert: dict[str, Callable] = field(default_factory=dict)
     kernels: dict[str, Callable] = field(default_factory=dict)
+    recipe: Any = None          # its elementwise program (fusable ops)
     side_effect: bool = False   # runs even when no output depends on it
     no_kernel: str = ""         # why the reference is the fast path (NO_KERNEL_REASONS)
     mutates: str = ""           # the parameter MindSpore writes in place (we return it)
@@ -64,8 +75,23 @@ class OpDef:
         return "numba" if "numba" in self.kernels else self.no_kernel
 
     def kernel(self, backend: str = "reference") -> Callable:
-        """The callable for ``backend``, falling back to the reference."""
-        return self.kernels.get(backend, self.reference)
+        """The callable for ``backend``: its kernel, running the reference
+        where the kernel declines (returns None); the reference where the
+        op has no kernel for ``backend``."""
+        fast = self.kernels.get(backend)
+        return self.reference if fast is None else _or_reference(
+            fast, self.reference)
+
+
+@functools.lru_cache(maxsize=None)
+def _or_reference(fast: Callable, reference: Callable) -> Callable:
+    """The one fallback: ``fast``'s result, or the reference's where
+    ``fast`` returns None."""
+    @functools.wraps(fast)
+    def run(*args):
+        result = fast(*args)
+        return reference(*args) if result is None else result
+    return run
 
 
 # Ops that do no array arithmetic a compiled loop could speed up: their NumPy
@@ -103,6 +129,7 @@ def _params_of(fn: Callable) -> tuple[Param, ...]:
 def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
              attrs: dict[str, str] | None = None,
              convert: dict[str, Callable] | None = None,
+             kernels: dict[str, Callable] | None = None, recipe: Any = None,
              side_effect: bool = False, no_kernel: str = "",
              mutates: str = ""):
     """Register a NumPy reference function under one or more primitive names.
@@ -111,6 +138,11 @@ def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
     ``dtypes``: NumPy dtype names the op supports.
     ``attrs``: PRIMITIVE attribute name -> parameter name, where they differ.
     ``convert``: parameter name -> normaliser applied to that argument.
+    ``kernels``: backend -> fast kernel (the reference's signature; returns
+    None to decline, and the reference runs).
+    ``recipe``: the op's elementwise program recipe; checked against the
+    signature here, and the source of the op's kernels that ``kernels``
+    does not name.
     ``side_effect``: the op acts beyond its output (communication, printing)
     and must run even when nothing reads its result, e.g. a ``Send`` kept
     alive only by ``Depend``.
@@ -132,11 +164,19 @@ def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
                        *([mutates] if mutates else [])]:
             if target not in known:
                 raise TypeError(f"{fn.__qualname__}: no parameter {target!r}")
+        fast = dict(kernels or {})
+        if recipe is not None:
+            recipe.check(fn.__qualname__, len(params))
+            fast = {**recipe.kernels(), **fast}
+        if no_kernel and fast:
+            raise ValueError(f"{fn.__qualname__}: declares kernels and "
+                             f"no_kernel={no_kernel!r}")
         for name in names:
             if name in _REGISTRY:
                 raise ValueError(f"op {name!r} registered twice")
             _REGISTRY[name] = OpDef(name, fn, family, tuple(dtypes), params,
                                     dict(attrs or {}), dict(convert or {}),
+                                    dict(fast), recipe,
                                     side_effect=side_effect,
                                     no_kernel=no_kernel, mutates=mutates)
         return fn

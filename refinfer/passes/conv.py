@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Node, Ref
-from ..ops import _fast
+from ..ops._kernels import program as _fast
 from ..ops.conv2d import WinogradFilter, fused_conv2d
 from .fused import (GraphEditor, activation, const, fused_node, op_name,
                     tensor_abstract)

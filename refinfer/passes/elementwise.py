@@ -17,8 +17,8 @@ import numbers
 import numpy as np
 
 from ..graph import Node, Ref
-from ..ops import _fast
-from ..ops._fast_math import RECIPES, plain, program_for
+from ..ops._kernels import program as _fast
+from ..ops._kernels.elementwise import RECIPES, plain, program_for
 from .fused import GraphEditor, fused_node, op_name, tensor_abstract
 
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..graph import Arg, Graph, Node, Ref
-from ..ops import _fast
+from ..ops._kernels import program as _fast
 from ..registry import OpDef
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Node, Ref
-from ..ops import _fast
+from ..ops._kernels import program as _fast
 from ..ops.mat_mul import fused_matmul
 from .fused import GraphEditor, activation, const, fused_node, op_name
 

@@ -12,7 +12,7 @@ import os
 import numpy as np
 import pytest
 
-from refinfer.ops import _fast
+from refinfer.ops._kernels import program as _fast
 from refinfer.ops.conv2d import fused_conv2d
 from refinfer.registry import get_op
 

@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 
 from refinfer.registry import get_op
-from refinfer.ops import _conv, _norm, l2_normalize, lstm
+from refinfer.ops import l2_normalize, lstm
+from refinfer.ops._kernels import conv as _conv
+from refinfer.ops._kernels import norm as _norm
 
 from kernel_check import FLOATS, check, normal, rng
 

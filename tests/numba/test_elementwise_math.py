@@ -16,7 +16,10 @@ from refinfer.format.reader import ValueInfo
 from refinfer.format.values import Abstract
 from refinfer.graph import Arg, Graph, Model, Node, Ref
 from refinfer.jit import kernel
-from refinfer.ops import _broadcast, _fast, _fast_libm, _fast_math
+from refinfer.ops._kernels import broadcast as _broadcast
+from refinfer.ops._kernels import program as _fast
+from refinfer.ops._kernels import libm as _fast_libm
+from refinfer.ops._kernels import elementwise as _fast_math
 from refinfer.plan import compile_model
 
 from kernel_check import FLOATS, assert_same, check, normal, rng

@@ -9,7 +9,8 @@ disk, so the cases keep to float32 and float64 and to few array ranks.
 import numpy as np
 import pytest
 
-from refinfer.ops import _fast, mat_mul
+from refinfer.ops import mat_mul
+from refinfer.ops._kernels import program as _fast
 from refinfer.registry import get_op
 
 from kernel_check import FLOATS, check, normal, rng

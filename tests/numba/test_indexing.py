@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from refinfer import threads
-from refinfer.ops import _fast_index
+from refinfer.ops._kernels import index as _fast_index
 
 from kernel_check import check, normal, rng
 

@@ -12,7 +12,8 @@ float64 (bool and int32 share theirs).
 import numpy as np
 import pytest
 
-from refinfer.ops import _fast_shape, _pad
+from refinfer.ops._kernels import shape as _fast_shape
+from refinfer.ops._ref import pad as _pad
 from refinfer.registry import get_op
 
 from kernel_check import check, rng

@@ -1,0 +1,136 @@
+"""N-dimensional max / average pooling and adaptive pooling.
+
+Shared by MaxPool3D, AvgPool3D, MaxPool3DWithArgmax, the adaptive pools and
+the mint pools. Inputs are (N, C, *spatial); the kernels loop over the
+kernel taps (or the adaptive bins), never over output pixels.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import window as win
+from .common import compute_dtype
+
+
+def _lowest(dtype: np.dtype):
+    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+def max_pool(x: np.ndarray, kernel, stride, dilation, pads,
+             ceil_mode: bool = False, argmax: bool = False):
+    """Max over each window; with ``argmax`` also the position of the
+    maximum as a flat index into the input's spatial axes (first maximum
+    on ties, a NaN wins). Padding never wins (it is the dtype's lowest).
+
+    Returns y, or (y, indices int64) with ``argmax``.
+    """
+    spatial = x.shape[2:]
+    out = win.output_hw(spatial, kernel, stride, dilation, pads, ceil_mode)
+    full = win.overhang(spatial, kernel, stride, dilation, pads, out)
+    xp = win.pad_hw(x, full, _lowest(x.dtype))
+    where = win.pad_hw(np.arange(int(np.prod(spatial)), dtype=np.int64)
+                       .reshape((1, 1) + spatial), full, -1)
+    y = index = None
+    for tap in np.ndindex(*kernel):
+        values = win.tap_nd(xp, tap, out, stride, dilation)
+        if y is None:
+            y = values.copy()
+            index = np.broadcast_to(
+                win.tap_nd(where, tap, out, stride, dilation), y.shape).copy()
+            continue
+        better = (values > y) | (np.isnan(values) & ~np.isnan(y)) \
+            if x.dtype.kind == "f" else values > y
+        y[better] = values[better]
+        if argmax:
+            index[better] = np.broadcast_to(
+                win.tap_nd(where, tap, out, stride, dilation), y.shape)[better]
+    return (y, index) if argmax else y
+
+
+def window_counts(size, kernel, stride, pads, out, include_pad: bool):
+    """Per output position along one axis: how many window elements the
+    average divides by. PyTorch's rule (MindSpore's AvgPool3D agrees):
+    windows are clipped to the padded input, so the ceil-mode overhang is
+    never counted; without ``include_pad`` only real elements count."""
+    before, after = pads
+    starts = np.arange(out) * stride - before
+    ends = np.minimum(starts + kernel, size + after)
+    if not include_pad:
+        starts, ends = np.maximum(starts, 0), np.minimum(ends, size)
+    return ends - starts
+
+
+def avg_pool(x: np.ndarray, kernel, stride, pads, ceil_mode: bool = False,
+             count_include_pad: bool = True, divisor_override: int = 0):
+    """Mean over each window: the window sum divided by divisor_override
+    when non-zero, else by the window size (see :func:`window_counts`)."""
+    spatial = x.shape[2:]
+    ones = (1,) * len(spatial)
+    out = win.output_hw(spatial, kernel, stride, ones, pads, ceil_mode)
+    full = win.overhang(spatial, kernel, stride, ones, pads, out)
+    work = compute_dtype(x.dtype)
+    xp = win.pad_hw(x.astype(work, copy=False), full)
+    total = np.zeros(x.shape[:2] + out, dtype=work)
+    for tap in np.ndindex(*kernel):
+        total += win.tap_nd(xp, tap, out, stride, ones)
+    if divisor_override:
+        divisor = work.type(divisor_override)
+    else:
+        divisor = np.ones(out, dtype=work)
+        for axis, size in enumerate(spatial):
+            counts = window_counts(size, kernel[axis], stride[axis],
+                                   pads[axis], out[axis], count_include_pad)
+            shape = [1] * len(spatial)
+            shape[axis] = out[axis]
+            divisor = divisor * counts.reshape(shape)
+    return (total / divisor).astype(x.dtype, copy=False)
+
+
+def adaptive_bins(size: int, out: int) -> list[tuple[int, int]]:
+    """Bin i of an adaptive pool covers [floor(i*size/out),
+    ceil((i+1)*size/out))."""
+    return [(i * size // out, -(-(i + 1) * size // out)) for i in range(out)]
+
+
+def adaptive_avg_pool(x: np.ndarray, out_size) -> np.ndarray:
+    """Adaptive average pooling over the trailing len(out_size) axes; an
+    entry None or -1 keeps that axis. Means are separable, so one axis at a
+    time."""
+    work = compute_dtype(x.dtype)
+    y = x.astype(work, copy=False)
+    first = x.ndim - len(out_size)
+    for k, out in enumerate(out_size):
+        axis = first + k
+        if out in (None, -1):
+            continue
+        parts = [y[(slice(None),) * axis + (slice(s, e),)].mean(
+            axis=axis, keepdims=True) for s, e in adaptive_bins(x.shape[axis],
+                                                                out)]
+        y = np.concatenate(parts, axis=axis)
+    return y.astype(x.dtype, copy=False)
+
+
+def adaptive_max_pool(x: np.ndarray, out_size):
+    """Adaptive max pooling over the trailing axes, with the flat index of
+    each maximum into those axes (first maximum on ties, the first NaN
+    wins as in :func:`max_pool`; None / -1 keeps an axis). Returns (y,
+    indices int64). Loops over the output cells (few: adaptive outputs are
+    small), each vectorised over the leading axes."""
+    spatial = x.shape[x.ndim - len(out_size):]
+    out_size = tuple(s if o in (None, -1) else o
+                     for s, o in zip(spatial, out_size))
+    lead = x.shape[:x.ndim - len(spatial)]
+    flat = x.reshape(lead + (int(np.prod(spatial)),))  # -1 fails on N = 0
+    positions = np.arange(flat.shape[-1]).reshape(spatial)
+    y = np.empty(lead + out_size, dtype=x.dtype)
+    index = np.empty(lead + out_size, dtype=np.int64)
+    bins = [adaptive_bins(s, o) for s, o in zip(spatial, out_size)]
+    for cell in np.ndindex(*out_size):
+        box = tuple(slice(*bins[a][i]) for a, i in enumerate(cell))
+        inside = positions[box].reshape(-1)
+        values = flat[..., inside]
+        best = values.argmax(axis=-1)   # the first NaN, else first maximum
+        y[(Ellipsis,) + cell] = np.take_along_axis(values, best[..., None],
+                                                   -1)[..., 0]
+        index[(Ellipsis,) + cell] = inside[best]
+    return y, index

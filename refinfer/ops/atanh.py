@@ -1,0 +1,31 @@
+"""Atanh."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._ref.common import FLOATS
+from ._ref.math import unary_float
+
+
+@register("Atanh", family="elementwise", dtypes=FLOATS)
+def atanh(input):
+    """Elementwise inverse hyperbolic tangent.
+
+    Argument: input. atanh(+-1) = +-inf, |x| > 1 gives NaN. Floats keep their
+    dtype (float16 is computed in float32); integer and bool inputs give
+    float32.
+    """
+    return unary_float(np.arctanh, input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from ._kernels import elementwise as _fast_math  # noqa: E402
+
+
+@register_kernel("Atanh", "numba")
+def atanh_numba(input):
+    """Atanh of float32/float64 tensors (Python numbers beside them) through
+    its ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Atanh", atanh, input)

@@ -1,0 +1,25 @@
+"""Chunk."""
+from refinfer import args
+from refinfer.registry import register
+
+from ._ref.common import ALL
+from .split_tensor import split_tensor
+
+
+@register("Chunk", family="shape", dtypes=ALL,
+          convert={"chunks": args.scalar, "dim": args.scalar}, no_kernel="copy")
+def chunk(input, chunks, dim=0):
+    """Split along dim into at most ``chunks`` equal pieces; returns a tuple.
+
+    Pieces have length ceil(n / chunks), the last one shorter. As
+    torch.chunk, fewer pieces come back when the length does not allow
+    ``chunks`` of them (length 5, chunks 4: pieces of 2, 2, 1); an empty
+    axis gives one empty piece.
+
+    Arguments: input; chunks (int > 0); dim=0 (negative allowed). All dtypes.
+    """
+    chunks = int(chunks)
+    if chunks <= 0:
+        raise ValueError(f"Chunk: chunks must be > 0, got {chunks}")
+    length = input.shape[int(dim)]
+    return split_tensor(input, max(-(-length // chunks), 1), dim)

@@ -1,0 +1,19 @@
+"""Concat."""
+import numpy as np
+
+from refinfer import args
+from refinfer.registry import register
+
+from ._ref.common import ALL
+
+
+@register("Concat", family="shape", dtypes=ALL, convert={"axis": args.scalar},
+          no_kernel="copy")
+def concat(tensors, axis=0):
+    """Join a tuple of tensors along an existing axis.
+
+    Arguments: tensors (a tuple/list of tensors of one rank >= 1, equal
+    except along axis); axis=0 (negative allowed). MindSpore requires one
+    dtype; mixed inputs here take NumPy's common dtype.
+    """
+    return np.concatenate(list(tensors), axis=int(axis))

@@ -1,0 +1,100 @@
+"""Conv2DBackpropInput and Conv2DTranspose."""
+import numpy as np
+
+from refinfer import args
+from refinfer.registry import register
+
+from ._ref import window as win
+from ._ref.common import FLOATS, compute_dtype, optional
+from ._kernels.conv import conv_transpose_nd
+
+
+@register("Conv2DBackpropInput", "Conv2DTranspose", family="nn",
+          dtypes=FLOATS, attrs={"format": "data_format", "groups": "group"},
+          convert={"input_size": args.ints,
+                   "kernel_size": optional(args.pair),
+                   "pad_mode": args.pad_mode, "pad": args.pads4,
+                   "pad_list": optional(args.pads4), "stride": args.pair,
+                   "dilation": args.pair, "group": int,
+                   "data_format": args.data_format})
+def conv2d_backprop_input(out_backprop, filter, input_size, out_channel=None,
+                          kernel_size=None, pad_mode="VALID",
+                          pad=(0, 0, 0, 0), pad_list=None, mode=1,
+                          stride=(1, 1), dilation=(1, 1), group=1,
+                          data_format="NCHW"):
+    """2-D transposed convolution: Conv2D's gradient w.r.t. its input.
+
+    x[n, g*Cg + c, i*sh + p*dh - top, j*sw + q*dw - left] +=
+        dout[n, o, i, j] * filter[o, c, p, q]   (o in group g)
+
+    then cropped to input_size. This is what nn.Conv2dTranspose (and
+    nn.Conv1dTranspose, through ExpandDims) exports.
+
+    Operands: out_backprop (N, C_out, H', W'); filter (C_out, C_in/group,
+    kh, kw) -- the forward convolution's weight, so nn.Conv2dTranspose's
+    (in_channels, out_channels/group, kh, kw) weight; input_size (N, C_in,
+    H, W), the output shape (a constant tuple input). Attributes (classic
+    PRIMITIVE): out_channel (nn.Conv2dTranspose writes its in_channels,
+    checked against the filter), kernel_size, pad_mode "valid" | "same" |
+    "pad", pad (top, bottom, left, right), pad_list (the inferred padding,
+    used for "pad"), mode=1, stride, dilation (pairs or 4-tuples), group
+    (also "groups"), data_format "NCHW" (exported as "format"). "same"
+    padding is the forward convolution's SAME padding for input_size (the
+    smaller half first).
+
+    dtypes: float16 (accumulated in float32), float32, float64.
+    """
+    pads = _pads(out_backprop, filter, input_size, out_channel, pad_mode, pad,
+                 pad_list, stride, dilation, group, data_format)
+    work = compute_dtype(np.result_type(out_backprop, filter))
+    x = conv_transpose_nd(out_backprop.astype(work, copy=False),
+                          filter.astype(work, copy=False), stride, dilation,
+                          pads, input_size[2:], group)
+    return x.astype(out_backprop.dtype, copy=False)
+
+
+def _pads(out_backprop, filter, input_size, out_channel, pad_mode, pad,
+          pad_list, stride, dilation, group, data_format):
+    """The checked operands' padding ((top, bottom), (left, right))."""
+    if out_backprop.ndim != 4 or filter.ndim != 4 or len(input_size) != 4:
+        raise ValueError(f"Conv2DBackpropInput: 4-D operands expected, got "
+                         f"{out_backprop.shape}, {filter.shape}, "
+                         f"input_size {input_size}")
+    if data_format != "NCHW":
+        raise ValueError("Conv2DBackpropInput: only NCHW is supported")
+    if out_channel is not None and out_channel != filter.shape[0]:
+        raise ValueError(f"Conv2DBackpropInput: out_channel {out_channel} "
+                         f"but filter {filter.shape}")
+    if input_size[1] != filter.shape[1] * group:
+        raise ValueError(f"Conv2DBackpropInput: input_size {input_size} "
+                         f"does not fit filter {filter.shape}, group {group}")
+    pads = pad_list if pad_mode == "PAD" and pad_list is not None else pad
+    return win.resolve_pads(input_size[2:], filter.shape[2:], stride,
+                            dilation, pad_mode, pads)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from ._kernels.conv import conv_transpose_fast  # noqa: E402
+
+
+@register_kernel("Conv2DBackpropInput", "numba")
+@register_kernel("Conv2DTranspose", "numba")
+def conv2d_backprop_input_numba(out_backprop, filter, input_size,
+                                out_channel=None, kernel_size=None,
+                                pad_mode="VALID", pad=(0, 0, 0, 0),
+                                pad_list=None, mode=1, stride=(1, 1),
+                                dilation=(1, 1), group=1, data_format="NCHW"):
+    """Conv2DBackpropInput as GEMM + col2vol scatter (see ops/_conv.py);
+    float16 and mixed dtypes through the reference."""
+    pads = _pads(out_backprop, filter, input_size, out_channel, pad_mode, pad,
+                 pad_list, stride, dilation, group, data_format)
+    x = conv_transpose_fast(out_backprop, filter, None, pads,
+                            tuple(input_size[2:]), stride, dilation, group)
+    if x is None:
+        return conv2d_backprop_input(
+            out_backprop, filter, input_size, out_channel, kernel_size,
+            pad_mode, pad, pad_list, mode, stride, dilation, group,
+            data_format)
+    return x

@@ -1,0 +1,42 @@
+"""Conv1DExt, Conv2DExt and Conv3DExt."""
+from refinfer import args
+from refinfer.registry import register
+
+from ._ref.common import FLOATS
+from ._kernels.conv import torch_conv
+
+
+@register("Conv1DExt", "Conv2DExt", "Conv3DExt", family="nn", dtypes=FLOATS,
+          convert={"stride": args.ints, "padding": args.ints,
+                   "dilation": args.ints, "groups": args.scalar})
+def conv_ext(input, weight, bias=None, stride=(1,), padding=(0,),
+             dilation=(1,), groups=1):
+    """PyTorch-style convolution with bias (mint.nn.Conv1d/2d/3d).
+
+    y[n, o, i...] = bias[o] + sum_{c, k...} xpad[n, g*Cg + c, i*s + k*d]
+                    * weight[o, c, k...]
+
+    Operands: input (N, C_in, *S) or unbatched (C_in, *S); weight (C_out,
+    C_in/groups, *K), whose rank picks 1-, 2- or 3-D; bias=None (C_out,).
+    stride=1, padding=0 (zeros on both sides of each axis), dilation=1:
+    ints or one per axis; groups=1. MindSpore 2.7.1 has no CPU kernels for
+    these. dtypes: float16 (accumulated in float32), float32, float64.
+    """
+    return torch_conv(input, weight, bias, stride, padding, dilation, groups)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from ._kernels.conv import torch_conv_numba  # noqa: E402
+
+
+@register_kernel("Conv1DExt", "numba")
+@register_kernel("Conv2DExt", "numba")
+@register_kernel("Conv3DExt", "numba")
+def conv_ext_numba(input, weight, bias=None, stride=(1,), padding=(0,),
+                   dilation=(1,), groups=1):
+    """conv_ext on the fast kernels: 1-D and 2-D through Conv2D's, 3-D
+    vol2col + GEMM (see ops/_conv.py)."""
+    return torch_conv_numba(input, weight, bias, stride, padding, dilation,
+                            groups)

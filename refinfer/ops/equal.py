@@ -1,0 +1,32 @@
+"""Equal."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._ref.common import ALL, as_result, promote
+
+
+@register("Equal", family="comparison", dtypes=ALL)
+def equal(input, other):
+    """Elementwise comparison with broadcasting: y = input == other (bool).
+
+    Arguments: input, other (tensors or Python scalars), promoted as for
+    arithmetic first, so a Python int wraps into an integer tensor's dtype
+    (uint8 tensor == -1 compares with 255, as MindSpore does) and a float
+    scalar against an integer tensor compares in float32.
+    """
+    a, b = promote(input, other)
+    return as_result(np.equal(a, b))
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from ._kernels import logic as _fast_logic  # noqa: E402
+
+
+@register_kernel("Equal", "numba")
+def equal_numba(input, other):
+    """Equal of the promoted operands by NumPy's one-pass ufunc: a compiled
+    loop measured no faster (``_fast_logic``'s module notes)."""
+    return _fast_logic.comparison(np.equal, input, other)

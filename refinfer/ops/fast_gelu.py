@@ -1,0 +1,34 @@
+"""FastGeLU."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._ref.common import FLOATS
+from ._ref.math import unary_float
+
+
+def fast_gelu_math(x):
+    return x / (1 + np.exp(-1.702 * np.abs(x))) * np.exp(0.851 * (x - np.abs(x)))
+
+
+@register("FastGeLU", family="activation", dtypes=FLOATS)
+def fast_gelu(x):
+    """Fast GeLU: y = x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|)).
+
+    That is x * sigmoid(1.702 x), written without overflow. Argument: x;
+    float16 is computed in float32.
+    """
+    return unary_float(fast_gelu_math, x)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from ._kernels import program as _fast  # noqa: E402
+
+
+@register_kernel("FastGeLU", "numba")
+def fast_gelu_numba(x):
+    """FastGeLU of float32/float64 tensors (Python numbers beside them) through
+    ``_fast``; everything else through the reference."""
+    return _fast.elementwise(_fast.OP_FAST_GELU, fast_gelu, x)

@@ -1,0 +1,35 @@
+"""FloorDiv."""
+from refinfer.registry import register
+
+from ._ref.common import NUMBERS, promote
+from ._ref.math import floor_divide
+
+
+@register("FloorDiv", family="elementwise", dtypes=NUMBERS)
+def floor_div(input, other):
+    """Elementwise floor division with broadcasting: y = floor(input / other).
+
+    Arguments: input, other (tensors or Python scalars; what ``x // y``
+    exports), promoted as for arithmetic; the result keeps the promoted
+    dtype. Floats: x // 0 is +-inf, 0 // 0 NaN. Integers: exact floor
+    (-7 // 2 = -4); x // 0 saturates to the dtype's max (x > 0) or min
+    (x < 0), 0 // 0 = 0, as MindSpore 2.7.1 CPU. Bool is rejected.
+    """
+    a, b = promote(input, other)
+    if a.dtype.kind == "b":
+        raise TypeError("FloorDiv does not support bool operands")
+    return floor_divide(a, b)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from ._kernels import logic as _fast_logic  # noqa: E402
+
+
+@register_kernel("FloorDiv", "numba")
+def floor_div_numba(input, other):
+    """FloorDiv in one compiled pass (``_fast_logic.division``: integer
+    x / 0 saturated, a safe constant integer divisor by NumPy's libdivide);
+    bool and float16 through the reference."""
+    return _fast_logic.division(_fast_logic.FLOOR_DIV, floor_div, input, other)

@@ -1,0 +1,64 @@
+"""Gather."""
+import numpy as np
+
+from refinfer import args
+from refinfer.registry import register
+
+from ._ref.common import ALL, as_result
+
+
+@register("Gather", family="shape", dtypes=ALL,
+          convert={"axis": args.scalar, "batch_dims": args.scalar})
+def gather(input_params, input_indices, axis, batch_dims=0):
+    """Take slices of input_params along axis at the given indices.
+
+    out[b..., p..., i..., q...] = params[b..., p..., indices[b..., i...], q...]
+    with the first batch_dims axes shared by params and indices; output
+    shape params.shape[:axis] + indices.shape[batch_dims:] +
+    params.shape[axis+1:].
+
+    Arguments: input_params; input_indices (int tensor, any rank incl. 0-d);
+    axis (negative allowed); batch_dims=0 (<= axis). Negative indices count
+    from the end (MindSpore CPU accepts them); out-of-range indices raise.
+    """
+    axis, batch_dims = int(axis), int(batch_dims)
+    if axis < 0:
+        axis += input_params.ndim
+    if batch_dims < 0:
+        batch_dims += input_indices.ndim
+    if not 0 <= batch_dims <= axis:
+        raise ValueError(f"Gather: need 0 <= batch_dims ({batch_dims}) <= "
+                         f"axis ({axis})")
+    if batch_dims == 0:
+        return as_result(np.take(input_params, input_indices, axis=axis))
+    batch = input_params.shape[:batch_dims]
+    if input_indices.shape[:batch_dims] != batch:
+        raise ValueError(f"Gather: batch axes differ: {input_params.shape} "
+                         f"and {input_indices.shape}")
+    out_shape = (batch + input_params.shape[batch_dims:axis]
+                 + input_indices.shape[batch_dims:]
+                 + input_params.shape[axis + 1:])
+    params = input_params.reshape((-1,) + input_params.shape[batch_dims:])
+    indices = input_indices.reshape((-1,) + input_indices.shape[batch_dims:])
+    out = np.empty((params.shape[0],) + out_shape[batch_dims:],
+                   input_params.dtype)
+    for b in range(params.shape[0]):  # one plain gather per batch entry
+        out[b] = np.take(params[b], indices[b], axis=axis - batch_dims)
+    return out.reshape(out_shape)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from ._kernels import index as _fast_index  # noqa: E402
+
+
+@register_kernel("Gather", "numba")
+def gather_numba(input_params, input_indices, axis, batch_dims=0):
+    """Gather as row copies (``_fast_index.gather``) for int32/int64
+    indices; small, odd or out-of-range cases through the reference."""
+    axis, batch_dims = int(axis), int(batch_dims)
+    axis += input_params.ndim if axis < 0 else 0
+    batch_dims += input_indices.ndim if batch_dims < 0 else 0
+    out = _fast_index.gather(input_params, input_indices, axis, batch_dims, True)
+    return gather(input_params, input_indices, axis, batch_dims) if out is None else out

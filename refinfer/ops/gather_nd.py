@@ -1,0 +1,39 @@
+"""GatherNd."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._ref.common import ALL
+from ._ref.indexing import nd_index
+
+
+@register("GatherNd", family="shape", dtypes=ALL)
+def gather_nd(input_x, indices):
+    """Gather slices addressed by index tuples along the last axis of indices.
+
+    y[b...] = input_x[indices[b..., 0], ..., indices[b..., k-1], ...],
+    k = indices.shape[-1]; output shape indices.shape[:-1] +
+    input_x.shape[k:].
+
+    Arguments: input_x; indices (int tensor, rank >= 1, k <= rank of
+    input_x). Negative or out-of-range indices raise (MindSpore CPU too).
+    All dtypes.
+    """
+    index = nd_index(indices, input_x.shape, "GatherNd")
+    if not index:  # k = 0: every index tuple selects the whole input
+        return np.broadcast_to(input_x, indices.shape[:-1] + input_x.shape).copy()
+    return input_x[index].copy()
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from ._kernels import index as _fast_index  # noqa: E402
+
+
+@register_kernel("GatherNd", "numba")
+def gather_nd_numba(input_x, indices):
+    """GatherNd as row copies (``_fast_index.gather_nd``) for int32/int64
+    indices; small, odd or out-of-range cases through the reference."""
+    out = _fast_index.gather_nd(input_x, indices)
+    return gather_nd(input_x, indices) if out is None else out

@@ -1,0 +1,36 @@
+"""NanToNum."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._ref.common import FLOATS, as_result
+
+
+@register("NanToNum", family="elementwise", dtypes=FLOATS)
+def nan_to_num(input, nan=None, posinf=None, neginf=None):
+    """Replace NaN, +inf and -inf with finite values.
+
+    Arguments: input; nan=None (0.0); posinf=None (the dtype's largest
+    value); neginf=None (the dtype's lowest value). Other values, -0.0
+    included, pass unchanged; integer inputs are returned as they are.
+    """
+    if input.dtype.kind != "f":
+        return input
+    info = np.finfo(input.dtype)
+    y = np.nan_to_num(input, nan=0.0 if nan is None else nan,
+                      posinf=info.max if posinf is None else posinf,
+                      neginf=info.min if neginf is None else neginf)
+    return as_result(y, input.dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from ._kernels import elementwise as _fast_math  # noqa: E402
+
+
+@register_kernel("NanToNum", "numba")
+def nan_to_num_numba(input, nan=None, posinf=None, neginf=None):
+    """NanToNum of float32/float64 tensors (Python numbers beside them) through
+    its ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("NanToNum", nan_to_num, input, nan, posinf, neginf)

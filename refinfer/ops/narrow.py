@@ -1,0 +1,28 @@
+"""Narrow."""
+from refinfer import args
+from refinfer.registry import register
+
+from ._ref.common import ALL
+
+
+@register("Narrow", family="shape", dtypes=ALL,
+          convert={"dim": args.scalar, "start": args.scalar,
+                   "length": args.scalar}, no_kernel="copy")
+def narrow(input, dim, start, length):
+    """``length`` consecutive entries along dim from start (mint.narrow).
+
+    y = input[..., start:start + length, ...]. Arguments: input; dim
+    (negative allowed); start (negative counts from the end); length >= 0,
+    start + length must fit the axis (raises otherwise). MindSpore 2.7.1
+    cannot run it on CPU. All dtypes.
+    """
+    dim = int(dim) % input.ndim
+    size = input.shape[dim]
+    start, length = int(start), int(length)
+    if start < 0:
+        start += size
+    if not (0 <= start <= size and 0 <= length <= size - start):
+        raise ValueError(f"Narrow: start {start}, length {length} out of "
+                         f"range for axis {dim} of length {size}")
+    index = (slice(None),) * dim + (slice(start, start + length),)
+    return input[index].copy()

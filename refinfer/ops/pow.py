@@ -1,0 +1,46 @@
+"""Pow."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._ref.common import NUMBERS, as_result, float_to_int, promote
+
+
+@register("Pow", family="elementwise", dtypes=NUMBERS)
+def pow(input, exponent):
+    """Elementwise power with broadcasting: y = input ** exponent.
+
+    Arguments: input, exponent (tensors, often a 0-d constant, or Python
+    scalars). A 0-d exponent tensor takes part in promotion like any tensor
+    (float32 ** float64 0-d -> float64; float16 ** float32 -> float32).
+    Floats follow IEEE pow (negative base, fractional exponent -> NaN).
+    Integers: non-negative exponents are exact with wrap-around; a negative
+    exponent gives the real result truncated as MindSpore CPU casts it
+    (2 ** -1 -> 0, (-1) ** -1 -> -1, 0 ** -1 -> int32 minimum).
+    """
+    a, b = promote(input, exponent)
+    if a.dtype.kind in "fc":
+        with np.errstate(all="ignore"):
+            return as_result(np.power(a, b))
+    a, b = np.broadcast_arrays(a, b)
+    negative = b < 0
+    with np.errstate(over="ignore"):
+        y = np.power(a, np.where(negative, 0, b).astype(b.dtype))
+    if negative.any():
+        with np.errstate(divide="ignore"):
+            real = np.power(a.astype(np.float64), b.astype(np.float64))
+        y = np.where(negative, float_to_int(real, a.dtype), y)
+    return as_result(y)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from ._kernels import program as _fast  # noqa: E402
+
+
+@register_kernel("Pow", "numba")
+def pow_numba(input, exponent):
+    """Pow of float32/float64 tensors (Python numbers beside them) through
+    ``_fast``; everything else through the reference."""
+    return _fast.elementwise(_fast.OP_POW, pow, input, exponent)

@@ -1,0 +1,36 @@
+"""PowTensorScalar, PowScalarTensor."""
+from refinfer.registry import register
+
+from ._ref.common import NUMBERS
+from .pow import pow as power
+
+
+@register("PowTensorScalar", "PowScalarTensor", family="elementwise",
+          dtypes=NUMBERS)
+def pow_scalar(input, exponent):
+    """Power with one Python-number operand: y = input ** exponent.
+
+    What mint.pow exports for ``pow(tensor, 2)`` (PowTensorScalar) and
+    ``pow(2.0, tensor)`` (PowScalarTensor). Arguments: input, exponent (one
+    tensor, one Python number), promoted as for Pow: an int scalar keeps
+    the tensor's dtype, a float scalar with an integer tensor gives float32.
+    That is the dtype MindSpore 2.7.1 infers and exports (and PyNative
+    returns); its CPU graph kernel returns int64 for an integer tensor with
+    an int scalar instead.
+    """
+    return power(input, exponent)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from ._kernels import elementwise as _fast_math  # noqa: E402
+
+
+@register_kernel("PowTensorScalar", "numba")
+@register_kernel("PowScalarTensor", "numba")
+def pow_scalar_numba(input, exponent):
+    """PowTensorScalar / PowScalarTensor of float32/float64 tensors (Python
+    numbers beside them) through its ``_fast_math`` recipe; everything else
+    through the reference."""
+    return _fast_math.apply("PowTensorScalar", pow_scalar, input, exponent)

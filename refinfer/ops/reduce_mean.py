@@ -1,0 +1,34 @@
+"""ReduceMean."""
+from refinfer import args
+from refinfer.registry import register
+
+from ._ref.common import NUMBERS
+from ._ref.reduce import mean, reduce_axes
+
+
+@register("ReduceMean", family="reduction", dtypes=NUMBERS,
+          convert={"axis": args.axes, "keep_dims": args.boolean})
+def reduce_mean(x, axis=(), keep_dims=False):
+    """Arithmetic mean over the given axes.
+
+    Arguments: x; axis=() (int, tuple or 1-D tensor; () means every axis);
+    keep_dims=False. Output keeps x's dtype; float16 accumulates in
+    float32; an empty reduction gives NaN. Integer means truncate toward
+    zero after a sum that wraps in the input dtype (MindSpore CPU); bool
+    inputs are rejected, as in MindSpore.
+    """
+    return mean(x, reduce_axes(axis, x.ndim), keep_dims)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from ._kernels import program as _fast  # noqa: E402
+
+
+@register_kernel("ReduceMean", "numba")
+def reduce_mean_numba(x, axis=(), keep_dims=False):
+    """Mean over trailing axes of a float tensor, row by row; anything else
+    through the reference."""
+    return _fast.reduction(_fast.MEAN, reduce_mean, (x, axis, keep_dims), x, axis,
+                           keep_dims)

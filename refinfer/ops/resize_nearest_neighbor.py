@@ -1,0 +1,34 @@
+"""ResizeNearestNeighbor."""
+from refinfer import args
+from refinfer.registry import register, register_kernel
+
+from ._ref.common import NUMBERS
+from .resize_nearest_neighbor_v2 import (resize_nearest_neighbor_v2,
+                                         resize_nearest_neighbor_v2_numba)
+
+
+@register("ResizeNearestNeighbor", family="nn", dtypes=NUMBERS,
+          convert={"size": args.ints, "align_corners": args.boolean,
+                   "half_pixel_centers": args.boolean})
+def resize_nearest_neighbor(input_x, size, align_corners=False,
+                            half_pixel_centers=False):
+    """Nearest-neighbour resize of (H, W), the older primitive (size first).
+
+    As ResizeNearestNeighborV2 with size an argument (attribute of the
+    classic form). MindSpore 2.7.1 CPU quirk kept here:
+    half_pixel_centers is ignored (the result equals
+    half_pixel_centers=False; verified on a 3x4 -> 5x7 resize).
+
+    Arguments: input_x (N, C, H, W); size (out_h, out_w);
+    align_corners=False; half_pixel_centers=False. dtypes: floats and
+    integers.
+    """
+    return resize_nearest_neighbor_v2(input_x, size, align_corners, False)
+
+
+# -- numba backend -------------------------------------------------------------
+@register_kernel("ResizeNearestNeighbor", "numba")
+def resize_nearest_neighbor_numba(input_x, size, align_corners=False,
+                                  half_pixel_centers=False):
+    """ResizeNearestNeighbor with the resize kernels of ops/_resize.py."""
+    return resize_nearest_neighbor_v2_numba(input_x, size, align_corners, False)

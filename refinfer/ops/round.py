@@ -1,0 +1,36 @@
+"""Round."""
+import numpy as np
+
+from refinfer import args
+from refinfer.registry import register
+
+from ._ref.common import ALL, as_result
+
+
+@register("Round", family="elementwise", dtypes=ALL,
+          convert={"decimals": args.scalar})
+def round(input, decimals=0):
+    """Elementwise rounding to ``decimals`` places, halves to even.
+
+    Arguments: input; decimals=0. Ties go to the even neighbour, as
+    MindSpore's CPU kernel (nearbyint) does: 0.5 -> 0, 1.5 -> 2, -2.5 -> -2.
+    Integer and bool inputs are returned unchanged (same dtype). MindSpore
+    2.7.1's CPU kernel refuses decimals != 0; NumPy's rounding (scale, round
+    half to even, unscale) is used for them here.
+    """
+    if input.dtype.kind != "f":
+        return input
+    return as_result(np.round(input, int(decimals)), input.dtype)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from ._kernels import elementwise as _fast_math  # noqa: E402
+
+
+@register_kernel("Round", "numba")
+def round_numba(input, decimals=0):
+    """Round of float32/float64 tensors (Python numbers beside them) through
+    its ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Round", round, input, decimals)

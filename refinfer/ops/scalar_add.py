@@ -1,0 +1,15 @@
+"""ScalarAdd."""
+from refinfer.registry import register
+
+from ._ref.scalar import SCALARS, operand, result
+
+
+@register("ScalarAdd", family="scalar", dtypes=SCALARS)
+def scalar_add(x, y):
+    """Sum of two scalars: out = x + y (Python's ``+``).
+
+    Arguments: x, y (scalars). Result type: see ops/_scalar.py (int for
+    int/bool operands, else float32).
+    """
+    x, y = operand(x), operand(y)
+    return result(x + y, x, y)

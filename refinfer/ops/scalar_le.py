@@ -1,0 +1,14 @@
+"""ScalarLe."""
+from refinfer.registry import register
+
+from ._ref.scalar import SCALARS, operand
+
+
+@register("ScalarLe", family="scalar", dtypes=SCALARS)
+def scalar_le(x, y):
+    """Whether scalar x is less than or equal to y: out = x <= y (a Python bool).
+
+    Arguments: x, y (int, bool or float scalars; a one-element tensor is
+    unwrapped). Ints and floats compare by value (2 <= 2.0 as in Python).
+    """
+    return bool(operand(x) <= operand(y))

@@ -1,0 +1,19 @@
+"""Stack."""
+import numpy as np
+
+from refinfer import args
+from refinfer.registry import register
+
+from ._ref.common import ALL
+
+
+@register("Stack", family="shape", dtypes=ALL, convert={"axis": args.scalar},
+          no_kernel="copy")
+def stack(x, axis=0):
+    """Join a tuple of equal-shaped tensors along a new axis.
+
+    Arguments: x (one node input holding a tuple/list of tensors); axis=0
+    (negative allowed, in [-rank-1, rank]). Stack is a classic PRIMITIVE in
+    MindSpore 2.7.1: axis is an attribute (num and N are bookkeeping).
+    """
+    return np.stack(list(x), axis=int(axis))

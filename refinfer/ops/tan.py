@@ -1,0 +1,30 @@
+"""Tan."""
+import numpy as np
+
+from refinfer.registry import register
+
+from ._ref.common import FLOATS
+from ._ref.math import unary_float
+
+
+@register("Tan", family="elementwise", dtypes=FLOATS)
+def tan(input):
+    """Elementwise tangent (radians).
+
+    Argument: input. Floats keep their dtype (float16 is computed in float32);
+    integer and bool inputs give float32.
+    """
+    return unary_float(np.tan, input)
+
+
+# -- numba backend -------------------------------------------------------------
+from refinfer.registry import register_kernel  # noqa: E402
+
+from ._kernels import elementwise as _fast_math  # noqa: E402
+
+
+@register_kernel("Tan", "numba")
+def tan_numba(input):
+    """Tan of float32/float64 tensors (Python numbers beside them) through its
+    ``_fast_math`` recipe; everything else through the reference."""
+    return _fast_math.apply("Tan", tan, input)

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..executor import Hooks
 from ..precision import PRECISIONS
-from ..tools.nodes import tensor_leaves, tensor_name
+from ..watch import tensor_leaves, tensor_name
 from .enums import data_type_of
 from .tensor import Tensor, _TensorImpl
 

@@ -10,7 +10,7 @@ from .. import distributed, sharing
 from ..errors import MindIRError
 from ..precision import cast_outputs
 from ..runtime import IOSpec, LoadedModel
-from ..tools.debug import keep_hooks
+from ..watch import keep_hooks
 from ._checkparam import (check_isinstance, check_list_of_element,
                           check_section_dict)
 from .backend import backend_setting, effective_backend, thread_settings
@@ -216,7 +216,7 @@ class Model:
         """Run the model and return copies of the outputs of the nodes
         ``keep`` selects (a glob or ``re:`` pattern over scope name, node
         name or op, or a list of exact names), by name; see
-        refinfer/tools/debug.py. Every other value is freed as usual."""
+        refinfer/watch.py. Every other value is freed as usual."""
         kept: dict[str, np.ndarray] = {}
         self._predict(inputs, None, keep_hooks(keep, kept))
         return kept

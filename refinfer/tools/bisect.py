@@ -36,7 +36,7 @@ from ..precision import compose, constant_map, value_map
 from ..runtime import LoadedModel
 from .compare import DEFAULT_ATOL, DEFAULT_RTOL, compare_arrays, \
     parse_tolerance, tolerance_for
-from .nodes import NodeRun, NodeTensor, node_runs, tensor_leaves
+from ..watch import NodeRun, NodeTensor, node_runs, tensor_leaves
 from .progress import node_count, progress_bar, with_progress
 from .tensorio import read_tensors, safe_stem, write_json
 

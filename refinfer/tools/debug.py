@@ -16,9 +16,8 @@ from typing import Sequence
 
 import numpy as np
 
-from ..executor import Hooks
 from ..runtime import LoadedModel
-from .nodes import NodeTensor, selector, watch
+from ..watch import keep_hooks
 
 
 def run_debug(model: LoadedModel, inputs: Sequence[np.ndarray],
@@ -34,15 +33,3 @@ def run_debug(model: LoadedModel, inputs: Sequence[np.ndarray],
     kept: dict[str, np.ndarray] = {}
     model.run(list(inputs), keep_hooks(keep, kept))
     return kept
-
-
-def keep_hooks(keep, kept: dict) -> Hooks:
-    """Executor hooks copying the outputs of the nodes ``keep`` selects into
-    ``kept`` (named as :func:`run_debug` names them)."""
-    def sink(tensor: NodeTensor) -> None:
-        if tensor.array is None:
-            return
-        array = np.array(tensor.array, copy=True)
-        kept[tensor.name] = array
-        kept.setdefault(tensor.node_name, array)
-    return watch(selector(keep), sink)

@@ -22,7 +22,7 @@ from ..errors import NodeError
 from ..runtime import LoadedModel
 from . import metrics
 from .common import model_info, tensor_entry
-from .nodes import NodeTensor, select_patterns, watch
+from ..watch import NodeTensor, select_patterns, watch
 from .progress import node_count, progress_bar, with_progress
 from .tensorio import MANIFEST, safe_stem, staged_dir, write_json, write_npy
 

@@ -20,7 +20,7 @@ import numpy as np
 from ..runtime import LoadedModel
 from . import metrics
 from .explain import Listing, value_text
-from .nodes import NodeRun, node_runs, select_patterns, tensor_leaves
+from ..watch import NodeRun, node_runs, select_patterns, tensor_leaves
 
 SHOWN_VALUES = 6
 HELP = "[Enter] step, c: continue, c PATTERN: continue to a node, q: quit"

@@ -6,7 +6,7 @@ from refinfer.cli import main as cli_main
 from refinfer.plan import KernelStep
 from refinfer.runtime import LoadedModel
 from refinfer.tools import bisect as tools_bisect
-from refinfer.tools.nodes import node_runs
+from refinfer.watch import node_runs
 
 from helpers_tools import (golden_file, golden_input_files, golden_inputs,
                            golden_model, perturbed_model, read_json, run_cli)

@@ -19,7 +19,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from ..executor import Hooks
+from .executor import Hooks
 
 _SCALARS = (np.generic, bool, int, float)
 
@@ -160,3 +160,15 @@ def watch(select: Callable, sink: Callable[[NodeTensor], None]) -> Hooks:
             for tensor in run.tensors():
                 sink(tensor)
     return node_runs(take)
+
+
+def keep_hooks(keep, kept: dict) -> Hooks:
+    """Executor hooks copying the outputs of the nodes ``keep`` selects into
+    ``kept`` (named as :func:`run_debug` names them)."""
+    def sink(tensor: NodeTensor) -> None:
+        if tensor.array is None:
+            return
+        array = np.array(tensor.array, copy=True)
+        kept[tensor.name] = array
+        kept.setdefault(tensor.node_name, array)
+    return watch(selector(keep), sink)

@@ -1,0 +1,34 @@
+"""``refinfer walk MODEL [--input FILE ...] [--seed N] [--interactive]
+[--nodes PATTERN ...] [--values K] [--float64]``: step through a run node
+by node."""
+from __future__ import annotations
+
+import sys
+
+from ..tools import common
+from ..tools.walk import SHOWN_VALUES, walk
+from .options import add_model_inputs, add_precision_args, precision
+
+
+def add(sub) -> None:
+    parser = sub.add_parser("walk", help="step through a run node by node")
+    add_model_inputs(parser)
+    parser.add_argument("--interactive", action="store_true",
+                        help="stop after each node (Enter: step, c: continue,"
+                        " c PATTERN: continue to a node, q: quit)")
+    parser.add_argument("--nodes", nargs="+", metavar="PATTERN",
+                        help="show only nodes matching a glob or re:REGEX "
+                        "(scope name, node name or op)")
+    parser.add_argument("--values", type=int, default=SHOWN_VALUES,
+                        help="first values shown per tensor (default "
+                        "%(default)s)")
+    add_precision_args(parser, cast=False)
+    parser.set_defaults(command=command, name="walk")
+
+
+def command(args) -> int:
+    model = common.load_model(args.model, precision(args))
+    inputs = common.model_inputs(model, args.input, args.seed)
+    walk(model, inputs, sys.stdout, args.interactive, args.nodes,
+         args.values)
+    return 0

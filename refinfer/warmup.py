@@ -33,20 +33,3 @@ def compile_kernels(loaded, stream=None) -> int:
         except Exception:   # noqa: BLE001  value-dependent failure on zeros:
             pass            # the kernels not reached compile at first use
     return listener.count
-
-
-def warm(paths, stream=None) -> list[str]:
-    """``refinfer warmup``: build each model with the Numba backend, which
-    compiles (and caches) every kernel it needs; one report line each."""
-    from .runtime import LoadedModel
-    lines = []
-    for path in paths:
-        loaded = LoadedModel(path, backend="numba")
-        if any(d < 0 for spec in loaded.inputs for d in spec.shape):
-            lines.append(f"{path}: not warmed: its inputs have unknown "
-                         "dimensions (kernels compile at the first predict)")
-        else:
-            lines.append(f"{path}: ready; {loaded.kernels_compiled} kernel "
-                         f"signature(s) compiled now, any others were cached "
-                         f"(cache: {jit.CACHE_DIR or 'next to the sources'})")
-    return lines

@@ -15,17 +15,12 @@ the first time a run needs it (so ``import refinfer`` stays cheap); then:
 """
 from __future__ import annotations
 
-import array
-import fcntl
 import functools
 import os
 import shutil
 import signal
-import stat
 import subprocess
 import sys
-import termios
-import time
 from typing import Sequence
 
 from . import shm
@@ -37,8 +32,6 @@ LOCAL_SIZE_VARS = ("MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE",
                    "MV2_COMM_WORLD_LOCAL_SIZE")
 LOCAL_RANK_VARS = ("MPI_LOCALRANKID", "OMPI_COMM_WORLD_LOCAL_RANK",
                    "MV2_COMM_WORLD_LOCAL_RANK")
-# How long an aborting rank waits for mpirun to read its last output.
-OUTPUT_DRAIN_TIMEOUT_S = 2.0
 
 
 def _env_int(names: Sequence[str]) -> int | None:
@@ -106,33 +99,6 @@ def _abort_on_uncaught_exceptions(mpi) -> None:
                            mpi.MPI.COMM_WORLD.Get_size(), value)
         mpi.abort_job()
     sys.excepthook = abort
-
-
-def wait_until_output_is_read(fds=(1, 2), timeout=OUTPUT_DRAIN_TIMEOUT_S) -> None:
-    """Wait until mpirun has read what this rank wrote to ``fds`` (stdout and
-    stderr), ``timeout`` seconds at most.
-
-    MPICH's process manager drops output still in a rank's pipes once the job
-    aborts, so without this wait the error that explains an abort is lost now
-    and then. What it has read, it has already passed on.
-    """
-    deadline = time.monotonic() + timeout
-    for fd in fds:
-        while _unread_bytes(fd) and time.monotonic() < deadline:
-            time.sleep(0.005)
-
-
-def _unread_bytes(fd: int) -> int:
-    """Bytes written to pipe ``fd`` that its reader has not read yet; 0 when
-    ``fd`` is not a pipe (a terminal or a file keeps nothing in flight)."""
-    try:
-        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
-            return 0
-        count = array.array("i", [0])
-        fcntl.ioctl(fd, termios.FIONREAD, count)
-    except OSError:
-        return 0
-    return count[0]
 
 
 def mpirun_path() -> str:

@@ -19,7 +19,7 @@ from mpi4py import MPI
 
 from . import shm
 from .communicator import Communicator, check_split, reduce_arrays
-from .launch import wait_until_output_is_read
+from .drain import wait_until_output_is_read
 
 _OPS = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN, "prod": MPI.PROD}
 _TYPED = {np.dtype(t) for t in (np.float32, np.float64, np.int8, np.int16,

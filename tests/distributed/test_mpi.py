@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("mpi4py", reason="MPI tests need mpi4py and an MPI: pip install '.[mpi]'")
 
 from refinfer.distributed import run_mpirun  # noqa: E402
-from refinfer.distributed import launch, shm  # noqa: E402
+from refinfer.distributed import drain, shm  # noqa: E402
 
 import collectives  # noqa: E402
 import dist_cases  # noqa: E402
@@ -95,17 +95,17 @@ def test_an_aborting_rank_waits_until_mpirun_read_its_output(tmp_path):
     os.write(write_end, b"rank 1 failed\n")
     late_reader = threading.Timer(0.2, os.read, (read_end, 100))
     late_reader.start()
-    launch.wait_until_output_is_read([write_end], timeout=60)
-    assert launch._unread_bytes(write_end) == 0
+    drain.wait_until_output_is_read([write_end], timeout=60)
+    assert drain._unread_bytes(write_end) == 0
     os.write(write_end, b"never read")
-    launch.wait_until_output_is_read([write_end], timeout=0.05)
-    assert launch._unread_bytes(write_end) == 10
+    drain.wait_until_output_is_read([write_end], timeout=0.05)
+    assert drain._unread_bytes(write_end) == 10
     os.close(read_end)
     os.close(write_end)
     with open(tmp_path / "log", "w") as log:  # a file keeps nothing in flight
         log.write("text")
         log.flush()
-        assert launch._unread_bytes(log.fileno()) == 0
+        assert drain._unread_bytes(log.fileno()) == 0
 
 
 def test_size_mismatch_is_a_clear_error():

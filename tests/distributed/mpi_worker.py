@@ -17,12 +17,11 @@ import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import collectives  # noqa: E402
-import dist_cases  # noqa: E402
-
-import refinfer as mslite  # noqa: E402
-from refinfer import distributed, registry  # noqa: E402
+# A script: its own folder is first on sys.path, so the test helpers import.
+import collectives
+import dist_cases
+import refinfer as mslite
+from refinfer import distributed, registry
 
 
 def run_cases(out: str, names: list[str]) -> None:

@@ -13,13 +13,11 @@ import time
 import numpy as np
 import pytest
 
+import collectives
+import dist_cases
+from refinfer.distributed import drain, run_mpirun, shm
+
 pytest.importorskip("mpi4py", reason="MPI tests need mpi4py and an MPI: pip install '.[mpi]'")
-
-from refinfer.distributed import run_mpirun  # noqa: E402
-from refinfer.distributed import drain, shm  # noqa: E402
-
-import collectives  # noqa: E402
-import dist_cases  # noqa: E402
 
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mpi_worker.py")
 JOB_TIMEOUT = 120

@@ -12,7 +12,7 @@ from threadpoolctl import threadpool_info
 
 import refinfer as mslite
 import refinfer_launch
-from refinfer import jit, threads
+from refinfer import jit, process, threads
 from refinfer.cli import main as cli_main
 
 from golden_cases import golden_case
@@ -115,7 +115,7 @@ def _cache_dir_in(env: dict) -> str:
 def test_cache_dir_default_and_user_setting(tmp_path):
     """A folder per version of the kernel sources, under refinfer's default or the user's
     NUMBA_CACHE_DIR; a child process that inherits the folder keeps it."""
-    key = jit.sources_key()
+    key = process.sources_key()
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
     assert _cache_dir_in(env) == str(tmp_path / "xdg" / "refinfer" / "numba" / key)
@@ -132,10 +132,10 @@ def test_the_cache_key_follows_every_kernel_source(tmp_path, monkeypatch):
     ops.mkdir()
     (ops / "_fast.py").write_text("A = 1\n")
     spec = type("Spec", (), {"submodule_search_locations": [str(ops)]})
-    monkeypatch.setattr(jit.importlib.util, "find_spec", lambda name: spec)
-    before = jit.sources_key()
+    monkeypatch.setattr(process.importlib.util, "find_spec", lambda name: spec)
+    before = process.sources_key()
     (ops / "_fast.py").write_text("A = 2\n")
-    assert jit.sources_key() != before
+    assert process.sources_key() != before
 
 
 def test_progress_reports_compilations_not_cache_loads(capsys):

@@ -20,8 +20,7 @@ when:
   ``NUMBA_CACHE_DIR`` or ``XDG_CACHE_HOME`` and the same kernel sources.
 
 refinfer's worker pool (refinfer/threads.py) starts its threads at the first
-predict that splits work, and only then asks to be replaced in forked
-children.
+run that splits work, and only then asks to be replaced in forked children.
 
 Memory between predicts. A predict allocates its intermediate tensors
 through NumPy, that is through the C library's malloc, and the plan frees

@@ -22,8 +22,8 @@ workers each have their own budget). ``context.cpu.thread_affinity_core_list``
 pins the process's threads to those cores (``os.sched_setaffinity``).
 
 Importing this module starts no thread and registers nothing with the
-process: the pool starts its threads at the first split predict, and only
-then asks to be replaced in forked children.
+process: the pool starts its threads at the first run that splits work, and
+only then asks to be replaced in forked children.
 """
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ import pytest
 from threadpoolctl import threadpool_info
 
 import refinfer as mslite
-import refinfer_launch
+from refinfer import launch
 from refinfer import jit, process, threads
 from refinfer.cli import main as cli_main
 
@@ -160,17 +160,17 @@ def test_warmup_command(capsys):
 
 
 @pytest.mark.parametrize("environ, flags, expected", [
-    ({}, refinfer_launch.SKYLAKEX_FLAGS | {"avx2"}, "SKYLAKEX"),
+    ({}, launch.SKYLAKEX_FLAGS | {"avx2"}, "SKYLAKEX"),
     ({}, frozenset({"avx2", "fma", "avx512f"}), None),
-    ({"OPENBLAS_CORETYPE": "HASWELL"}, refinfer_launch.SKYLAKEX_FLAGS, None),
+    ({"OPENBLAS_CORETYPE": "HASWELL"}, launch.SKYLAKEX_FLAGS, None),
 ])
 def test_openblas_coretype_only_where_it_pays_and_never_over_the_user(environ, flags,
                                                                        expected):
-    assert refinfer_launch.openblas_coretype(environ, flags) == expected
+    assert launch.openblas_coretype(environ, flags) == expected
 
 
 def test_cpu_flags_are_read_from_cpuinfo(tmp_path):
     info = tmp_path / "cpuinfo"
     info.write_text("processor\t: 0\nflags\t\t: fpu avx2 avx512f\n")
-    assert refinfer_launch.cpu_flags(str(info)) == {"fpu", "avx2", "avx512f"}
-    assert refinfer_launch.cpu_flags(str(tmp_path / "missing")) == frozenset()
+    assert launch.cpu_flags(str(info)) == {"fpu", "avx2", "avx512f"}
+    assert launch.cpu_flags(str(tmp_path / "missing")) == frozenset()

@@ -130,6 +130,7 @@ def pin_threads(cores: tuple[int, ...]) -> None:
 
 # -- BLAS threads ----------------------------------------------------------------
 _blas = {"threads": None, "libraries": None}
+OPENMP_DUPLICATES = "KMP_DUPLICATE_LIB_OK"      # what threadpoolctl sets
 _blas_lock = threading.Lock()
 
 
@@ -140,12 +141,22 @@ def set_blas_threads(threads: int) -> None:
         return
     with _blas_lock:
         if _blas["libraries"] is None:
-            from threadpoolctl import ThreadpoolController
-            _blas["libraries"] = ThreadpoolController().select(
-                user_api="blas").lib_controllers
+            _blas["libraries"] = _blas_libraries()
         for library in _blas["libraries"]:
             library.set_num_threads(threads)
         _blas["threads"] = threads
+
+
+def _blas_libraries() -> list:
+    """threadpoolctl's handles on the BLAS libraries NumPy loaded. Importing
+    threadpoolctl sets KMP_DUPLICATE_LIB_OK in os.environ (for its users who
+    load two OpenMP runtimes); refinfer only counts threads through it, so
+    the environment is left as it was."""
+    ours = OPENMP_DUPLICATES not in os.environ
+    from threadpoolctl import ThreadpoolController
+    if ours:
+        os.environ.pop(OPENMP_DUPLICATES, None)
+    return ThreadpoolController().select(user_api="blas").lib_controllers
 
 
 # -- Numba's cache folder --------------------------------------------------------

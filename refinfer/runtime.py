@@ -14,7 +14,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from . import executor, memory, warmup
+from . import executor, process, warmup
 from .format.reader import MindIRFile, read_mindir
 from .format.values import MONAD, Abstract
 from .graph import Graph, Model, Ref, build_model
@@ -32,10 +32,14 @@ class IOSpec:
 class LoadedModel:
     def __init__(self, path: str, backend: str = "reference",
                  dec_key: bytes | None = None, dec_mode: str = "AES-GCM",
-                 precision: str = "float32", threads=None, weights=None):
+                 precision: str = "float32", threads=None, weights=None,
+                 process_tuning: bool = True):
         """``weights`` (name -> array) replaces the file's weights, which are
-        then not read (a weight-sharing worker's views of shared memory)."""
+        then not read (a weight-sharing worker's views of shared memory).
+        ``process_tuning``: tune malloc for steady predicts once the model is
+        built (refinfer/process.py)."""
         self.path = os.fspath(path)
+        self._swap_lock = threading.Lock()      # see replace_parameters
         self.threads = threads      # refinfer.threads.ThreadSettings or None
         self.file = read_mindir(self.path, dec_key, dec_mode, weights)
         self.model: Model = build_model(self.file)
@@ -51,7 +55,8 @@ class LoadedModel:
         self.kernels_compiled = 0       # compile kernels now, not at predict
         if backend != "reference":
             self.kernels_compiled = warmup.compile_kernels(self)
-        memory.keep_freed_memory()
+        if process_tuning:
+            process.keep_freed_memory()
 
     def run(self, arrays: Sequence[np.ndarray], hooks=None,
             keep: bool = False, shapes: Sequence | None = None) -> list:
@@ -81,8 +86,8 @@ class LoadedModel:
     # -- weights (issue 6) ------------------------------------------------------
     # Weights are constants baked into the compiled plan, so new weights mean a new
     # graph and plan. ``run`` reads ``self.program`` once, so a run sees all-old or
-    # all-new weights; the lock keeps concurrent replacements from losing one another.
-    _swap_lock = threading.Lock()
+    # all-new weights; the model's lock keeps concurrent replacements from losing one
+    # another.
 
     def parameters(self) -> dict[str, np.ndarray]:
         """The weights by name (the MindIR name without its ``<graph>:`` prefix)."""

@@ -1,5 +1,5 @@
 """Thread control: refinfer's worker threads, the BLAS thread count and CPU
-affinity.
+affinity (the last two process-wide, set through refinfer/process.py).
 
 ``context.cpu.thread_num`` (0 = one thread per usable core) is the number of
 threads a predict may use. The fast backend runs every parallel part of a
@@ -20,9 +20,14 @@ process-wide, so each predict applies its own (a comparison when nothing
 changed). The worker count is per calling thread (ModelParallelRunner
 workers each have their own budget). ``context.cpu.thread_affinity_core_list``
 pins the process's threads to those cores (``os.sched_setaffinity``).
+
+Importing this module starts no thread and registers nothing with the
+process: the pool starts its threads at the first run that splits work, and
+only then asks to be replaced in forked children.
 """
 from __future__ import annotations
 
+import functools
 import os
 import queue
 import threading
@@ -34,15 +39,9 @@ from numba import types
 from numba.extending import intrinsic
 
 from .jit import kernel
+from .process import available_cores, pin_threads, set_blas_threads
 
-_blas = {"threads": None, "libraries": None}
-_blas_lock = threading.Lock()
 _local = threading.local()          # .threads: this thread's worker budget
-
-
-def available_cores() -> list[int]:
-    """The cores this process may run on."""
-    return sorted(os.sched_getaffinity(0))
 
 
 @dataclass(frozen=True)
@@ -55,8 +54,7 @@ class ThreadSettings:
         """Give the calling thread ``threads`` workers and the process's
         BLAS ``blas_threads`` threads."""
         _local.threads = self.threads
-        if _blas["threads"] != self.blas_threads:
-            _set_blas_threads(self.blas_threads)
+        set_blas_threads(self.blas_threads)
 
 
 def configure(thread_num: int = 0, core_list=(), split_gemm: bool = True
@@ -68,7 +66,7 @@ def configure(thread_num: int = 0, core_list=(), split_gemm: bool = True
     BLAS instead."""
     cores = tuple(int(c) for c in core_list)
     if cores:
-        _pin(cores)
+        pin_threads(cores)
     usable = len(cores) if cores else len(available_cores())
     count = thread_num if thread_num > 0 else usable
     settings = ThreadSettings(count, cores, 1 if split_gemm else count)
@@ -177,6 +175,7 @@ class _Pool:
 
     def grow(self, size: int) -> None:
         with self.lock:
+            _renew_pool_in_forked_children()
             for k in range(self.size, size):
                 threading.Thread(target=self._serve, daemon=True,
                                  name=f"refinfer-pool-{k}").start()
@@ -214,39 +213,14 @@ def _new_pool_after_fork() -> None:
     _POOL = _Pool()
 
 
-os.register_at_fork(after_in_child=_new_pool_after_fork)
+@functools.cache
+def _renew_pool_in_forked_children() -> None:
+    """Registered once, when the pool starts its first thread: before that,
+    a forked child has nothing to replace."""
+    os.register_at_fork(after_in_child=_new_pool_after_fork)
 
 
 def _pool(helpers: int) -> _Pool:
     if _POOL.size < helpers:
         _POOL.grow(helpers)
     return _POOL
-
-
-def _pin(cores: tuple[int, ...]) -> None:
-    """Pin the calling thread, then every other thread of the process (the
-    pool and BLAS threads included); threads started later inherit it."""
-    bad = [c for c in cores if not 0 <= c < (os.cpu_count() or 1)]
-    if bad:
-        raise ValueError(f"thread_affinity_core_list names cores {bad} that "
-                         f"do not exist (usable: {available_cores()})")
-    try:
-        os.sched_setaffinity(0, cores)
-    except OSError as exc:
-        raise ValueError(f"cannot pin to cores {list(cores)}: {exc}") from exc
-    for task in os.listdir("/proc/self/task"):
-        try:
-            os.sched_setaffinity(int(task), cores)
-        except OSError:
-            pass    # the thread ended meanwhile
-
-
-def _set_blas_threads(threads: int) -> None:
-    with _blas_lock:
-        if _blas["libraries"] is None:
-            from threadpoolctl import ThreadpoolController
-            _blas["libraries"] = ThreadpoolController().select(
-                user_api="blas").lib_controllers
-        for library in _blas["libraries"]:
-            library.set_num_threads(threads)
-        _blas["threads"] = threads

@@ -11,8 +11,8 @@ import pytest
 from threadpoolctl import threadpool_info
 
 import refinfer as mslite
-import refinfer_launch
-from refinfer import jit, threads
+from refinfer import launch
+from refinfer import jit, process, threads
 from refinfer.cli import main as cli_main
 
 from golden_cases import golden_case
@@ -115,7 +115,7 @@ def _cache_dir_in(env: dict) -> str:
 def test_cache_dir_default_and_user_setting(tmp_path):
     """A folder per version of the kernel sources, under refinfer's default or the user's
     NUMBA_CACHE_DIR; a child process that inherits the folder keeps it."""
-    key = jit.sources_key()
+    key = process.sources_key()
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
     assert _cache_dir_in(env) == str(tmp_path / "xdg" / "refinfer" / "numba" / key)
@@ -132,10 +132,10 @@ def test_the_cache_key_follows_every_kernel_source(tmp_path, monkeypatch):
     ops.mkdir()
     (ops / "_fast.py").write_text("A = 1\n")
     spec = type("Spec", (), {"submodule_search_locations": [str(ops)]})
-    monkeypatch.setattr(jit.importlib.util, "find_spec", lambda name: spec)
-    before = jit.sources_key()
+    monkeypatch.setattr(process.importlib.util, "find_spec", lambda name: spec)
+    before = process.sources_key()
     (ops / "_fast.py").write_text("A = 2\n")
-    assert jit.sources_key() != before
+    assert process.sources_key() != before
 
 
 def test_progress_reports_compilations_not_cache_loads(capsys):
@@ -160,17 +160,17 @@ def test_warmup_command(capsys):
 
 
 @pytest.mark.parametrize("environ, flags, expected", [
-    ({}, refinfer_launch.SKYLAKEX_FLAGS | {"avx2"}, "SKYLAKEX"),
+    ({}, launch.SKYLAKEX_FLAGS | {"avx2"}, "SKYLAKEX"),
     ({}, frozenset({"avx2", "fma", "avx512f"}), None),
-    ({"OPENBLAS_CORETYPE": "HASWELL"}, refinfer_launch.SKYLAKEX_FLAGS, None),
+    ({"OPENBLAS_CORETYPE": "HASWELL"}, launch.SKYLAKEX_FLAGS, None),
 ])
 def test_openblas_coretype_only_where_it_pays_and_never_over_the_user(environ, flags,
                                                                        expected):
-    assert refinfer_launch.openblas_coretype(environ, flags) == expected
+    assert launch.openblas_coretype(environ, flags) == expected
 
 
 def test_cpu_flags_are_read_from_cpuinfo(tmp_path):
     info = tmp_path / "cpuinfo"
     info.write_text("processor\t: 0\nflags\t\t: fpu avx2 avx512f\n")
-    assert refinfer_launch.cpu_flags(str(info)) == {"fpu", "avx2", "avx512f"}
-    assert refinfer_launch.cpu_flags(str(tmp_path / "missing")) == frozenset()
+    assert launch.cpu_flags(str(info)) == {"fpu", "avx2", "avx512f"}
+    assert launch.cpu_flags(str(tmp_path / "missing")) == frozenset()

@@ -1,4 +1,4 @@
-"""Activation memory (refinfer/memory.py): once a model is built, a steady
+"""Activation memory (refinfer/process.py): once a model is built, a steady
 run of predict-like allocations faults no page in; with the user's own malloc
 settings refinfer leaves malloc alone (and the same allocations fault)."""
 import os
@@ -17,7 +17,7 @@ MODEL = os.path.join(ROOT, "golden", "lenet5", "model.mindir")
 SCRIPT = f"""
 import resource
 import numpy as np
-from refinfer import memory
+from refinfer import process
 from refinfer.runtime import LoadedModel
 
 LoadedModel({MODEL!r})
@@ -33,7 +33,7 @@ predict_like()
 before = faults()
 for _ in range(5):
     predict_like()
-print(memory.keep_freed_memory(), (faults() - before) / 5)
+print(process.keep_freed_memory(), (faults() - before) / 5)
 """
 
 pytestmark = pytest.mark.skipif(platform.libc_ver()[0] != "glibc",

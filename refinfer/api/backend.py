@@ -1,4 +1,5 @@
-"""How ``Model`` runs: the backend and the threads (the fast path).
+"""How ``Model`` runs: the backend, the threads (the fast path) and what its
+build may change in the process.
 
 - Backend: ``numba`` (the default for ``predict``: Numba kernels, fused plan,
   see docs/performance.md) or ``reference`` (op-by-op NumPy, the numerical
@@ -10,11 +11,15 @@
   of threads a predict uses (refinfer's worker pool on the fast backend,
   BLAS's threads on the reference); ``context.cpu.thread_affinity_core_list``
   pins the threads to those cores (refinfer/threads.py).
+- Process tuning: once built, a model tunes glibc's malloc for steady
+  predicts (refinfer/process.py); ``[refinfer] process_tuning=off`` leaves
+  the process as it is (default ``on``).
 """
 from __future__ import annotations
 
 from .. import threads
 from .context import Context
+from .debug import FALSE, TRUE
 
 SECTION = "refinfer"
 BACKENDS = ("numba", "reference")
@@ -24,15 +29,31 @@ DEFAULT_BACKEND = "numba"
 def backend_setting(config: dict) -> tuple[str, dict]:
     """``(backend, config without the backend entry)``; ValueError for an
     unknown backend."""
-    section = dict(config.get(SECTION) or {})
-    backend = str(section.pop("backend", DEFAULT_BACKEND)).strip().lower()
+    backend, rest = _pop_setting(config, "backend", DEFAULT_BACKEND)
     if backend not in BACKENDS:
         raise ValueError(f"[{SECTION}] backend={backend!r}: expected one of "
                          f"{', '.join(BACKENDS)}")
+    return backend, rest
+
+
+def process_tuning_setting(config: dict) -> tuple[bool, dict]:
+    """``(whether to tune the process, config without the entry)``;
+    ValueError for a value that is neither on nor off."""
+    tuning, rest = _pop_setting(config, "process_tuning", "on")
+    if tuning not in TRUE + FALSE:
+        raise ValueError(f"[{SECTION}] process_tuning={tuning!r}: expected on "
+                         "or off")
+    return tuning in TRUE, rest
+
+
+def _pop_setting(config: dict, key: str, default: str) -> tuple[str, dict]:
+    """``[refinfer] key`` (lower case), and the config without it."""
+    section = dict(config.get(SECTION) or {})
+    value = str(section.pop(key, default)).strip().lower()
     rest = dict(config)
     if SECTION in rest:
         rest[SECTION] = section
-    return backend, rest
+    return value, rest
 
 
 def effective_backend(backend: str, precision: str) -> str:

@@ -111,8 +111,8 @@ def refinfer_settings(config: dict) -> tuple[str, bool]:
     cast = str(section.pop("cast_outputs", "false")).strip().lower()
     if section:
         raise ValueError(f"unknown key(s) in [{SECTION}]: "
-                         f"{', '.join(sorted(section))} (known: precision, "
-                         "cast_outputs)")
+                         f"{', '.join(sorted(section))} (known: backend, "
+                         "precision, cast_outputs, process_tuning)")
     if precision not in PRECISIONS:
         raise ValueError(f"[{SECTION}] precision={precision!r}: expected one "
                          f"of {', '.join(PRECISIONS)}")

@@ -13,7 +13,8 @@ from ..runtime import IOSpec, LoadedModel
 from ..watch import keep_hooks
 from ._checkparam import (check_isinstance, check_list_of_element,
                           check_section_dict)
-from .backend import backend_setting, effective_backend, thread_settings
+from .backend import (backend_setting, effective_backend,
+                      process_tuning_setting, thread_settings)
 from .config import merge, parse_config_file
 from .context import Context
 from .debug import kernel_hooks, refinfer_settings
@@ -77,6 +78,7 @@ class Model:
         _check_served(context, model_type)
         try:
             backend, rest = backend_setting(config)     # api/backend.py
+            tuning, rest = process_tuning_setting(rest)
             precision, self._cast_outputs = refinfer_settings(rest)
             backend = effective_backend(backend, precision)
             threads = thread_settings(context, backend)
@@ -88,7 +90,8 @@ class Model:
             loaded = LoadedModel(model_path, backend,
                                  dec_key=dec_key or None, dec_mode=dec_mode,
                                  precision=precision, threads=threads,
-                                 weights=attached and attached.weights)
+                                 weights=attached and attached.weights,
+                                 process_tuning=tuning)
             variable = variable_weight_names(config, config_path,
                                              loaded.parameters())
             shared = sharing.setup(loaded, config, attached)

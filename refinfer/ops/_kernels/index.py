@@ -12,10 +12,11 @@ Source arrays are passed read-only (weights mapped from a model file are,
 and one Numba type per dtype avoids a second signature for writable
 ones). Every driver returns None where its kernel does not apply (another
 dtype, an odd argument, an index out of range), and so does the op's
-kernel that calls it (at the end, the op's signature): the registry then
-runs the op's NumPy reference, which returns the result or raises the
-reference's own error with its own message. Indices are checked inside the kernels, so a
-bad one costs no extra pass: the kernel reports it and stops.
+kernel that calls it (at the end, with the op's signature): the registry
+then runs the op's NumPy reference, which returns the result or raises
+its own error with its own message. Indices are checked inside the
+kernels, so a bad one costs no extra pass: the kernel reports it and
+stops.
 
 Work is split into ranges for the worker threads (:func:`split`). Where
 the reference is a single np.take or np.repeat of rows wider than a word

@@ -1,8 +1,8 @@
 """Numba kernels for the shape, creation and padding ops (``numba`` backend).
 
 Three generic runners serve every op that moves data with index math, and
-each op's kernel (at the end, the op's signature) is a few lines around one
-of them:
+each op's kernel (at the end, with the op's signature) is a few lines
+around one of them:
 
 - :func:`gather`: y[i0, ..., i5] = x[m0[i0], ..., m5[i5]] with one index
   map per axis (an entry -1 gives the fill value). Padding in every mode,
@@ -485,7 +485,8 @@ def constant_pad_nd(input, padding, value=0.0):
 
 def pad_v3(x, paddings, constant_value=None, mode="constant", paddings_contiguous=True):
     """PadV3: every mode as a gather (:func:`pad`)."""
-    return torch_pad(x, paddings, mode, constant_value, paddings_contiguous, pad)
+    return torch_pad(x, paddings, mode, constant_value, paddings_contiguous,
+                     runner=pad)
 
 
 def zero_pad(x, paddings):

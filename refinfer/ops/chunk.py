@@ -3,7 +3,7 @@ from refinfer import args
 from refinfer.registry import register
 
 from ._ref.common import ALL
-from .split_tensor import split_tensor
+from ._ref.shape import even_sizes, split_sizes
 
 
 @register("Chunk", family="shape", dtypes=ALL,
@@ -22,4 +22,4 @@ def chunk(input, chunks, dim=0):
     if chunks <= 0:
         raise ValueError(f"Chunk: chunks must be > 0, got {chunks}")
     length = input.shape[int(dim)]
-    return split_tensor(input, max(-(-length // chunks), 1), dim)
+    return split_sizes(input, even_sizes(length, max(-(-length // chunks), 1)), dim)

@@ -2,12 +2,14 @@
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import shape
 from ._ref.common import ALL
-from ._ref.pad import from_last_axis, pad
+from ._ref.pad import torch_pad
 
 
 @register("ConstantPadND", family="shape", dtypes=ALL,
-          convert={"padding": args.ints, "value": args.scalar})
+          convert={"padding": args.ints, "value": args.scalar},
+          kernels={"numba": shape.constant_pad_nd})
 def constant_pad_nd(input, padding, value=0.0):
     """Constant padding as mint.nn.functional.pad exports it.
 
@@ -16,17 +18,4 @@ def constant_pad_nd(input, padding, value=0.0):
     widths crop); value=0.0 (Python scalar, cast to input's dtype). All
     dtypes. MindSpore 2.7.1 has no CPU kernel for it.
     """
-    return pad(input, from_last_axis(padding, input.ndim), "constant", value)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import shape as _fast_shape  # noqa: E402
-
-
-@register_kernel("ConstantPadND", "numba")
-def constant_pad_nd_numba(input, padding, value=0.0):
-    """Constant padding as a gather (_fast_shape.pad)."""
-    return _fast_shape.pad(input, from_last_axis(padding, input.ndim),
-                           "constant", value)
+    return torch_pad(input, padding, "constant", value)

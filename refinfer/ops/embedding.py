@@ -4,12 +4,14 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import index
 from ._ref.common import FLOATS, compute_dtype, optional
 
 
 @register("Embedding", family="nn", dtypes=FLOATS,
           convert={"max_norm": optional(args.scalar),
-                   "norm_type": args.scalar})
+                   "norm_type": args.scalar},
+          kernels={"numba": index.embedding})
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False):
     """Look up rows of an embedding table: y[...] = weight[input[...]].
@@ -39,22 +41,3 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
     return (rows * scale).astype(weight.dtype)
 
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import index as _fast_index  # noqa: E402
-
-
-@register_kernel("Embedding", "numba")
-def embedding_numba(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
-                    scale_grad_by_freq=False):
-    """The row lookup as row copies (``_fast_index.gather``) for int32/int64
-    indices without max_norm; the rest through the reference."""
-    out = None
-    if max_norm is None:
-        out = _fast_index.gather(weight, input, 0, 0, False)
-    if out is None:
-        return embedding(input, weight, padding_idx, max_norm, norm_type,
-                         scale_grad_by_freq)
-    return out

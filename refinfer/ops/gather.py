@@ -4,11 +4,13 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import index
 from ._ref.common import ALL, as_result
 
 
 @register("Gather", family="shape", dtypes=ALL,
-          convert={"axis": args.scalar, "batch_dims": args.scalar})
+          convert={"axis": args.scalar, "batch_dims": args.scalar},
+          kernels={"numba": index.gather})
 def gather(input_params, input_indices, axis, batch_dims=0):
     """Take slices of input_params along axis at the given indices.
 
@@ -46,19 +48,3 @@ def gather(input_params, input_indices, axis, batch_dims=0):
         out[b] = np.take(params[b], indices[b], axis=axis - batch_dims)
     return out.reshape(out_shape)
 
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import index as _fast_index  # noqa: E402
-
-
-@register_kernel("Gather", "numba")
-def gather_numba(input_params, input_indices, axis, batch_dims=0):
-    """Gather as row copies (``_fast_index.gather``) for int32/int64
-    indices; small, odd or out-of-range cases through the reference."""
-    axis, batch_dims = int(axis), int(batch_dims)
-    axis += input_params.ndim if axis < 0 else 0
-    batch_dims += input_indices.ndim if batch_dims < 0 else 0
-    out = _fast_index.gather(input_params, input_indices, axis, batch_dims, True)
-    return gather(input_params, input_indices, axis, batch_dims) if out is None else out

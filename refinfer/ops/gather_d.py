@@ -4,10 +4,12 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import index
 from ._ref.common import ALL
 
 
-@register("GatherD", family="shape", dtypes=ALL, convert={"dim": args.scalar})
+@register("GatherD", family="shape", dtypes=ALL, convert={"dim": args.scalar},
+          kernels={"numba": index.gather_d})
 def gather_d(x, dim, index):
     """Gather along one axis with an index per output element.
 
@@ -33,16 +35,3 @@ def gather_d(x, dim, index):
     return np.take_along_axis(x[window], index.astype(np.int64) % max(length, 1),
                               axis=dim)
 
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import index as _fast_index  # noqa: E402
-
-
-@register_kernel("GatherD", "numba")
-def gather_d_numba(x, dim, index):
-    """GatherD in one pass (``_fast_index.gather_along``) for int32/int64
-    indices; small, odd or out-of-range cases through the reference."""
-    out = _fast_index.gather_along(x, int(dim), index)
-    return gather_d(x, dim, index) if out is None else out

@@ -3,11 +3,13 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels import index
 from ._ref.common import ALL
 from ._ref.indexing import nd_index
 
 
-@register("GatherNd", family="shape", dtypes=ALL)
+@register("GatherNd", family="shape", dtypes=ALL,
+          kernels={"numba": index.gather_nd})
 def gather_nd(input_x, indices):
     """Gather slices addressed by index tuples along the last axis of indices.
 
@@ -24,16 +26,3 @@ def gather_nd(input_x, indices):
         return np.broadcast_to(input_x, indices.shape[:-1] + input_x.shape).copy()
     return input_x[index].copy()
 
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import index as _fast_index  # noqa: E402
-
-
-@register_kernel("GatherNd", "numba")
-def gather_nd_numba(input_x, indices):
-    """GatherNd as row copies (``_fast_index.gather_nd``) for int32/int64
-    indices; small, odd or out-of-range cases through the reference."""
-    out = _fast_index.gather_nd(input_x, indices)
-    return gather_nd(input_x, indices) if out is None else out

@@ -4,11 +4,12 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import index
 from ._ref.common import ALL
 
 
 @register("IndexSelect", family="shape", dtypes=ALL,
-          convert={"dim": args.scalar})
+          convert={"dim": args.scalar}, kernels={"numba": index.index_select})
 def index_select(input, dim, index):
     """Take entries of input along dim at a 1-D list of indices.
 
@@ -24,18 +25,3 @@ def index_select(input, dim, index):
                          f"{index.shape}")
     return np.take(input, index.reshape(-1), axis=int(dim))
 
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import index as _fast_index  # noqa: E402
-
-
-@register_kernel("IndexSelect", "numba")
-def index_select_numba(input, dim, index):
-    """IndexSelect as row copies (``_fast_index.gather``) for int32/int64
-    indices; small, odd or out-of-range cases through the reference."""
-    dim, out = int(dim), None
-    if index.ndim <= 1 and -input.ndim <= dim < input.ndim:
-        out = _fast_index.gather(input, index.reshape(-1), dim % input.ndim, 0, True)
-    return index_select(input, dim, index) if out is None else out

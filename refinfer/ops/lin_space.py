@@ -2,12 +2,13 @@
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import shape
 from ._ref.common import FLOATS
 from ._ref.sequence import evenly_spaced
 
 
 @register("LinSpace", family="shape", dtypes=FLOATS,
-          convert={"num": args.scalar})
+          convert={"num": args.scalar}, kernels={"numba": shape.lin_space})
 def lin_space(start, stop, num):
     """``num`` evenly spaced values from start to stop, both included.
 
@@ -20,14 +21,3 @@ def lin_space(start, stop, num):
     """
     return evenly_spaced(start, stop, num, start.dtype)
 
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import shape as _fast_shape  # noqa: E402
-
-
-@register_kernel("LinSpace", "numba")
-def lin_space_numba(start, stop, num):
-    """The values in one pass (_fast_shape.affine)."""
-    return evenly_spaced(start, stop, num, start.dtype, _fast_shape.affine)

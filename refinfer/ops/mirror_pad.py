@@ -1,12 +1,13 @@
 """MirrorPad."""
 from refinfer.registry import register
 
+from ._kernels import shape
 from ._ref.common import ALL
-from ._ref.pad import pad
+from ._ref.pad import mirror_pairs, pad
 
 
 @register("MirrorPad", family="shape", dtypes=ALL,
-          convert={"mode": str.lower})
+          convert={"mode": str.lower}, kernels={"numba": shape.mirror_pad})
 def mirror_pad(x, paddings, mode="reflect"):
     """Mirror padding per axis (nn.Pad and nn.ReflectionPad exports).
 
@@ -19,26 +20,4 @@ def mirror_pad(x, paddings, mode="reflect"):
     them < the axis length, SYMMETRIC <= it); mode attribute "REFLECT" or
     "SYMMETRIC". All dtypes.
     """
-    return pad(x, _widths(x, paddings, mode), mode)
-
-
-def _widths(x, paddings, mode) -> list[tuple[int, int]]:
-    if mode not in ("reflect", "symmetric"):
-        raise ValueError(f"MirrorPad: unknown mode {mode!r}")
-    widths = [(int(b), int(a)) for b, a in paddings.reshape(-1, 2)]
-    if len(widths) != x.ndim:
-        raise ValueError(f"MirrorPad: paddings {paddings.shape} for rank "
-                         f"{x.ndim}")
-    return widths
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import shape as _fast_shape  # noqa: E402
-
-
-@register_kernel("MirrorPad", "numba")
-def mirror_pad_numba(x, paddings, mode="reflect"):
-    """Mirror padding as a gather (_fast_shape.pad)."""
-    return _fast_shape.pad(x, _widths(x, paddings, mode), mode)
+    return pad(x, mirror_pairs(x, paddings, mode), mode)

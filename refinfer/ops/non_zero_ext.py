@@ -3,10 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels import index
 from ._ref.common import ALL
 
 
-@register("NonZeroExt", family="shape", dtypes=ALL)
+@register("NonZeroExt", family="shape", dtypes=ALL,
+          kernels={"numba": index.non_zero_ext})
 def non_zero_ext(input):
     """Coordinates of the non-zero elements as one 1-D array per axis.
 
@@ -16,16 +18,3 @@ def non_zero_ext(input):
     """
     return tuple(i.astype(np.int64) for i in np.nonzero(np.atleast_1d(input)))
 
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import index as _fast_index  # noqa: E402
-
-
-@register_kernel("NonZeroExt", "numba")
-def non_zero_ext_numba(input):
-    """NonZeroExt as count-then-fill (``_fast_index.nonzero``), the rows of
-    one (rank, count) array; small inputs through the reference."""
-    out = _fast_index.nonzero(np.atleast_1d(input), by_axis=True)
-    return non_zero_ext(input) if out is None else tuple(out)

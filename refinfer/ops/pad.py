@@ -1,11 +1,13 @@
 """Pad."""
 from refinfer.registry import register
 
+from ._kernels import shape
 from ._ref.common import ALL
+from ._ref.pad import axis_pairs
 from ._ref.pad import pad as pad_array
 
 
-@register("Pad", family="shape", dtypes=ALL)
+@register("Pad", family="shape", dtypes=ALL, kernels={"numba": shape.zero_pad})
 def pad(x, paddings):
     """Zero padding given per axis (what nn.Pad with mode CONSTANT exports).
 
@@ -15,23 +17,4 @@ def pad(x, paddings):
     Arguments (classic PRIMITIVE): x; paddings (attribute, one (before,
     after) pair of non-negative ints per axis, first axis first). All dtypes.
     """
-    return pad_array(x, _widths(x, paddings))
-
-
-def _widths(x, paddings) -> list[tuple[int, int]]:
-    if len(paddings) != x.ndim:
-        raise ValueError(f"Pad: {len(paddings)} (before, after) pairs for "
-                         f"rank {x.ndim}")
-    return [tuple(int(v) for v in pair) for pair in paddings]
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import shape as _fast_shape  # noqa: E402
-
-
-@register_kernel("Pad", "numba")
-def pad_numba(x, paddings):
-    """Zero padding as a gather (_fast_shape.pad)."""
-    return _fast_shape.pad(x, _widths(x, paddings))
+    return pad_array(x, axis_pairs(x, paddings))

@@ -1,15 +1,14 @@
 """Range."""
-import numpy as np
-
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import shape
 from ._ref.common import NUMBERS
-from ._ref.sequence import affine, is_float, progression
+from ._ref.sequence import progression
 
 
 @register("Range", family="shape", dtypes=NUMBERS,
-          convert={"maxlen": args.scalar})
+          convert={"maxlen": args.scalar}, kernels={"numba": shape.range_})
 def range_(start, end, step, maxlen=1000000):
     """Arithmetic progression [start, start + step, ...) stopping before end.
 
@@ -20,21 +19,4 @@ def range_(start, end, step, maxlen=1000000):
     Output dtype (MindSpore 2.7.1 CPU): int64 when all three are integers,
     else float32 (also for float64 inputs).
     """
-    return _range(start, end, step, maxlen, affine)
-
-
-def _range(start, end, step, maxlen, fill):
-    dtype = np.float32 if is_float(start, end, step) else np.int64
-    return progression(start, end, step, dtype, "Range", int(maxlen), fill)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import shape as _fast_shape  # noqa: E402
-
-
-@register_kernel("Range", "numba")
-def range_numba(start, end, step, maxlen=1000000):
-    """The progression in one pass (_fast_shape.affine)."""
-    return _range(start, end, step, maxlen, _fast_shape.affine)
+    return progression(start, end, step, None, "Range", int(maxlen))

@@ -4,11 +4,12 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import index
 from ._ref.common import ALL
 
 
 @register("RepeatInterleaveInt", "RepeatInterleaveTensor", family="shape",
-          dtypes=ALL)
+          dtypes=ALL, kernels={"numba": index.repeat_interleave})
 def repeat_interleave(input, repeats, dim=None, output_size=None):
     """Repeat each element ``repeats`` times along dim (np.repeat).
 
@@ -25,21 +26,3 @@ def repeat_interleave(input, repeats, dim=None, output_size=None):
                          f"{length} elements")
     return out
 
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import index as _fast_index  # noqa: E402
-
-
-def repeat_interleave_numba(input, repeats, dim=None, output_size=None):
-    """RepeatInterleave as row copies at precomputed offsets
-    (``_fast_index.repeat``); odd or failing cases through the reference."""
-    out = _fast_index.repeat(
-        input, repeats, None if dim is None else int(args.scalar(dim)),
-        None if output_size is None else int(args.scalar(output_size)))
-    return repeat_interleave(input, repeats, dim, output_size) if out is None else out
-
-
-register_kernel("RepeatInterleaveInt", "numba")(repeat_interleave_numba)
-register_kernel("RepeatInterleaveTensor", "numba")(repeat_interleave_numba)

@@ -3,7 +3,7 @@ from refinfer import args
 from refinfer.registry import register
 
 from ._ref.common import ALL
-from .split_with_size import split_with_size
+from ._ref.shape import even_sizes, split_sizes
 
 
 @register("SplitTensor", family="shape", dtypes=ALL,
@@ -22,8 +22,4 @@ def split_tensor(input, split_size, dim=0):
     if split_size <= 0:
         raise ValueError(f"SplitTensor: split_size must be > 0, got "
                          f"{split_size}")
-    length = input.shape[int(dim)]
-    sizes = [split_size] * (length // split_size)
-    if length % split_size or not sizes:
-        sizes.append(length % split_size)
-    return split_with_size(input, sizes, dim)
+    return split_sizes(input, even_sizes(input.shape[int(dim)], split_size), dim)

@@ -1,10 +1,9 @@
 """SplitWithSize."""
-import numpy as np
-
 from refinfer import args
 from refinfer.registry import register
 
 from ._ref.common import ALL
+from ._ref.shape import split_sizes
 
 
 @register("SplitWithSize", family="shape", dtypes=ALL,
@@ -20,10 +19,4 @@ def split_with_size(input, split_size, dim=0):
     axis length); dim=0 (negative allowed). What mint.split with a list
     exports. All dtypes.
     """
-    dim = int(dim)
-    length = input.shape[dim]
-    if sum(split_size) != length or min(split_size, default=0) < 0:
-        raise ValueError(f"SplitWithSize: sizes {split_size} do not add up "
-                         f"to axis {dim} of length {length}")
-    cuts = np.cumsum(split_size)[:-1]
-    return tuple(part.copy() for part in np.split(input, cuts, axis=dim))
+    return split_sizes(input, split_size, dim)

@@ -1,9 +1,10 @@
 """StackExt."""
+import numpy as np
+
 from refinfer import args
 from refinfer.registry import register
 
 from ._ref.common import ALL
-from .stack import stack
 
 
 @register("StackExt", family="shape", dtypes=ALL, convert={"dim": args.scalar},
@@ -14,4 +15,4 @@ def stack_ext(tensors, dim=0):
     Arguments: tensors (tuple); dim=0 (in [-rank-1, rank]). MindSpore 2.7.1
     cannot run it on CPU. All dtypes.
     """
-    return stack(tensors, dim)
+    return np.stack(list(tensors), axis=int(dim))

@@ -4,11 +4,12 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import index
 from ._ref.common import ALL
 
 
 @register("Tril", "TrilExt", family="shape", dtypes=ALL,
-          convert={"diagonal": args.scalar})
+          convert={"diagonal": args.scalar}, kernels={"numba": index.tril})
 def tril(input, diagonal=0):
     """Lower triangle of the last two axes; the rest is zero.
 
@@ -23,19 +24,3 @@ def tril(input, diagonal=0):
         raise ValueError(f"Tril: input must have rank >= 2, got {input.shape}")
     return np.tril(input, int(diagonal))
 
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import index as _fast_index  # noqa: E402
-
-
-def tril_numba(input, diagonal=0):
-    """Tril as one masked copy (``_fast_index.triangle``); rank < 2 through
-    the reference."""
-    out = _fast_index.triangle(input, int(diagonal), True)
-    return tril(input, diagonal) if out is None else out
-
-
-register_kernel("Tril", "numba")(tril_numba)
-register_kernel("TrilExt", "numba")(tril_numba)

@@ -4,11 +4,12 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import index
 from ._ref.common import ALL
 
 
 @register("Triu", family="shape", dtypes=ALL,
-          convert={"diagonal": args.scalar})
+          convert={"diagonal": args.scalar}, kernels={"numba": index.triu})
 def triu(input, diagonal=0):
     """Upper triangle of the last two axes; the rest is zero.
 
@@ -21,16 +22,3 @@ def triu(input, diagonal=0):
         raise ValueError(f"Triu: input must have rank >= 2, got {input.shape}")
     return np.triu(input, int(diagonal))
 
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import index as _fast_index  # noqa: E402
-
-
-@register_kernel("Triu", "numba")
-def triu_numba(input, diagonal=0):
-    """Triu as one masked copy (``_fast_index.triangle``); rank < 2 through
-    the reference."""
-    out = _fast_index.triangle(input, int(diagonal), False)
-    return triu(input, diagonal) if out is None else out

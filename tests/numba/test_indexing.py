@@ -1,4 +1,4 @@
-"""The gather, scatter and indexing Numba kernels (ops/_fast_index.py) equal
+"""The gather, scatter and indexing Numba kernels (ops/_kernels/index.py) equal
 their NumPy references: random shapes and ranks (0-d and empty included),
 every word width (bool, float16, float32/int32, float64/int64), int32 and
 int64 indices, negative and repeated indices, NaN, unaligned and
@@ -16,8 +16,8 @@ from refinfer.ops._kernels import index as _fast_index
 
 from kernel_check import check, normal, rng
 
-DRIVERS = ("gather", "gather_nd", "gather_along", "scatter", "one_hot", "triangle",
-           "nonzero", "masked_select", "repeat")
+DRIVERS = ("batched_take", "take_nd", "gather_along", "scatter", "one_hot_encode",
+           "triangle", "nonzero", "compress", "repeat")
 DTYPES = (np.float32, np.float64, np.float16, np.int32, np.int64, np.bool_)
 INDEX = (np.int32, np.int64)
 SCATTERS = ("TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub",

@@ -1,4 +1,4 @@
-"""The shape, creation and padding kernels (ops/_fast_shape.py: gather,
+"""The shape, creation and padding kernels (ops/_kernels/shape.py: gather,
 permute, affine) equal their NumPy references bit for bit: pads in every
 mode, ReverseV2, Tile, the transposes, Unstack and the progressions,
 on random shapes and every element size, with the cases they hand back to

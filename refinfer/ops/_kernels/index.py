@@ -11,10 +11,12 @@ int64); the reduction is an integer code.
 Source arrays are passed read-only (weights mapped from a model file are,
 and one Numba type per dtype avoids a second signature for writable
 ones). Every driver returns None where its kernel does not apply (another
-dtype, an odd argument, an index out of range): the op then calls its
-NumPy reference, which returns the result or raises the reference's own
-error with its own message. Indices are checked inside the kernels, so a
-bad one costs no extra pass: the kernel reports it and stops.
+dtype, an odd argument, an index out of range), and so does the op's
+kernel that calls it (at the end, with the op's signature): the registry
+then runs the op's NumPy reference, which returns the result or raises
+its own error with its own message. Indices are checked inside the
+kernels, so a bad one costs no extra pass: the kernel reports it and
+stops.
 
 Work is split into ranges for the worker threads (:func:`split`). Where
 the reference is a single np.take or np.repeat of rows wider than a word
@@ -28,8 +30,11 @@ import math
 
 import numpy as np
 
+from refinfer import args
 from refinfer.jit import kernel
 from refinfer.threads import current_threads, min_items, parallel_for
+
+from .._ref.indexing import class_count
 
 INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
 WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -238,7 +243,7 @@ def take(params: np.ndarray, index: np.ndarray, wrap: bool, outer: int,
     return dst.view(params.dtype).reshape(out_shape) if good else None
 
 
-def gather(params, indices, axis: int, batch_dims: int, wrap: bool):
+def batched_take(params, indices, axis: int, batch_dims: int, wrap: bool):
     """params.take(indices, axis) with the first batch_dims axes shared
     (Gather, IndexSelect, Embedding); negative indices count from the
     end when ``wrap``. None for other index dtypes, a bad index, or where
@@ -274,7 +279,7 @@ def index_tuples(indices, shape) -> tuple | None:
     return index.reshape(-1, depth), np.array(shape[:depth], np.int64)
 
 
-def gather_nd(params, indices):
+def take_nd(params, indices):
     """params[tuple(indices[..., k])] (GatherNd), None where not applied."""
     tuples = index_tuples(indices, params.shape)
     if tuples is None or not plain(params) or small(indices.size * params.size):
@@ -423,7 +428,7 @@ def one_hot_rows(index, depth, on, off, out, start, stop):
                 out[o, c * inner + i] = on
 
 
-def one_hot(indices, depth: int, on_value, off_value, axis: int):
+def one_hot_encode(indices, depth: int, on_value, off_value, axis: int):
     """OneHot with the class axis at ``axis`` (-1: last); None where not
     applied (other index dtypes, on/off not 0-d, bad arguments)."""
     index = index_array(indices)    # int32 as int64 too: it is small beside out
@@ -605,7 +610,7 @@ def select_fill(x, keep, out, start, stop, first, last):
         k += keep[t] != 0
 
 
-def masked_select(x: np.ndarray, mask: np.ndarray):
+def compress(x: np.ndarray, mask: np.ndarray):
     """x[mask] as a 1-D array for a bool mask of x's shape; None else."""
     if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_ \
             or mask.shape != x.shape or not plain(x) or small(x.size):
@@ -681,3 +686,105 @@ def repeat(x: np.ndarray, repeats, dim, output_size):
     split(outer * length, item_bytes,
           lambda lo, hi: repeat_rows(src, counts, dst, lo, hi, int(counts[:lo % length].sum())))
     return out
+
+
+# -- the ops' kernels --------------------------------------------------------
+def gather(input_params, input_indices, axis, batch_dims=0):
+    """Gather as row copies (:func:`batched_take`), negative indices
+    counting from the end."""
+    axis, batch_dims = int(axis), int(batch_dims)
+    axis += input_params.ndim if axis < 0 else 0
+    batch_dims += input_indices.ndim if batch_dims < 0 else 0
+    return batched_take(input_params, input_indices, axis, batch_dims, True)
+
+
+def index_select(input, dim, index):
+    """IndexSelect as row copies (:func:`batched_take`) of a 0-d or 1-D
+    index; None for others and a dim out of range."""
+    dim = int(dim)
+    if index.ndim > 1 or not -input.ndim <= dim < input.ndim:
+        return None
+    return batched_take(input, index.reshape(-1), dim % input.ndim, 0, True)
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False):
+    """Embedding as row copies (:func:`batched_take`); None with max_norm."""
+    if max_norm is not None:
+        return None
+    return batched_take(weight, input, 0, 0, False)
+
+
+def gather_d(x, dim, index):
+    """GatherD in one pass (:func:`gather_along`)."""
+    return gather_along(x, int(dim), index)
+
+
+def gather_nd(input_x, indices):
+    """GatherNd as row copies (:func:`take_nd`)."""
+    return take_nd(input_x, indices)
+
+
+def tensor_scatter(code: int):
+    """The kernel of the TensorScatter op whose reduction is ``code``
+    (UPDATE ... MIN): :func:`scatter` into a copy of input_x."""
+    def tensor_scatter_kernel(input_x, indices, updates):
+        return scatter(input_x, indices, updates, code)
+    return tensor_scatter_kernel
+
+
+def scatter_nd(indices, updates, shape):
+    """ScatterNd: :func:`scatter` (ADD, in index order) into zeros; None
+    for bool updates (combined by logical or)."""
+    if updates.dtype == np.bool_:
+        return None
+    return scatter(np.zeros(shape, dtype=updates.dtype), indices, updates, ADD,
+                   fresh=True)
+
+
+def one_hot(indices, depth, on_value, off_value, axis=-1):
+    """OneHot in one pass (:func:`one_hot_encode`)."""
+    return one_hot_encode(indices, int(depth), on_value, off_value, int(axis))
+
+
+def one_hot_ext(tensor, num_classes, on_value, off_value, axis=-1):
+    """OneHotExt in one pass (:func:`one_hot_encode`), num_classes -1
+    meaning max(tensor) + 1."""
+    return one_hot_encode(tensor, class_count(tensor, num_classes), on_value, off_value,
+                          int(axis))
+
+
+def tril(input, diagonal=0):
+    """Tril and TrilExt as one masked copy (:func:`triangle`)."""
+    return triangle(input, int(diagonal), True)
+
+
+def triu(input, diagonal=0):
+    """Triu as one masked copy (:func:`triangle`)."""
+    return triangle(input, int(diagonal), False)
+
+
+def non_zero(input):
+    """NonZero as count-then-fill (:func:`nonzero`); None for rank 0 (an
+    error)."""
+    return nonzero(input, by_axis=False) if input.ndim else None
+
+
+def non_zero_ext(input):
+    """NonZeroExt as count-then-fill (:func:`nonzero`), the rows of one
+    (rank, count) array."""
+    out = nonzero(np.atleast_1d(input), by_axis=True)
+    return None if out is None else tuple(out)
+
+
+def masked_select(input, mask):
+    """MaskedSelect as count-then-fill (:func:`compress`) for a bool mask
+    of input's shape."""
+    return compress(input, mask)
+
+
+def repeat_interleave(input, repeats, dim=None, output_size=None):
+    """RepeatInterleaveInt and RepeatInterleaveTensor as row copies at
+    precomputed offsets (:func:`repeat`)."""
+    return repeat(input, repeats, None if dim is None else int(args.scalar(dim)),
+                  None if output_size is None else int(args.scalar(output_size)))

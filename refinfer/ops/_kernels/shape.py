@@ -1,6 +1,8 @@
 """Numba kernels for the shape, creation and padding ops (``numba`` backend).
 
-Three generic runners serve every op that moves data with index math:
+Three generic runners serve every op that moves data with index math, and
+each op's kernel (at the end, with the op's signature) is a few lines
+around one of them:
 
 - :func:`gather`: y[i0, ..., i5] = x[m0[i0], ..., m5[i5]] with one index
   map per axis (an entry -1 gives the fill value). Padding in every mode,
@@ -17,8 +19,8 @@ Data moves as bit patterns: every dtype is viewed as the unsigned integer
 of its size (float32 and int32 as uint32, bool as uint8...), so one
 compiled signature per element size serves every dtype. Arrays have at
 most six axes (fewer get leading axes of length 1); what the runners do
-not handle (more axes, other dtypes, small arrays: see SMALL) returns None,
-and the op falls back to its reference.
+not handle (more axes, other dtypes, small arrays: see SMALL, invalid
+arguments) returns None, and the registry runs the op's reference.
 """
 from __future__ import annotations
 
@@ -35,9 +37,8 @@ from refinfer.jit import kernel
 from refinfer.threads import min_items, parallel_for
 
 from .program import flat
-from .._ref.pad import NUMPY_MODES, index_map
-from .._ref.pad import pad as pad_reference
-from .._ref.sequence import affine as affine_reference
+from .._ref.pad import NUMPY_MODES, axis_pairs, index_map, mirror_pairs, torch_pad
+from .._ref.sequence import evenly_spaced, progression
 
 RANK = 6
 BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -274,16 +275,15 @@ def gather(x: np.ndarray, maps, fill=0, small: bool = False) -> np.ndarray | Non
     return y
 
 
-def pad(x: np.ndarray, widths, mode: str = "constant", value=0) -> np.ndarray:
-    """_pad.pad (np.pad with negative widths cropping) as a gather; the
-    reference takes what the gather cannot (or must refuse)."""
+def pad(x: np.ndarray, widths, mode: str = "constant", value=0) -> np.ndarray | None:
+    """_ref.pad.pad (np.pad with negative widths cropping) as a gather;
+    None where the gather cannot (or must refuse: an axis cropped away)."""
     if mode not in NUMPY_MODES or len(widths) != x.ndim or x.ndim == 0 or any(
             n - max(-b, 0) - max(-a, 0) <= 0 for n, (b, a) in zip(x.shape, widths)):
-        return pad_reference(x, widths, mode, value)
+        return None
     maps = [COPY if b == a == 0 else index_map(n, b, a, mode)
             for n, (b, a) in zip(x.shape, widths)]
-    y = gather(x, maps, value, small=True)    # np.pad costs more than the set-up
-    return pad_reference(x, widths, mode, value) if y is None else y
+    return gather(x, maps, value, small=True)    # np.pad costs more than the set-up
 
 
 # -- permute -------------------------------------------------------------------
@@ -445,13 +445,115 @@ def affine_fill(out, coefficients):
         out[i] = start + coefficients.dtype.type(i) * step
 
 
-def affine(length: int, coefficients: np.ndarray, dtype) -> np.ndarray:
-    """_sequence.affine in one pass; float16 and float-to-integer outputs
-    go to the reference (Numba's casts differ there)."""
+def affine(length: int, coefficients: np.ndarray, dtype) -> np.ndarray | None:
+    """_ref.sequence.affine in one pass; None for float16 and
+    float-to-integer outputs (Numba's casts differ there)."""
     dtype = np.dtype(dtype)
     if dtype not in AFFINE_DTYPES or (dtype.kind != "f") != (
             coefficients.dtype.kind != "f") or coefficients.dtype not in AFFINE_DTYPES:
-        return affine_reference(length, coefficients, dtype)
+        return None
     out = np.empty(length, dtype)
     affine_fill(out, coefficients)
     return out
+
+
+# -- the ops' kernels ----------------------------------------------------------
+def arange(start, end, step, dtype=None):
+    """Arange: the progression in one pass (:func:`affine`)."""
+    return progression(start, end, step, dtype, "Arange", fill=affine)
+
+
+def range_(start, end, step, maxlen=1000000):
+    """Range: the progression in one pass (:func:`affine`)."""
+    return progression(start, end, step, None, "Range", int(maxlen), affine)
+
+
+def lin_space(start, stop, num):
+    """LinSpace: the values in one pass (:func:`affine`)."""
+    return evenly_spaced(start, stop, num, start.dtype, affine)
+
+
+def lin_space_ext(start, end, steps, dtype=None):
+    """LinSpaceExt: the values in one pass (:func:`affine`)."""
+    return evenly_spaced(start, end, steps, dtype, affine)
+
+
+def constant_pad_nd(input, padding, value=0.0):
+    """ConstantPadND: constant padding as a gather (:func:`pad`)."""
+    return torch_pad(input, padding, "constant", value, runner=pad)
+
+
+def pad_v3(x, paddings, constant_value=None, mode="constant", paddings_contiguous=True):
+    """PadV3: every mode as a gather (:func:`pad`)."""
+    return torch_pad(x, paddings, mode, constant_value, paddings_contiguous,
+                     runner=pad)
+
+
+def zero_pad(x, paddings):
+    """Pad: zero padding as a gather (:func:`pad`)."""
+    return pad(x, axis_pairs(x, paddings))
+
+
+def mirror_pad(x, paddings, mode="reflect"):
+    """MirrorPad: mirror padding as a gather (:func:`pad`)."""
+    return pad(x, mirror_pairs(x, paddings, mode), mode)
+
+
+def reverse_v2(input, axis):
+    """ReverseV2 with a flipped last axis as a gather (reversed runs, a
+    vectorised loop where NumPy steps backwards element by element).
+    Flips of other axes only copy whole rows, which NumPy does at memcpy
+    speed: None for them, as for small tensors and invalid axes."""
+    rank = input.ndim
+    flipped = {a % rank for a in axis if -rank <= a < rank} if rank else set()
+    if len(flipped) != len(axis) or rank - 1 not in flipped or input.size < SMALL:
+        return None
+    return gather(input, [np.arange(n)[::-1] if k in flipped else COPY
+                          for k, n in enumerate(input.shape)])
+
+
+def tile(input, dims):
+    """Tile in one pass, as a gather with the index maps i mod n, where
+    np.tile makes a pass per repeated axis. None for one repeated axis (a
+    single np.repeat, memcpy-class), small outputs and negative dims."""
+    rank = max(input.ndim, len(dims))
+    if min(dims, default=0) < 0 or sum(r != 1 for r in dims) <= 1 \
+            or input.size * math.prod(dims) < SMALL:
+        return None
+    x = input.reshape((1,) * (rank - input.ndim) + input.shape)
+    reps = (1,) * (rank - len(dims)) + tuple(dims)
+    return gather(x, [COPY if r == 1 else n * r if n == 1 else np.arange(n * r) % n
+                      for n, r in zip(x.shape, reps)])
+
+
+def transpose(input, dims):
+    """Transpose and TransposeView: a blocked copy (:func:`permute`)."""
+    return permute(input, dims)
+
+
+def t_ext(input):
+    """TExt: a matrix's transpose as a blocked copy; None for other ranks."""
+    return permute(input, (1, 0)) if input.ndim == 2 else None
+
+
+def transpose_ext_view(input, dim0, dim1):
+    """TransposeExtView: the swap as a blocked copy; None for 0-d inputs
+    and dims out of range."""
+    dim0, dim1, rank = int(dim0), int(dim1), input.ndim
+    if not (-rank <= dim0 < rank and -rank <= dim1 < rank):
+        return None
+    perm = list(range(rank))
+    perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+    return permute(input, perm)
+
+
+def unstack(x, axis=0, num=None):
+    """Unstack: the axis moved to the front by a blocked copy, then split
+    into its rows; None for invalid arguments."""
+    axis, rank = int(axis), x.ndim
+    if rank == 0 or not -rank <= axis < rank or (
+            num is not None and int(num) != x.shape[axis]):
+        return None
+    axis %= rank
+    y = permute(x, [axis] + [k for k in range(rank) if k != axis])
+    return None if y is None else tuple(y)

@@ -1,4 +1,5 @@
-"""Index checks and scatter arithmetic shared by the gather and scatter ops."""
+"""Index checks, scatter arithmetic and one-hot encoding shared by the gather,
+scatter and one-hot ops."""
 from __future__ import annotations
 
 import numpy as np
@@ -55,3 +56,26 @@ def scatter(target: np.ndarray, indices: np.ndarray, updates: np.ndarray,
         with np.errstate(all="ignore"):
             combine.at(out, index, updates)
     return out
+
+
+def one_hot(indices: np.ndarray, depth, on_value, off_value, axis) -> np.ndarray:
+    """on_value where indices[...] == c, off_value elsewhere, for the
+    classes c < depth on a new axis at ``axis`` (OneHot, OneHotExt)."""
+    depth, axis = int(depth), int(axis)
+    if depth < 0:
+        raise ValueError(f"OneHot: depth must be >= 0, got {depth}")
+    if not -1 <= axis <= indices.ndim:
+        raise ValueError(f"OneHot: axis {axis} out of range for rank "
+                         f"{indices.ndim}")
+    on, off = np.asarray(on_value), np.asarray(off_value)
+    hot = indices[..., None] == np.arange(depth)
+    out = np.where(hot, on, off.astype(on.dtype))
+    return np.moveaxis(out, -1, axis) if axis != -1 else out
+
+
+def class_count(tensor: np.ndarray, num_classes) -> int:
+    """OneHotExt's depth: num_classes, or max(tensor) + 1 for -1."""
+    num_classes = int(num_classes)
+    if num_classes == -1:
+        return int(tensor.max()) + 1 if tensor.size else 0
+    return num_classes

@@ -1,6 +1,7 @@
-"""Padding shared by Pad, PadV3, MirrorPad and ConstantPadND: np.pad for
-the references, and the source index of every output position of one axis
-(:func:`index_map`) for the Numba kernels, which pad by gathering."""
+"""Padding shared by Pad, PadV3, MirrorPad and ConstantPadND: their widths,
+np.pad for the references, and the source index of every output position
+of one axis (:func:`index_map`) for the Numba kernels, which pad by
+gathering."""
 from __future__ import annotations
 
 import numpy as np
@@ -26,6 +27,25 @@ def from_last_axis(flat, ndim: int, contiguous: bool = True):
     return [(0, 0)] * (ndim - half) + pairs[::-1]
 
 
+def axis_pairs(x: np.ndarray, paddings) -> list[tuple[int, int]]:
+    """Pad's widths: one (before, after) pair per axis, first axis first."""
+    if len(paddings) != x.ndim:
+        raise ValueError(f"Pad: {len(paddings)} (before, after) pairs for "
+                         f"rank {x.ndim}")
+    return [tuple(int(v) for v in pair) for pair in paddings]
+
+
+def mirror_pairs(x: np.ndarray, paddings, mode) -> list[tuple[int, int]]:
+    """MirrorPad's widths: a (rank, 2) tensor, checked with the mode."""
+    if mode not in ("reflect", "symmetric"):
+        raise ValueError(f"MirrorPad: unknown mode {mode!r}")
+    widths = [(int(b), int(a)) for b, a in paddings.reshape(-1, 2)]
+    if len(widths) != x.ndim:
+        raise ValueError(f"MirrorPad: paddings {paddings.shape} for rank "
+                         f"{x.ndim}")
+    return widths
+
+
 def pad(x: np.ndarray, widths, mode: str = "constant", value=0):
     """np.pad with negative widths cropping instead (torch semantics)."""
     crop = tuple(slice(max(-b, 0), x.shape[i] - max(-a, 0))
@@ -36,6 +56,15 @@ def pad(x: np.ndarray, widths, mode: str = "constant", value=0):
         return np.pad(x, grow, mode="constant",
                       constant_values=np.asarray(value).astype(x.dtype))
     return np.pad(x, grow, mode=NUMPY_MODES[mode])
+
+
+def torch_pad(x: np.ndarray, flat, mode="constant", value=None,
+              contiguous=True, runner=pad):
+    """Padding by torch-style flat widths (:func:`from_last_axis`) with a
+    fill of None meaning 0 (PadV3, ConstantPadND): :func:`pad`, or
+    ``runner``, a kernel with its signature."""
+    widths = from_last_axis(flat, x.ndim, contiguous)
+    return runner(x, widths, mode, 0 if value is None else value)
 
 
 def index_map(length: int, before: int, after: int, mode: str) -> np.ndarray:

@@ -18,14 +18,17 @@ def affine(length: int, coefficients: np.ndarray, dtype) -> np.ndarray:
 
 
 def progression(start, end, step, dtype, op: str, maxlen: int | None = None,
-                fill=affine) -> np.ndarray:
+                fill=affine) -> np.ndarray | None:
     """[start, start + step, ...) up to end (exclusive), in ``dtype``.
 
     The length is ceil((end - start) / step); a step of 0, or one pointing
-    away from end, raises (MindSpore does too). Integer dtypes compute in
-    int64, float ones in float64; ``fill`` is :func:`affine` or a kernel
-    with its signature.
+    away from end, raises (MindSpore does too). dtype None is float32 when
+    any argument is a float, else int64 (Range, Arange). Integer dtypes
+    compute in int64, float ones in float64; ``fill`` is :func:`affine` or
+    a kernel with its signature (whose None, declining, comes back as is).
     """
+    if dtype is None:
+        dtype = np.float32 if is_float(start, end, step) else np.int64
     start, end, step = (args.scalar(v) for v in (start, end, step))
     if step == 0:
         raise ValueError(f"{op}: step must not be 0")
@@ -45,11 +48,13 @@ def is_float(*values) -> bool:
     return any(np.asarray(v).dtype.kind in "fc" for v in values)
 
 
-def evenly_spaced(start, end, steps: int, dtype, fill=affine) -> np.ndarray:
+def evenly_spaced(start, end, steps: int, dtype, fill=affine) -> np.ndarray | None:
     """``steps`` values from start to end inclusive, computed in ``dtype``
-    (float64 for integer dtypes, truncated at the end) as start + i * (end
-    - start) / (steps - 1), as MindSpore's CPU kernel (so the last value
-    can differ from end by rounding). ``fill``: as for :func:`progression`."""
+    (None: float32; float64 for integer dtypes, truncated at the end) as
+    start + i * (end - start) / (steps - 1), as MindSpore's CPU kernel (so
+    the last value can differ from end by rounding). ``fill``: as for
+    :func:`progression`."""
+    dtype = np.float32 if dtype is None else dtype
     steps = int(steps)
     if steps < 0:
         raise ValueError(f"steps must be >= 0, got {steps}")

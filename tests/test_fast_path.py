@@ -112,6 +112,7 @@ def _cache_dir_in(env: dict) -> str:
                           text=True, check=True).stdout.strip()
 
 
+@pytest.mark.slow     # a fresh process per setting
 def test_cache_dir_default_and_user_setting(tmp_path):
     """A folder per version of the kernel sources, under refinfer's default or the user's
     NUMBA_CACHE_DIR; a child process that inherits the folder keeps it."""

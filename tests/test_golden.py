@@ -12,9 +12,13 @@ from golden_cases import all_cases, assert_close
 # so do per-op cases exported with unknown dims: tests/ops/test_shape_dynamic_cases.py.
 CASES = [c for c in all_cases() if not c.encrypted and "shapes" not in c.meta
          and not c.meta.get("dynamic_shape")]
+# The fast tier (-m "not slow") keeps the whole models; the per-op cases,
+# which tests/ops also checks against the references, run in the full suite.
+API_CASES = [pytest.param(c, marks=pytest.mark.slow) if c.name.startswith("ops/")
+             else c for c in CASES]
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", API_CASES, ids=lambda c: c.name)
 def test_api_matches_mindspore(case):
     model = mslite.Model()
     model.build_from_file(case.model_path, mslite.ModelType.MINDIR)
@@ -29,6 +33,7 @@ def test_api_matches_mindspore(case):
                      **case.tolerance)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_cli_run_matches_mindspore(case, tmp_path, capsys):
     files = [case.file(i.get("raw_file", i["file"])) for i in case.meta["inputs"]]

@@ -36,8 +36,9 @@ for _ in range(5):
 print(process.keep_freed_memory(), (faults() - before) / 5)
 """
 
-pytestmark = pytest.mark.skipif(platform.libc_ver()[0] != "glibc",
-                                reason="malloc tuning is glibc's")
+pytestmark = [pytest.mark.slow,    # fresh processes
+              pytest.mark.skipif(platform.libc_ver()[0] != "glibc",
+                                 reason="malloc tuning is glibc's")]
 
 
 def run(**env) -> tuple[bool, float]:

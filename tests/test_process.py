@@ -67,8 +67,9 @@ print(json.dumps({
 UNTOUCHED = {"heap": False, "kept": False}
 TUNED = {"heap": True, "kept": True}
 
-pytestmark = pytest.mark.skipif(platform.libc_ver()[0] != "glibc",
-                                reason="malloc tuning is glibc's")
+pytestmark = [pytest.mark.slow,    # fresh processes
+              pytest.mark.skipif(platform.libc_ver()[0] != "glibc",
+                                 reason="malloc tuning is glibc's")]
 
 
 def in_fresh_process(action: str) -> dict:

@@ -17,6 +17,8 @@ import collectives
 import dist_cases
 from refinfer.distributed import drain, run_mpirun, shm
 
+pytestmark = pytest.mark.slow     # mpirun jobs
+
 pytest.importorskip("mpi4py", reason="MPI tests need mpi4py and an MPI: pip install '.[mpi]'")
 
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mpi_worker.py")

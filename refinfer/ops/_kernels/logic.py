@@ -302,11 +302,11 @@ def _small(*operands) -> bool:
     return math.prod(np.broadcast_shapes(*(np.shape(v) for v in operands))) < SMALL
 
 
-def _operands(*values):
+def _as_given(*values):
     return values
 
 
-def one_pass(fn, operands=_operands):
+def one_pass(fn, operands=_as_given):
     """The kernel of an op that is one NumPy ufunc pass ``fn`` over its
     ``operands(*values)`` (the values themselves, or promoted or checked
     as the reference does): comparisons, logical, bitwise and shift ops."""

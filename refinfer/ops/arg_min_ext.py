@@ -2,12 +2,14 @@
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import reduce
 from ._ref.common import ALL, optional
 from ._ref.search import flat_or_axis_index
 
 
 @register("ArgMinExt", family="reduction", dtypes=ALL,
-          convert={"dim": optional(args.scalar), "keepdim": args.boolean})
+          convert={"dim": optional(args.scalar), "keepdim": args.boolean},
+          kernels={"numba": reduce.arg_index(largest=False)})
 def arg_min_ext(input, dim=None, keepdim=False):
     """Index of the smallest value (mint.argmin), int64.
 
@@ -15,18 +17,3 @@ def arg_min_ext(input, dim=None, keepdim=False):
     keepdim=False. Ties and NaN as Argmin. MindSpore 2.7.1 has no CPU kernel.
     """
     return flat_or_axis_index(input, dim, keepdim, largest=False)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import reduce as _fast_reduce  # noqa: E402
-
-
-@register_kernel("ArgMinExt", "numba")
-def arg_min_ext_numba(input, dim=None, keepdim=False):
-    """ArgMinExt with the arg-search runner; other dtypes through the
-    reference."""
-    return _fast_reduce.or_reference(
-        _fast_reduce.flat_or_axis_index(input, dim, keepdim, largest=False),
-        arg_min_ext, input, dim, keepdim)

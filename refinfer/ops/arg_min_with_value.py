@@ -2,12 +2,14 @@
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import reduce
 from ._ref.common import ALL
 from ._ref.search import extreme
 
 
 @register("ArgMinWithValue", family="reduction", dtypes=ALL,
-          convert={"axis": args.scalar, "keep_dims": args.boolean})
+          convert={"axis": args.scalar, "keep_dims": args.boolean},
+          kernels={"numba": reduce.index_and_value(largest=False)})
 def arg_min_with_value(input, axis=0, keep_dims=False):
     """The smallest value along one axis and its index: (indices, values).
 
@@ -17,17 +19,3 @@ def arg_min_with_value(input, axis=0, keep_dims=False):
     """
     values, index = extreme(input, axis, keep_dims, largest=False)
     return index, values
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import reduce as _fast_reduce  # noqa: E402
-
-
-@register_kernel("ArgMinWithValue", "numba")
-def arg_min_with_value_numba(input, axis=0, keep_dims=False):
-    """ArgMinWithValue with the arg-search runner; other dtypes through the
-    reference."""
-    found = _fast_reduce.arg_search(input, axis, keep_dims, largest=False)
-    return arg_min_with_value(input, axis, keep_dims) if found is None else (found[1], found[0])

@@ -3,12 +3,14 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels import logic
 from ._ref.common import INTS, as_result
 from ._ref.math import bitwise_operands
 
 
 @register("BitwiseAnd", "BitwiseAndTensor", "BitwiseAndScalar",
-          family="elementwise", dtypes=INTS + ("bool",))
+          family="elementwise", dtypes=INTS + ("bool",),
+          kernels={"numba": logic.bitwise(np.bitwise_and)})
 def bitwise_and(input, other):
     """Elementwise bitwise and with broadcasting: y = input & other.
 
@@ -18,18 +20,3 @@ def bitwise_and(input, other):
     is logical and. Floats are rejected.
     """
     return as_result(np.bitwise_and(*bitwise_operands(input, other)))
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import logic as _fast_logic  # noqa: E402
-
-
-@register_kernel("BitwiseAnd", "numba")
-@register_kernel("BitwiseAndTensor", "numba")
-@register_kernel("BitwiseAndScalar", "numba")
-def bitwise_and_numba(input, other):
-    """Bitwise and by NumPy's one-pass ufunc on the operands checked as the
-    reference does: a compiled loop measured no faster."""
-    return _fast_logic.bitwise(np.bitwise_and, input, other)

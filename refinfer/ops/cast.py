@@ -2,11 +2,13 @@
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import logic
 from ._ref.common import ALL, cast as convert
 
 
 @register("Cast", family="elementwise", dtypes=ALL,
-          convert={"dtype": args.dtype})
+          convert={"dtype": args.dtype},
+          kernels={"numba": logic.float_cast})
 def cast(input_x, dtype):
     """Convert to another dtype.
 
@@ -19,17 +21,3 @@ def cast(input_x, dtype):
     to nearest (1e6 -> float16 inf).
     """
     return convert(input_x, dtype)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import logic as _fast_logic  # noqa: E402
-
-
-@register_kernel("Cast", "numba")
-def cast_numba(input_x, dtype):
-    """Cast: float32/float64 to integers in one compiled pass (the
-    reference makes ten; ``_fast_logic.float_cast``); other conversions
-    are one astype already (the reference)."""
-    return _fast_logic.float_cast(cast, input_x, dtype)

@@ -4,13 +4,15 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import reduce
 from ._ref.common import NUMBERS
 from ._ref.search import cumulative
 
 
 @register("CumProd", family="reduction", dtypes=NUMBERS,
           convert={"axis": args.scalar, "exclusive": args.boolean,
-                   "reverse": args.boolean})
+                   "reverse": args.boolean},
+          kernels={"numba": reduce.cumulative(reduce.CUMPROD)})
 def cum_prod(x, axis, exclusive=False, reverse=False):
     """Cumulative product along one axis (ops.cumprod).
 
@@ -20,18 +22,3 @@ def cum_prod(x, axis, exclusive=False, reverse=False):
     float32.
     """
     return cumulative(np.cumprod, x, axis, exclusive, reverse, identity=1)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import reduce as _fast_reduce  # noqa: E402
-
-
-@register_kernel("CumProd", "numba")
-def cum_prod_numba(x, axis, exclusive=False, reverse=False):
-    """CumProd with the scan runner (float32/64, int32/64); other dtypes
-    through the reference."""
-    return _fast_reduce.or_reference(
-        _fast_reduce.scan(_fast_reduce.CUMPROD, x, axis, exclusive, reverse),
-        cum_prod, x, axis, exclusive, reverse)

@@ -4,13 +4,15 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import reduce
 from ._ref.common import NUMBERS
 from ._ref.search import cumulative
 
 
 @register("CumSum", family="reduction", dtypes=NUMBERS,
           convert={"axis": args.scalar, "exclusive": args.boolean,
-                   "reverse": args.boolean})
+                   "reverse": args.boolean},
+          kernels={"numba": reduce.cumulative(reduce.CUMSUM)})
 def cum_sum(input, axis, exclusive=False, reverse=False):
     """Cumulative sum along one axis (ops.cumsum).
 
@@ -20,18 +22,3 @@ def cum_sum(input, axis, exclusive=False, reverse=False):
     [100, -56]); float16 accumulates in float32.
     """
     return cumulative(np.cumsum, input, axis, exclusive, reverse, identity=0)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import reduce as _fast_reduce  # noqa: E402
-
-
-@register_kernel("CumSum", "numba")
-def cum_sum_numba(input, axis, exclusive=False, reverse=False):
-    """CumSum with the scan runner (float32/64, int32/64); other dtypes
-    through the reference."""
-    return _fast_reduce.or_reference(
-        _fast_reduce.scan(_fast_reduce.CUMSUM, input, axis, exclusive, reverse),
-        cum_sum, input, axis, exclusive, reverse)

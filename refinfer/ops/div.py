@@ -1,9 +1,8 @@
 """Div."""
-import numpy as np
-
 from refinfer.registry import register
 
-from ._ref.common import ALL, as_result, promote
+from ._ref.common import ALL
+from ._ref.math import true_divide
 
 
 @register("Div", family="elementwise", dtypes=ALL)
@@ -15,11 +14,7 @@ def div(input, other):
     float32 first (int32 [1, 3] / 2 -> float32 [0.5, 1.5]). Division by zero
     gives +-inf or NaN (IEEE). Compare RealDiv, which keeps integers.
     """
-    a, b = promote(input, other)
-    if a.dtype.kind not in "fc":
-        a, b = a.astype(np.float32), b.astype(np.float32)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return as_result(np.true_divide(a, b))
+    return true_divide(input, other)
 
 
 # -- numba backend -------------------------------------------------------------

@@ -3,9 +3,9 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels import logic
 from ._ref.common import ALL, promote
-from ._ref.math import floor_divide, truncate_divide
-from .div import div
+from ._ref.math import floor_divide, true_divide, truncate_divide
 
 # MindIR codes of ops.div's rounding_mode (MindSpore's RoundingMode enum).
 ROUNDING_MODES = {1: "trunc", 2: "floor"}
@@ -23,7 +23,8 @@ def rounding_mode(value):
 
 
 @register("DivMod", family="elementwise", dtypes=ALL,
-          convert={"rounding_mode": rounding_mode})
+          convert={"rounding_mode": rounding_mode},
+          kernels={"numba": logic.div_mod})
 def div_mod(input, other, rounding_mode=None):
     """Division with a rounding mode (what ops.div(..., rounding_mode) exports).
 
@@ -34,29 +35,10 @@ def div_mod(input, other, rounding_mode=None):
     FloorDiv). Bool operands give bool for the rounding modes.
     """
     if rounding_mode is None:
-        return div(input, other)
+        return true_divide(input, other)
     a, b = promote(input, other)
     if a.dtype.kind == "b":
         a, b = a.astype(np.int8), b.astype(np.int8)
         return (floor_divide(a, b) != 0) if rounding_mode == "floor" else \
             (truncate_divide(a, b) != 0)
     return (floor_divide if rounding_mode == "floor" else truncate_divide)(a, b)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-from ._kernels import logic as _fast_logic  # noqa: E402
-
-
-@register_kernel("DivMod", "numba")
-def div_mod_numba(input, other, rounding_mode=None):
-    """DivMod: true division as Div's fast path; trunc and floor in one
-    compiled pass (``_fast_logic.division``, integer x / 0 included); bool
-    and float16 through the reference."""
-    if rounding_mode is None:
-        return _fast.elementwise(_fast.OP_DIV, div, input, other)
-    op = _fast_logic.FLOOR_DIV if rounding_mode == "floor" else _fast_logic.TRUNC_DIV
-    return _fast_logic.division(
-        op, lambda a, b: div_mod(a, b, rounding_mode), input, other)

@@ -1,11 +1,13 @@
 """FloorDiv."""
 from refinfer.registry import register
 
+from ._kernels import logic
 from ._ref.common import NUMBERS, promote
 from ._ref.math import floor_divide
 
 
-@register("FloorDiv", family="elementwise", dtypes=NUMBERS)
+@register("FloorDiv", family="elementwise", dtypes=NUMBERS,
+          kernels={"numba": logic.division(logic.FLOOR_DIV)})
 def floor_div(input, other):
     """Elementwise floor division with broadcasting: y = floor(input / other).
 
@@ -19,17 +21,3 @@ def floor_div(input, other):
     if a.dtype.kind == "b":
         raise TypeError("FloorDiv does not support bool operands")
     return floor_divide(a, b)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import logic as _fast_logic  # noqa: E402
-
-
-@register_kernel("FloorDiv", "numba")
-def floor_div_numba(input, other):
-    """FloorDiv in one compiled pass (``_fast_logic.division``: integer
-    x / 0 saturated, a safe constant integer divisor by NumPy's libdivide);
-    bool and float16 through the reference."""
-    return _fast_logic.division(_fast_logic.FLOOR_DIV, floor_div, input, other)

@@ -1,11 +1,13 @@
 """FloorMod."""
 from refinfer.registry import register
 
+from ._kernels import logic
 from ._ref.common import NUMBERS, promote
 from ._ref.math import floor_mod as modulo
 
 
-@register("FloorMod", family="elementwise", dtypes=NUMBERS)
+@register("FloorMod", family="elementwise", dtypes=NUMBERS,
+          kernels={"numba": logic.division(logic.FLOOR_MOD)})
 def floor_mod(x, y):
     """Elementwise floored modulo with broadcasting: x - floor(x / y) * y.
 
@@ -18,17 +20,3 @@ def floor_mod(x, y):
     if a.dtype.kind == "b":
         raise TypeError("FloorMod does not support bool operands")
     return modulo(a, b)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import logic as _fast_logic  # noqa: E402
-
-
-@register_kernel("FloorMod", "numba")
-def floor_mod_numba(x, y):
-    """FloorMod in one compiled pass (``_fast_logic.division``): integer x mod 0
-    and signs, float fmod exact without the C library's slow loop; float16
-    as NumPy's one-pass ufunc, bool to the reference (which rejects it)."""
-    return _fast_logic.division(_fast_logic.FLOOR_MOD, floor_mod, x, y)

@@ -3,10 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels import logic
 from ._ref.common import ALL, as_result, promote
 
 
-@register("Greater", family="comparison", dtypes=ALL)
+@register("Greater", family="comparison", dtypes=ALL,
+          kernels={"numba": logic.comparison(np.greater)})
 def greater(input, other):
     """Elementwise comparison with broadcasting: y = input > other (bool).
 
@@ -17,16 +19,3 @@ def greater(input, other):
     """
     a, b = promote(input, other)
     return as_result(np.greater(a, b))
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import logic as _fast_logic  # noqa: E402
-
-
-@register_kernel("Greater", "numba")
-def greater_numba(input, other):
-    """Greater of the promoted operands by NumPy's one-pass ufunc: a compiled
-    loop measured no faster (``_fast_logic``'s module notes)."""
-    return _fast_logic.comparison(np.greater, input, other)

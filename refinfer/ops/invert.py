@@ -3,10 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels import logic
 from ._ref.common import INTS, as_result
 
 
-@register("Invert", family="elementwise", dtypes=INTS + ("bool",))
+@register("Invert", family="elementwise", dtypes=INTS + ("bool",),
+          kernels={"numba": logic.invert})
 def invert(input):
     """Elementwise bitwise not: y = ~x (two's complement: ~5 = -6).
 
@@ -15,18 +17,3 @@ def invert(input):
     if input.dtype.kind == "f":
         raise TypeError("Invert needs an integer or bool input")
     return as_result(np.invert(input))
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import logic as _fast_logic  # noqa: E402
-
-
-@register_kernel("Invert", "numba")
-def invert_numba(input):
-    """Invert by NumPy's one-pass ufunc (a compiled loop measured no
-    faster); floats through the reference (which rejects them)."""
-    if input.dtype.kind == "f":
-        return invert(input)   # raises
-    return _fast_logic.ufunc(np.invert, input)

@@ -4,12 +4,14 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import logic
 from ._ref.common import ALL, as_result, compute_dtype, promote
 
 
 @register("IsClose", family="comparison", dtypes=ALL,
           convert={"rtol": args.scalar, "atol": args.scalar,
-                   "equal_nan": args.boolean})
+                   "equal_nan": args.boolean},
+          kernels={"numba": logic.is_close})
 def is_close(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Elementwise closeness test with broadcasting (bool result).
 
@@ -29,16 +31,3 @@ def is_close(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     if equal_nan:
         close |= np.isnan(a) & np.isnan(b)
     return as_result(close)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import logic as _fast_logic  # noqa: E402
-
-
-@register_kernel("IsClose", "numba")
-def is_close_numba(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """IsClose in one compiled pass over the broadcast operands (the
-    reference makes a dozen), ``_fast_logic.binary``."""
-    return _fast_logic.is_close(is_close, input, other, rtol, atol, equal_nan)

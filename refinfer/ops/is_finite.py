@@ -3,10 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels import logic
 from ._ref.common import ALL, as_result
 
 
-@register("IsFinite", family="comparison", dtypes=ALL)
+@register("IsFinite", family="comparison", dtypes=ALL,
+          kernels={"numba": logic.float_test(np.isfinite)})
 def is_finite(input):
     """Elementwise test for a finite value (bool result): not NaN, not +-inf.
 
@@ -15,16 +17,3 @@ def is_finite(input):
     if input.dtype.kind != "f":
         return np.ones(input.shape, dtype=bool)
     return as_result(np.isfinite(input))
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import logic as _fast_logic  # noqa: E402
-
-
-@register_kernel("IsFinite", "numba")
-def is_finite_numba(input):
-    """IsFinite of float tensors by NumPy's one-pass ufunc (a compiled loop
-    measured no faster); other dtypes through the reference."""
-    return _fast_logic.float_test(np.isfinite, is_finite, input)

@@ -3,10 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels import logic
 from ._ref.common import ALL, as_result, promote
 
 
-@register("Less", family="comparison", dtypes=ALL)
+@register("Less", family="comparison", dtypes=ALL,
+          kernels={"numba": logic.comparison(np.less)})
 def less(input, other):
     """Elementwise comparison with broadcasting: y = input < other (bool).
 
@@ -17,16 +19,3 @@ def less(input, other):
     """
     a, b = promote(input, other)
     return as_result(np.less(a, b))
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import logic as _fast_logic  # noqa: E402
-
-
-@register_kernel("Less", "numba")
-def less_numba(input, other):
-    """Less of the promoted operands by NumPy's one-pass ufunc: a compiled
-    loop measured no faster (``_fast_logic``'s module notes)."""
-    return _fast_logic.comparison(np.less, input, other)

@@ -4,12 +4,14 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import reduce
 from ._ref.common import FLOATS, as_result, compute_dtype
 from ._ref.reduce import reduce_axes
 
 
 @register("LogSumExp", family="reduction", dtypes=FLOATS,
-          convert={"dim": args.axes, "keepdim": args.boolean})
+          convert={"dim": args.axes, "keepdim": args.boolean},
+          kernels={"numba": reduce.log_sum_exp})
 def log_sum_exp(input, dim, keepdim=False):
     """Log of the sum of exponentials over the given dims (mint.logsumexp).
 
@@ -26,18 +28,3 @@ def log_sum_exp(input, dim, keepdim=False):
     with np.errstate(divide="ignore"):
         y = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
     return as_result(y if keepdim else np.squeeze(y, axes), input.dtype)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import reduce as _fast_reduce  # noqa: E402
-
-
-@register_kernel("LogSumExp", "numba")
-def log_sum_exp_numba(input, dim, keepdim=False):
-    """LogSumExp of float32/float64 tensors in one runner call (max, then
-    the shifted exponentials' sum); float16 through the reference."""
-    return _fast_reduce.or_reference(
-        _fast_reduce.reduce(_fast_reduce.LOGSUMEXP, input, dim, keepdim),
-        log_sum_exp, input, dim, keepdim)

@@ -3,10 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels import logic
 from ._ref.common import ALL, as_result
 
 
-@register("LogicalAnd", family="comparison", dtypes=ALL)
+@register("LogicalAnd", family="comparison", dtypes=ALL,
+          kernels={"numba": logic.one_pass(np.logical_and)})
 def logical_and(x, y):
     """Elementwise logical and with broadcasting (bool result).
 
@@ -14,16 +16,3 @@ def logical_and(x, y):
     included, is True).
     """
     return as_result(np.logical_and(x, y))
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import logic as _fast_logic  # noqa: E402
-
-
-@register_kernel("LogicalAnd", "numba")
-def logical_and_numba(x, y):
-    """LogicalAnd by NumPy's one-pass ufunc: a compiled loop measured no
-    faster (``_fast_logic``'s module notes)."""
-    return _fast_logic.ufunc(np.logical_and, x, y)

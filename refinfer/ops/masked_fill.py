@@ -3,10 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels import logic
 from ._ref.common import ALL, as_result, cast
 
 
-@register("MaskedFill", family="comparison", dtypes=ALL)
+@register("MaskedFill", family="comparison", dtypes=ALL,
+          kernels={"numba": logic.masked_fill})
 def masked_fill(input_x, mask, value):
     """Replace the elements where mask is True: y = mask ? value : input_x.
 
@@ -16,16 +18,3 @@ def masked_fill(input_x, mask, value):
     """
     fill = cast(np.asarray(value), input_x.dtype)
     return as_result(np.where(np.asarray(mask, dtype=bool), fill, input_x))
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import logic as _fast_logic  # noqa: E402
-
-
-@register_kernel("MaskedFill", "numba")
-def masked_fill_numba(input_x, mask, value):
-    """MaskedFill in one compiled pass over any broadcast (``_fast_logic``'s
-    select kernel: every dtype, moved as unsigned integers of its width)."""
-    return _fast_logic.masked_fill(masked_fill, input_x, mask, value)

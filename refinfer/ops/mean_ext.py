@@ -2,13 +2,15 @@
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import reduce
 from ._ref.common import NUMBERS, cast
 from ._ref.reduce import mean, reduce_axes
 
 
 @register("MeanExt", family="reduction", dtypes=NUMBERS,
           convert={"dim": args.axes, "keepdim": args.boolean,
-                   "dtype": args.optional_dtype})
+                   "dtype": args.optional_dtype},
+          kernels={"numba": reduce.trailing_without_dtype(reduce.MEAN)})
 def mean_ext(input, dim=None, keepdim=False, dtype=None):
     """Arithmetic mean over the given dims (ops.mean / Tensor.mean).
 
@@ -20,17 +22,3 @@ def mean_ext(input, dim=None, keepdim=False, dtype=None):
     if dtype is not None:
         input = cast(input, dtype)
     return mean(input, reduce_axes(dim, input.ndim), keepdim)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("MeanExt", "numba")
-def mean_ext_numba(input, dim=None, keepdim=False, dtype=None):
-    """Mean over trailing dims of a float tensor (no dtype argument), row by
-    row; anything else through the reference."""
-    return _fast.reduction(_fast.MEAN, mean_ext, (input, dim, keepdim, dtype),
-                           input, dim, keepdim, dtype is None)

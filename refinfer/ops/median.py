@@ -4,13 +4,15 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import reduce
 from ._ref.common import NUMBERS
 from ._ref.search import lower_median
 
 
 @register("Median", family="reduction", dtypes=NUMBERS,
           convert={"global_median": args.boolean, "axis": args.scalar,
-                   "keep_dims": args.boolean, "ignore_nan": args.boolean})
+                   "keep_dims": args.boolean, "ignore_nan": args.boolean},
+          kernels={"numba": reduce.median})
 def median(x, global_median=False, axis=0, keep_dims=False, ignore_nan=False):
     """Median along one axis, or of every element: (values, int64 indices).
 
@@ -27,23 +29,3 @@ def median(x, global_median=False, axis=0, keep_dims=False, ignore_nan=False):
         values, _ = lower_median(x.reshape(-1), 0)
         return values, np.zeros((), np.int64)
     return lower_median(x, axis, keep_dims)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import reduce as _fast_reduce  # noqa: E402
-
-
-@register_kernel("Median", "numba")
-def median_numba(x, global_median=False, axis=0, keep_dims=False, ignore_nan=False):
-    """Median of float32/float64 tensors with a per-row selection; other
-    dtypes and ignore_nan through the reference."""
-    if ignore_nan:
-        return median(x, global_median, axis, keep_dims, ignore_nan)
-    if global_median:
-        found = _fast_reduce.median(x.reshape(-1), 0)
-        found = None if found is None else (found[0], np.zeros((), np.int64))
-    else:
-        found = _fast_reduce.median(x, axis, keep_dims)
-    return _fast_reduce.or_reference(found, median, x, global_median, axis, keep_dims)

@@ -1,11 +1,13 @@
 """Mod."""
 from refinfer.registry import register
 
+from ._kernels import logic
 from ._ref.common import NUMBERS, promote
 from ._ref.math import trunc_mod
 
 
-@register("Mod", family="elementwise", dtypes=NUMBERS)
+@register("Mod", family="elementwise", dtypes=NUMBERS,
+          kernels={"numba": logic.division(logic.TRUNC_MOD)})
 def mod(x, y):
     """Elementwise truncated modulo (C fmod): x - trunc(x / y) * y.
 
@@ -17,17 +19,3 @@ def mod(x, y):
     if a.dtype.kind == "b":
         raise TypeError("Mod does not support bool operands")
     return trunc_mod(a, b)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import logic as _fast_logic  # noqa: E402
-
-
-@register_kernel("Mod", "numba")
-def mod_numba(x, y):
-    """Mod in one compiled pass (``_fast_logic.division``): integer x mod 0
-    and signs, float fmod exact without the C library's slow loop; float16
-    as NumPy's one-pass ufunc, bool to the reference (which rejects it)."""
-    return _fast_logic.division(_fast_logic.TRUNC_MOD, mod, x, y)

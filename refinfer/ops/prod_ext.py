@@ -1,16 +1,16 @@
 """ProdExt."""
-import numpy as np
-
 from refinfer import args
 from refinfer.registry import register
 
-from ._ref.common import ALL, cast
-from ._ref.reduce import product, reduce_axes
+from ._kernels import reduce
+from ._ref.common import ALL
+from ._ref.reduce import as_sum_dtype, product, reduce_axes
 
 
 @register("ProdExt", family="reduction", dtypes=ALL,
           convert={"dim": args.axes, "keepdim": args.boolean,
-                   "dtype": args.optional_dtype})
+                   "dtype": args.optional_dtype},
+          kernels={"numba": reduce.prod_ext})
 def prod_ext(input, dim=None, keepdim=False, dtype=None):
     """Product over one dim or every element (ops.prod, mint.prod).
 
@@ -21,27 +21,3 @@ def prod_ext(input, dim=None, keepdim=False, dtype=None):
     """
     input = as_sum_dtype(input, dtype)
     return product(input, reduce_axes(dim, input.ndim), keepdim)
-
-
-def as_sum_dtype(input, dtype):
-    """input cast to ``dtype`` (TypeId) when given, else with bool and
-    integers widened to int64 (the dtype rule of SumExt, ProdExt and
-    CumsumExt)."""
-    if dtype is not None:
-        return cast(input, dtype)
-    return input.astype(np.int64) if input.dtype.kind in "biu" else input
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import reduce as _fast_reduce  # noqa: E402
-
-
-@register_kernel("ProdExt", "numba")
-def prod_ext_numba(input, dim=None, keepdim=False, dtype=None):
-    """ProdExt with the reduction runner after the same cast; other dtypes
-    through the reference."""
-    work = as_sum_dtype(input, dtype)
-    return _fast_reduce.or_reference(_fast_reduce.reduce(_fast_reduce.PROD, work, dim, keepdim),
-                                     prod_ext, input, dim, keepdim, dtype)

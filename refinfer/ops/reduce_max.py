@@ -4,12 +4,14 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import reduce
 from ._ref.common import ALL
 from ._ref.reduce import reduce_axes
 
 
 @register("ReduceMax", family="reduction", dtypes=ALL,
-          convert={"axis": args.axes, "keep_dims": args.boolean})
+          convert={"axis": args.axes, "keep_dims": args.boolean},
+          kernels={"numba": reduce.trailing(reduce.MAX)})
 def reduce_max(x, axis=(), keep_dims=False):
     """Maximum over the given axes.
 
@@ -20,17 +22,3 @@ def reduce_max(x, axis=(), keep_dims=False):
     """
     return np.asarray(np.max(x, axis=reduce_axes(axis, x.ndim),
                              keepdims=keep_dims))
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("ReduceMax", "numba")
-def reduce_max_numba(x, axis=(), keep_dims=False):
-    """Maximum over trailing axes of a float tensor, row by row; anything
-    else through the reference."""
-    return _fast.reduction(_fast.MAX, reduce_max, (x, axis, keep_dims), x, axis,
-                           keep_dims)

@@ -2,12 +2,14 @@
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import reduce
 from ._ref.common import NUMBERS
 from ._ref.reduce import mean, reduce_axes
 
 
 @register("ReduceMean", family="reduction", dtypes=NUMBERS,
-          convert={"axis": args.axes, "keep_dims": args.boolean})
+          convert={"axis": args.axes, "keep_dims": args.boolean},
+          kernels={"numba": reduce.trailing(reduce.MEAN)})
 def reduce_mean(x, axis=(), keep_dims=False):
     """Arithmetic mean over the given axes.
 
@@ -18,17 +20,3 @@ def reduce_mean(x, axis=(), keep_dims=False):
     inputs are rejected, as in MindSpore.
     """
     return mean(x, reduce_axes(axis, x.ndim), keep_dims)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("ReduceMean", "numba")
-def reduce_mean_numba(x, axis=(), keep_dims=False):
-    """Mean over trailing axes of a float tensor, row by row; anything else
-    through the reference."""
-    return _fast.reduction(_fast.MEAN, reduce_mean, (x, axis, keep_dims), x, axis,
-                           keep_dims)

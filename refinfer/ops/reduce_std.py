@@ -4,13 +4,15 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import reduce
 from ._ref.common import FLOATS, as_result, compute_dtype
 from ._ref.reduce import reduce_axes
 
 
 @register("ReduceStd", family="reduction", dtypes=FLOATS,
           convert={"axis": args.axes, "unbiased": args.boolean,
-                   "keep_dims": args.boolean})
+                   "keep_dims": args.boolean},
+          kernels={"numba": reduce.reduce_std})
 def reduce_std(x, axis=(), unbiased=True, keep_dims=False):
     """Standard deviation and mean over the given axes: (std, mean).
 
@@ -24,18 +26,3 @@ def reduce_std(x, axis=(), unbiased=True, keep_dims=False):
         std = np.std(work, axis=axes, ddof=int(unbiased), keepdims=keep_dims)
         mean = np.mean(work, axis=axes, keepdims=keep_dims)
     return as_result(std, x.dtype), as_result(mean, x.dtype)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import reduce as _fast_reduce  # noqa: E402
-
-
-@register_kernel("ReduceStd", "numba")
-def reduce_std_numba(x, axis=(), unbiased=True, keep_dims=False):
-    """ReduceStd of float32/float64 tensors, both outputs in one two-pass
-    runner call; float16 through the reference."""
-    return _fast_reduce.or_reference(
-        _fast_reduce.reduce(_fast_reduce.STD, x, axis, keep_dims, int(unbiased)),
-        reduce_std, x, axis, unbiased, keep_dims)

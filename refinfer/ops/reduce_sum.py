@@ -2,13 +2,15 @@
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import reduce
 from ._ref.common import ALL
 from ._ref.reduce import reduce_axes, total
 
 
 @register("ReduceSum", family="reduction", dtypes=ALL,
           convert={"axis": args.axes, "keep_dims": args.boolean,
-                   "skip_mode": args.boolean})
+                   "skip_mode": args.boolean},
+          kernels={"numba": reduce.reduce_sum})
 def reduce_sum(x, axis=(), keep_dims=False, skip_mode=False):
     """Sum over the given axes.
 
@@ -23,17 +25,3 @@ def reduce_sum(x, axis=(), keep_dims=False, skip_mode=False):
     if skip_mode and not axis:
         return x
     return total(x, reduce_axes(axis, x.ndim), keep_dims)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("ReduceSum", "numba")
-def reduce_sum_numba(x, axis=(), keep_dims=False, skip_mode=False):
-    """Sum over trailing axes of a float tensor, row by row; anything else
-    through the reference."""
-    return _fast.reduction(_fast.SUM, reduce_sum, (x, axis, keep_dims, skip_mode),
-                           x, axis, keep_dims, not (skip_mode and not axis))

@@ -4,11 +4,13 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import reduce
 from ._ref.common import NUMBERS
 
 
 @register("SearchSorted", family="reduction", dtypes=NUMBERS,
-          convert={"dtype": args.dtype, "right": args.boolean})
+          convert={"dtype": args.dtype, "right": args.boolean},
+          kernels={"numba": reduce.search_sorted})
 def search_sorted(sorted_sequence, values, sorter=None, dtype=args.dtype(35),
                   right=False):
     """Insertion points of values into sorted rows (ops.searchsorted).
@@ -28,24 +30,3 @@ def search_sorted(sorted_sequence, values, sorter=None, dtype=args.dtype(35),
     queries = values.reshape(rows.shape[0], -1)
     out = np.stack([np.searchsorted(r, q, side=side) for r, q in zip(rows, queries)])
     return out.reshape(values.shape).astype(dtype)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import reduce as _fast_reduce  # noqa: E402
-
-
-@register_kernel("SearchSorted", "numba")
-def search_sorted_numba(sorted_sequence, values, sorter=None, dtype=args.dtype(35),
-                        right=False):
-    """SearchSorted with a binary search per value, values split across
-    the threads (float32/64, int32/64 of one dtype); others through the
-    reference."""
-    seq = sorted_sequence
-    if sorter is not None:
-        seq = np.take_along_axis(seq, np.asarray(sorter, dtype=np.int64), axis=-1)
-    found = _fast_reduce.search_sorted(seq, values, right)
-    if found is None:
-        return search_sorted(sorted_sequence, values, sorter, dtype, right)
-    return found.astype(dtype)

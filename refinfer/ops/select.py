@@ -3,10 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels import logic
 from ._ref.common import ALL, as_result, promote
 
 
-@register("Select", family="elementwise", dtypes=ALL)
+@register("Select", family="elementwise", dtypes=ALL,
+          kernels={"numba": logic.select})
 def select(condition, input, other):
     """Elementwise choice with broadcasting: condition ? input : other.
 
@@ -17,17 +19,3 @@ def select(condition, input, other):
     """
     a, b = promote(input, other)
     return as_result(np.where(np.asarray(condition, dtype=bool), a, b))
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import logic as _fast_logic  # noqa: E402
-
-
-@register_kernel("Select", "numba")
-def select_numba(condition, input, other):
-    """Select in one compiled pass over any broadcast (``_fast_logic``'s
-    select kernel: every dtype, moved as unsigned integers of its width);
-    Python scalars on both sides through the reference."""
-    return _fast_logic.select(select, condition, input, other)

@@ -4,13 +4,15 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import reduce
 from ._ref.common import FLOATS, as_result, compute_dtype
 from ._ref.reduce import reduce_axes
 
 
 @register("Std", family="reduction", dtypes=FLOATS,
           convert={"dim": args.axes, "correction": args.scalar,
-                   "keepdim": args.boolean})
+                   "keepdim": args.boolean},
+          kernels={"numba": reduce.std})
 def std(input, dim=None, correction=1, keepdim=False):
     """Standard deviation over the given dims (mint.std).
 
@@ -23,17 +25,3 @@ def std(input, dim=None, correction=1, keepdim=False):
         y = np.std(work, axis=reduce_axes(dim, input.ndim), ddof=correction,
                    keepdims=keepdim)
     return as_result(y, input.dtype)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import reduce as _fast_reduce  # noqa: E402
-
-
-@register_kernel("Std", "numba")
-def std_numba(input, dim=None, correction=1, keepdim=False):
-    """Std of float32/float64 tensors with the two-pass runner; float16
-    through the reference."""
-    found = _fast_reduce.reduce(_fast_reduce.STD, input, dim, keepdim, correction)
-    return std(input, dim, correction, keepdim) if found is None else found[0]

@@ -1,6 +1,6 @@
 """The fast paths of the comparison, logical, bitwise, integer-division,
-select and cast ops (ops/_fast_logic.py) equal their NumPy references:
-random shapes and broadcasts, every integer dtype where the op is integer
+select and cast ops (refinfer/ops/_kernels/logic.py) equal their NumPy
+references: random shapes and broadcasts, every integer dtype where the op is integer
 by nature, Python numbers beside tensors, x / 0, signed MIN / -1, shifts
 past the width, NaN / inf / -0.0, and the inputs handed to the reference.
 

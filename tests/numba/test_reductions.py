@@ -1,5 +1,5 @@
 """The reduction, arg-search, scan, selection and sorting kernels
-(ops/_fast_reduce.py) equal their NumPy references: row (lane) and
+(refinfer/ops/_kernels/reduce.py) equal their NumPy references: row (lane) and
 middle-axis layouts, non-adjacent and narrow axes (transposed), several
 column blocks, ties, NaN / inf / -0.0, integer dtypes, and the
 inputs handed back to the reference (float16, bool, int8, empty, 0-d)."""

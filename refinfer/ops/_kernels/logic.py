@@ -17,19 +17,21 @@ a slow C library function per element:
   MindSpore's results for NaN, inf and out-of-range values.
 
 Any broadcast runs in one pass, walked in contiguous pieces of up to CHUNK
-elements by ops/_broadcast.py, so that every inner loop reads contiguous
+elements by _kernels/broadcast.py, so that every inner loop reads contiguous
 memory (and vectorises).
 
 Not compiled: an op that is one NumPy ufunc pass already (comparisons,
 logical and bitwise ops, shifts, which NumPy range-checks in its loop,
-IsNan) runs that ufunc (:func:`ufunc`). Measured on the project's 2-core
+IsNan) runs that ufunc (:func:`one_pass`). Measured on the project's 2-core
 VM: a compiled loop was no faster than NumPy's SIMD loops on one thread
 (and would cost a signature per dtype), and cutting the ufunc into blocks
 across two threads gained nothing (4M float32 compared: 1.17 ms either
 way), where the compiled select did gain (1.97 -> 1.41 ms).
 
-Each op keeps to its reference's semantics (promotion by ``_common.promote``
-first); float16 arithmetic goes to the reference. Work is split across
+Each op keeps to its reference's semantics (promotion by
+``_ref.common.promote`` first); float16 arithmetic is declined, for the
+reference. Each op's kernel (the end of the module) has the op's
+signature and returns None where it declines. Work is split across
 threads by refinfer/threads.py's parallel_for.
 """
 from __future__ import annotations
@@ -43,8 +45,7 @@ from numba.extending import intrinsic, overload
 from refinfer.jit import kernel
 from refinfer.threads import min_items, parallel_for
 
-from . import broadcast as _broadcast
-from . import program as _fast
+from . import broadcast, program
 from .._ref.common import cast, promote
 from .._ref.math import bitwise_operands
 
@@ -205,7 +206,7 @@ def _choose_span(op, x, xo, y, yo, out, oo, m, consts):
 def float_to_int(x, out, first, last):
     """out[i] = x[i] truncated toward zero, for first <= i < last, out int32
     or int64: NaN, +-inf and values outside out's range give its minimum
-    (MindSpore's CPU Cast; ``_common.float_to_int``). Computed in x's own
+    (MindSpore's CPU Cast; ``_ref.common.float_to_int``). Computed in x's own
     dtype (the range ends are powers of two, exact in float32), so that
     float32 -> int32 vectorises."""
     low = out.dtype.type(np.iinfo(out.dtype).min)
@@ -218,15 +219,15 @@ def float_to_int(x, out, first, last):
 @kernel
 def binary_pieces(op, a, b, dims, steps, consts, out, first, last):
     """Pieces first <= t < last of out = op(a, b) (all flat; dims, steps
-    from ops/_broadcast.py's plan)."""
+    from _kernels/broadcast.py's plan)."""
     index = np.empty(dims.size, np.int64)
-    size = _broadcast.buffer_size(dims, CHUNK)
-    a_mode, a_buf = _broadcast.buffer(a, 0, steps, size)
-    b_mode, b_buf = _broadcast.buffer(b, 1, steps, size)
+    size = broadcast.buffer_size(dims, CHUNK)
+    a_mode, a_buf = broadcast.buffer(a, 0, steps, size)
+    b_mode, b_buf = broadcast.buffer(b, 1, steps, size)
     for t in range(first, last):
-        piece = _broadcast.piece(t, dims, CHUNK)
-        x, xo = _broadcast.operand(a, 0, a_mode, dims, steps, piece, index, a_buf)
-        y, yo = _broadcast.operand(b, 1, b_mode, dims, steps, piece, index, b_buf)
+        piece = broadcast.piece(t, dims, CHUNK)
+        x, xo = broadcast.operand(a, 0, a_mode, dims, steps, piece, index, a_buf)
+        y, yo = broadcast.operand(b, 1, b_mode, dims, steps, piece, index, b_buf)
         row, rows, c0, m = piece
         _span(op, x, xo, y, yo, out, row * dims[-1] + c0, rows * m, consts)
 
@@ -235,15 +236,15 @@ def binary_pieces(op, a, b, dims, steps, consts, out, first, last):
 def select_pieces(cond, a, b, dims, steps, out, first, last):
     """Pieces first <= t < last of out = cond ? a : b (as binary_pieces)."""
     index = np.empty(dims.size, np.int64)
-    size = _broadcast.buffer_size(dims, CHUNK)
-    c_mode, c_buf = _broadcast.buffer(cond, 0, steps, size)
-    a_mode, a_buf = _broadcast.buffer(a, 1, steps, size)
-    b_mode, b_buf = _broadcast.buffer(b, 2, steps, size)
+    size = broadcast.buffer_size(dims, CHUNK)
+    c_mode, c_buf = broadcast.buffer(cond, 0, steps, size)
+    a_mode, a_buf = broadcast.buffer(a, 1, steps, size)
+    b_mode, b_buf = broadcast.buffer(b, 2, steps, size)
     for t in range(first, last):
-        piece = _broadcast.piece(t, dims, CHUNK)
-        c, co = _broadcast.operand(cond, 0, c_mode, dims, steps, piece, index, c_buf)
-        x, xo = _broadcast.operand(a, 1, a_mode, dims, steps, piece, index, a_buf)
-        y, yo = _broadcast.operand(b, 2, b_mode, dims, steps, piece, index, b_buf)
+        piece = broadcast.piece(t, dims, CHUNK)
+        c, co = broadcast.operand(cond, 0, c_mode, dims, steps, piece, index, c_buf)
+        x, xo = broadcast.operand(a, 1, a_mode, dims, steps, piece, index, a_buf)
+        y, yo = broadcast.operand(b, 2, b_mode, dims, steps, piece, index, b_buf)
         row, rows, c0, m = piece
         co, xo, yo = np.uint64(co), np.uint64(xo), np.uint64(yo)
         oo = np.uint64(row * dims[-1] + c0)
@@ -256,8 +257,8 @@ def select_pieces(cond, a, b, dims, steps, out, first, last):
 def _prepare(operands):
     """(output shape, flat operands, dims, steps, piece count) for a
     runner."""
-    shape, dims, steps, count = _broadcast.plan(tuple(v.shape for v in operands), CHUNK)
-    return shape, tuple(_fast.flat(v) for v in operands), dims, steps, count
+    shape, dims, steps, count = broadcast.plan(tuple(v.shape for v in operands), CHUNK)
+    return shape, tuple(program.flat(v) for v in operands), dims, steps, count
 
 
 def binary(op: int, a: np.ndarray, b: np.ndarray, out_dtype,
@@ -290,18 +291,9 @@ def where(cond: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     return out
 
 
-# -- entry points of the ops ---------------------------------------------------
-def _or_reference(result, reference, *values):
-    return reference(*values) if result is None else result
-
-
+# -- the ops' kernels: the reference's signature, None to decline --------------
 def _arrays(*values) -> bool:
     return all(isinstance(v, np.ndarray) for v in values)
-
-
-def ufunc(fn, *operands) -> np.ndarray:
-    """fn(*operands) (a NumPy ufunc; arrays or Python numbers) as an array."""
-    return np.asarray(fn(*operands))
 
 
 def _small(*operands) -> bool:
@@ -310,89 +302,128 @@ def _small(*operands) -> bool:
     return math.prod(np.broadcast_shapes(*(np.shape(v) for v in operands))) < SMALL
 
 
-def comparison(fn, input, other):
-    """A comparison ufunc of the promoted operands (bool result)."""
-    return ufunc(fn, *promote(input, other))
+def _as_given(*values):
+    return values
 
 
-def float_test(fn, reference, x, *more):
-    """fn(x, *more) for IsNan, IsInf, IsFinite, IsNegInf (x == -inf) of a
-    float tensor (the reference answers other dtypes with a constant)."""
-    return ufunc(fn, x, *more) if x.dtype.kind == "f" else reference(x)
+def one_pass(fn, operands=_as_given):
+    """The kernel of an op that is one NumPy ufunc pass ``fn`` over its
+    ``operands(*values)`` (the values themselves, or promoted or checked
+    as the reference does): comparisons, logical, bitwise and shift ops."""
+    def run(*values):
+        return np.asarray(fn(*operands(*values)))
+    return run
 
 
-def is_close(reference, input, other, rtol, atol, equal_nan):
-    """IsClose in the reference's work dtype: float32 for float16/float32,
-    float64 for float64 and for integers and bools."""
+def comparison(fn):
+    """The kernel of a comparison: ``fn`` of the promoted operands."""
+    return one_pass(fn, promote)
+
+
+def bitwise(fn):
+    """The kernel of a bitwise or shift op: ``fn`` of the operands
+    promoted (and checked) as the reference does."""
+    return one_pass(fn, bitwise_operands)
+
+
+def float_test(fn, *more):
+    """The kernel of IsNan, IsInf, IsFinite, IsNegInf (x == -inf):
+    fn(input, *more) of a float tensor; other dtypes declined (the
+    reference answers them with a constant)."""
+    def run(input):
+        return np.asarray(fn(input, *more)) if input.dtype.kind == "f" else None
+    return run
+
+
+def invert(input):
+    """Invert by NumPy's one pass; floats declined (the reference rejects
+    them)."""
+    return None if input.dtype.kind == "f" else np.asarray(np.invert(input))
+
+
+def _divide(op: int, input, other):
+    """FLOOR_DIV, TRUNC_DIV, FLOOR_MOD or TRUNC_MOD of the promoted
+    operands in their dtype, compiled for integers and float32/float64;
+    float16 (and small) float modulo is NumPy's one-pass np.mod / np.fmod;
+    float16 quotients and bool declined."""
+    a, b = promote(input, other)
+    if not (_arrays(a, b) and a.dtype == b.dtype and a.dtype.kind in "iuf"):
+        return None
+    floating, compiled = a.dtype.kind == "f", a.dtype.kind != "f" or a.dtype in FAST_FLOATS
+    if floating and op in (FLOOR_MOD, TRUNC_MOD) and (not compiled or _small(a, b)):
+        with np.errstate(all="ignore"):    # float16, or small: NumPy's one pass
+            return np.asarray((np.mod if op == FLOOR_MOD else np.fmod)(a, b))
+    if not compiled:                       # float16 quotients
+        return None
+    if op == FLOOR_DIV and a.dtype.kind in "iu" and b.size == 1 \
+            and b.reshape(-1)[0] not in (0, -1):
+        # A safe constant divisor: NumPy divides by multiplying (libdivide),
+        # ten times faster than the CPU's division in the kernel.
+        return np.asarray(np.floor_divide(a, b))
+    return binary(op, a, b, a.dtype)
+
+
+def division(op: int):
+    """The kernel of FloorDiv, FloorMod, Mod, Fmod, Remainder: op (FLOOR_DIV,
+    TRUNC_DIV, FLOOR_MOD, TRUNC_MOD) in one compiled pass (:func:`_divide`)."""
+    def run(input, other):
+        return _divide(op, input, other)
+    return run
+
+
+def div_mod(input, other, rounding_mode=None):
+    """DivMod: trunc and floor by :func:`_divide`; true division declined
+    (the reference is Div's, one NumPy pass)."""
+    if rounding_mode is None:
+        return None
+    return _divide(FLOOR_DIV if rounding_mode == "floor" else TRUNC_DIV, input, other)
+
+
+def is_close(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """IsClose in the reference's work dtype (float32 for float16/float32,
+    float64 for float64, integers and bools), in one compiled pass."""
     a, b = promote(input, other)
     if not _arrays(a, b):
-        return reference(input, other, rtol, atol, equal_nan)
+        return None
     work = np.dtype(np.float32) if a.dtype.kind == "f" and a.dtype.itemsize <= 4 \
         else np.dtype(np.float64)
     return binary(IS_CLOSE_NAN if equal_nan else IS_CLOSE, a.astype(work, copy=False),
                   b.astype(work, copy=False), np.bool_, np.array([rtol, atol], np.float64))
 
 
-def bitwise(fn, input, other):
-    """A bitwise or shift ufunc of operands promoted (and checked) as the
-    reference does."""
-    return ufunc(fn, *bitwise_operands(input, other))
-
-
-def division(op: int, reference, input, other):
-    """FLOOR_DIV, TRUNC_DIV, FLOOR_MOD or TRUNC_MOD of the promoted
-    operands in their dtype, compiled for integers and float32/float64;
-    float16 (and small) float modulo is NumPy's one-pass np.mod / np.fmod,
-    float16 quotients and bool go to the reference."""
-    a, b = promote(input, other)
-    if not (_arrays(a, b) and a.dtype == b.dtype and a.dtype.kind in "iuf"):
-        return reference(input, other)
-    floating, compiled = a.dtype.kind == "f", a.dtype.kind != "f" or a.dtype in FAST_FLOATS
-    if floating and op in (FLOOR_MOD, TRUNC_MOD) and (not compiled or _small(a, b)):
-        with np.errstate(all="ignore"):    # float16, or small: NumPy's one pass
-            return ufunc(np.mod if op == FLOOR_MOD else np.fmod, a, b)
-    if not compiled:                       # float16 quotients
-        return reference(input, other)
-    if op == FLOOR_DIV and a.dtype.kind in "iu" and b.size == 1 \
-            and b.reshape(-1)[0] not in (0, -1):
-        # A safe constant divisor: NumPy divides by multiplying (libdivide),
-        # ten times faster than the CPU's division in the kernel.
-        return ufunc(np.floor_divide, a, b)
-    return binary(op, a, b, a.dtype)
-
-
-def select(reference, condition, input, other):
-    """Select: condition ? input : other, operands promoted."""
+def select(condition, input, other):
+    """Select: condition ? input : other, operands promoted, in one compiled
+    pass (:func:`where`); small outputs and Python scalars declined."""
     if _small(condition, input, other):
-        return reference(condition, input, other)
+        return None
     a, b = promote(input, other)
-    result = None
-    if _arrays(condition, a, b):
-        result = where(condition.astype(np.bool_, copy=False), a, b)
-    return _or_reference(result, reference, condition, input, other)
+    if not _arrays(condition, a, b):
+        return None
+    return where(condition.astype(np.bool_, copy=False), a, b)
 
 
-def masked_fill(reference, input_x, mask, value):
-    """MaskedFill: mask ? value (in input_x's dtype) : input_x."""
-    result = None
-    if _arrays(input_x, mask) and not _small(input_x, mask):
-        fill = cast(np.asarray(value), input_x.dtype)
-        result = where(mask.astype(np.bool_, copy=False), fill, input_x)
-    return _or_reference(result, reference, input_x, mask, value)
+def masked_fill(input_x, mask, value):
+    """MaskedFill: mask ? value (in input_x's dtype) : input_x, in one
+    compiled pass (:func:`where`); small outputs declined."""
+    if not _arrays(input_x, mask) or _small(input_x, mask):
+        return None
+    fill = cast(np.asarray(value), input_x.dtype)
+    return where(mask.astype(np.bool_, copy=False), fill, input_x)
 
 
-def float_cast(reference, x, dtype):
+def float_cast(input_x, dtype):
     """Cast: float32/float64 to an integer dtype in one compiled pass into
     the int32 or int64 that MindSpore converts through, then wrapped into a
     narrower dtype (one cheap astype; uint64 is a view); the other
-    conversions are one NumPy astype pass already (the reference)."""
+    conversions are declined (one NumPy astype pass already: the
+    reference)."""
     dtype = np.dtype(dtype)
-    if not (isinstance(x, np.ndarray) and x.dtype in FAST_FLOATS
+    if not (isinstance(input_x, np.ndarray) and input_x.dtype in FAST_FLOATS
             and dtype.kind in "iu"):
-        return reference(x, dtype)
+        return None
     via = np.int32 if dtype.itemsize < 4 or dtype == np.int32 else np.int64
-    wide = np.empty(x.shape, via)
-    src, flat = _fast.flat(x), wide.reshape(-1)
+    wide = np.empty(input_x.shape, via)
+    src, flat = program.flat(input_x), wide.reshape(-1)
     parallel_for(wide.size, lambda first, last: float_to_int(
         src, flat, first, last), grain=min_items(1))
     if dtype.itemsize == wide.itemsize:

@@ -11,7 +11,7 @@
   written with :class:`ProgramBuilder`; ops/_fast_math.py holds the
   programs of the math and activation ops, ops/_fast_libm.py the
   vectorisable exp, log and tanh they use.
-- Reductions over trailing axes, row by row; per-thread scratch buffers.
+- Per-thread scratch buffers.
 
 Parallel work is split into ranges by refinfer/threads.py's parallel_for.
 
@@ -33,9 +33,8 @@ from refinfer.threads import min_items, parallel_for
 
 from . import broadcast as _broadcast
 from .libm import (fast_exp, fast_expm1, fast_log, fast_log1p, fast_tanh,
-                         inlined, logaddexp, softplus, sum64)
+                         inlined, logaddexp, softplus)
 from .._ref.math import _erfinv_scalar
-from .._ref.reduce import reduce_axes
 
 FAST_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -778,54 +777,3 @@ def _bias_act_program(has_bias: bool, act: int, dtype: np.dtype) -> Program:
     p = ProgramBuilder(dtype)
     value = p.op(OP_ADD, p.input(0), p.input(1)) if has_bias else p.input(0)
     return p.build(p.op(OP_COPY + act, value))
-
-
-# -- reductions over trailing axes --------------------------------------------
-SUM, MEAN, MAX = range(3)
-
-
-@kernel
-def reduce_rows(x, out, kind):
-    """out[r] = the sum, mean or maximum of row r of x (R, C). Sums
-    accumulate in float64 (:func:`_fast_libm.sum64`); the maximum
-    propagates NaN."""
-    cols = x.shape[1]
-    for r in range(x.shape[0]):
-        if kind == MAX:
-            top = x[r, 0]
-            for j in range(1, cols):
-                v = x[r, j]
-                if v > top or v != v:
-                    top = v
-                    if v != v:
-                        break
-            out[r] = top
-        else:
-            total = sum64(x[r])
-            out[r] = total / cols if kind == MEAN else total
-
-
-def reduce_trailing(x, axes, keepdims: bool, kind: int):
-    """A float32/float64 reduction over the last len(axes) axes (any order)
-    with :func:`reduce_rows`; None for anything else (other axes, dtypes,
-    empty tensors), which the caller hands to the reference."""
-    if float_operands(x) is None or x.ndim == 0 or x.size == 0 or not axes:
-        return None
-    first = x.ndim - len(axes)
-    if sorted(axes) != list(range(first, x.ndim)):
-        return None
-    rows = math.prod(x.shape[:first])
-    out, x2 = np.empty(rows, x.dtype), writable(x).reshape(rows, -1)
-    parallel_for(rows, lambda lo, hi: reduce_rows(x2[lo:hi], out[lo:hi], kind),
-                 grain=min_items(x2.shape[1]))
-    kept = (1,) * len(axes) if keepdims else ()
-    return out.reshape(x.shape[:first] + kept)
-
-
-def reduction(kind: int, reference, reference_args, x, axes, keepdims,
-              applies: bool = True):
-    """The Numba variant of a reduction op: :func:`reduce_trailing` when it
-    applies, else ``reference(*reference_args)``."""
-    fast = reduce_trailing(x, reduce_axes(axes, np.ndim(x)), keepdims, kind) \
-        if applies else None
-    return reference(*reference_args) if fast is None else fast

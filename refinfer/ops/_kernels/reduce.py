@@ -1,6 +1,8 @@
 """Numba runners for the reductions, arg-searches, scans and selections
-(ReduceProd, Nansum, LogSumExp, Std, LogSoftmaxExt, Argmax and its kin,
-CumSum, Cummax, Median, TopK, Sort, SearchSorted).
+(ReduceSum, ReduceProd, Nansum, LogSumExp, Std, LogSoftmaxExt, Argmax and
+its kin, CumSum, Cummax, Median, TopK, Sort, SearchSorted), and the ops'
+kernels built on them (the end of the module: each has its op's signature
+and returns None where it declines, for the registry to run the reference).
 
 One compiled runner per family takes the op as an integer code, so one
 signature per dtype serves every op of the family:
@@ -13,7 +15,9 @@ signature per dtype serves every op of the family:
 - :func:`scan_tasks`: CUMSUM, CUMPROD (exclusive, reverse), CUMMAX, CUMMIN;
 - :func:`median_rows`, :func:`top_rows`, :func:`sort_rows` and
   :func:`search_sorted_tasks` along the last axis;
-- ``fast_exp`` (ops/_fast_libm.py), an exp that vectorises (Numba's calls libm).
+- :func:`reduce_rows`: SUM, MEAN, MAX over trailing axes, row by row
+  (ReduceSum, ReduceMean, ReduceMax, SumExt, MeanExt);
+- ``fast_exp`` (_kernels/libm.py), an exp that vectorises (Numba's calls libm).
 
 Layout. A reduction or scan sees x as a C-contiguous (outer, size, inner)
 array, ``size`` the product of the reduced axes: a plain reshape when those
@@ -31,8 +35,8 @@ variance, max-shifted exponentials for LogSumExp), float sums in float64,
 products, extremes and scans in the input dtype (integers wrap as in
 NumPy). NaN and tie rules are in the kernels' docstrings. Dtypes: float32
 and float64; int32 and int64 too for the products, arg-searches, scans,
-sorts and SearchSorted. Callers hand everything else (float16,
-bool, other integers, empty and 0-d tensors) to the reference: every
+sorts and SearchSorted. Everything else (float16, bool, other integers,
+empty and 0-d tensors) is declined, for the reference: every
 signature costs compile time once (cached on disk), so the set is kept to
 what models use.
 """
@@ -42,12 +46,13 @@ import math
 
 import numpy as np
 
+from refinfer import args
 from refinfer.jit import kernel
 from refinfer.threads import min_items, parallel_for
 
 from .program import writable
-from .libm import fast_exp
-from .._ref.reduce import reduce_axes
+from .libm import fast_exp, sum64
+from .._ref.reduce import as_sum_dtype, reduce_axes
 from .._ref.search import one_axis
 
 KERNEL_DTYPES = tuple(np.dtype(t) for t in (np.float32, np.float64, np.int32, np.int64))
@@ -393,7 +398,7 @@ def search_tasks(x, size, inner, largest, nought, values, index, marks, first, l
 
 def arg_search(x: np.ndarray, axis, keepdims: bool, largest: bool):
     """(values, int64 indices) of the max or min along one axis (as
-    _search.extreme), or None when the kernel does not take x."""
+    _ref.search.extreme), or None when the kernel does not take x."""
     data = kernel_view(x)
     if data is None:
         return None
@@ -412,7 +417,7 @@ def arg_search(x: np.ndarray, axis, keepdims: bool, largest: bool):
 
 def flat_or_axis_index(x: np.ndarray, dim, keepdim: bool, largest: bool):
     """int64 index of the max / min along ``dim``, or into the flattened
-    input when dim is None (as _search.flat_or_axis_index); None when the
+    input when dim is None (as _ref.search.flat_or_axis_index); None when the
     kernel does not take x."""
     if dim is not None:
         found = arg_search(x, dim, keepdim, largest)
@@ -600,9 +605,9 @@ def median_rows(x, values, index, first, last):
         values[r] = v
 
 
-def median(x: np.ndarray, axis, keepdims: bool = False):
+def lower_median(x: np.ndarray, axis, keepdims: bool = False):
     """(lower median, int64 index) along one axis of a float tensor (as
-    _search.lower_median), or None when the kernel does not take x."""
+    _ref.search.lower_median), or None when the kernel does not take x."""
     data = kernel_view(x)
     if data is None or x.dtype.kind != "f":
         return None
@@ -671,9 +676,9 @@ def top_rows(x, k, largest, values, index, first, last):
 HEAP_K = 64
 
 
-def top_k(x: np.ndarray, k: int, axis, largest: bool):
+def select_top(x: np.ndarray, k: int, axis, largest: bool):
     """(values, int64 indices) of the k largest / smallest along one axis
-    of a float tensor, best first (as _search.top_k), or None when the
+    of a float tensor, best first (as _ref.search.top_k), or None when the
     kernel does not take x or k (0, out of range)."""
     data = kernel_view(x)
     if data is None or x.dtype.kind != "f":
@@ -683,7 +688,7 @@ def top_k(x: np.ndarray, k: int, axis, largest: bool):
     if not 0 < k <= n:
         return None
     if k > HEAP_K and 16 * k > n:
-        found = sort(x, axis, largest)
+        found = stable_sort(x, axis, largest)
         head = (slice(None),) * axis + (slice(0, k),)
         return None if found is None else tuple(np.ascontiguousarray(a[head]) for a in found)
     rows = last_axis_rows(data, axis)
@@ -775,9 +780,9 @@ def sort_rows(bits, floats, descending, top, inf, ones, out_bits, out_index, fir
             out_bits[r, j] = bits[r, order[j]]
 
 
-def sort(x: np.ndarray, axis, descending: bool):
+def stable_sort(x: np.ndarray, axis, descending: bool):
     """(sorted values, int64 indices) along one axis, stable (as
-    _search.sort_along), or None when the kernel does not take x."""
+    _ref.search.sort_along), or None when the kernel does not take x."""
     data = kernel_view(x)
     if data is None:
         return None
@@ -834,7 +839,7 @@ def search_sorted_tasks(seq, values, right, out, first, last):
             out[r, i] = base[q] + is_after(right, flat[row[q] + base[q]], value[q])
 
 
-def search_sorted(seq: np.ndarray, values: np.ndarray, right: bool):
+def insertion_points(seq: np.ndarray, values: np.ndarray, right: bool):
     """int64 insertion points of values into the rows of seq (as
     SearchSorted's reference), or None when the kernel does not take them
     (other or mixed dtypes)."""
@@ -851,7 +856,218 @@ def search_sorted(seq: np.ndarray, values: np.ndarray, right: bool):
     return out.reshape(values.shape)
 
 
-def or_reference(fast, reference, *args):
-    """``fast`` (a kernel's result), or the reference's when it is None
-    (the kernel did not take the input)."""
-    return reference(*args) if fast is None else fast
+# -- reductions over trailing axes ----------------------------------------------------------------
+SUM, MEAN, MAX = range(3)
+FAST_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+@kernel
+def reduce_rows(x, out, kind):
+    """out[r] = the sum, mean or maximum of row r of x (R, C). Sums
+    accumulate in float64 (:func:`_kernels.libm.sum64`); the maximum
+    propagates NaN."""
+    cols = x.shape[1]
+    for r in range(x.shape[0]):
+        if kind == MAX:
+            top = x[r, 0]
+            for j in range(1, cols):
+                v = x[r, j]
+                if v > top or v != v:
+                    top = v
+                    if v != v:
+                        break
+            out[r] = top
+        else:
+            total = sum64(x[r])
+            out[r] = total / cols if kind == MEAN else total
+
+
+def reduce_trailing(kind: int, x: np.ndarray, axis, keepdims: bool):
+    """A float32/float64 reduction over ``axis`` (None or (): every axis)
+    when those are the last axes (any order), with :func:`reduce_rows`;
+    None for anything else (other axes, dtypes, empty tensors)."""
+    if type(x) is not np.ndarray or x.dtype not in FAST_FLOATS or x.size == 0 \
+            or x.ndim == 0:
+        return None
+    axes = reduce_axes(axis, x.ndim)
+    first = x.ndim - len(axes)
+    if not axes or sorted(axes) != list(range(first, x.ndim)):
+        return None
+    rows = math.prod(x.shape[:first])
+    out, x2 = np.empty(rows, x.dtype), writable(x).reshape(rows, -1)
+    parallel_for(rows, lambda lo, hi: reduce_rows(x2[lo:hi], out[lo:hi], kind),
+                 grain=min_items(x2.shape[1]))
+    kept = (1,) * len(axes) if keepdims else ()
+    return out.reshape(x.shape[:first] + kept)
+
+
+# -- the ops' kernels: the reference's signature, None to decline -------------------------------
+def trailing(kind: int):
+    """The kernel of ReduceMax / ReduceMean: :func:`reduce_trailing`."""
+    def run(x, axis=(), keep_dims=False):
+        return reduce_trailing(kind, x, axis, keep_dims)
+    return run
+
+
+def trailing_without_dtype(kind: int):
+    """The kernel of SumExt / MeanExt: :func:`reduce_trailing` when no dtype
+    is asked for."""
+    def run(input, dim=None, keepdim=False, dtype=None):
+        return reduce_trailing(kind, input, dim, keepdim) if dtype is None else None
+    return run
+
+
+def reduce_sum(x, axis=(), keep_dims=False, skip_mode=False):
+    """ReduceSum: :func:`reduce_trailing`, unless skip_mode makes no axes
+    the identity."""
+    return None if skip_mode and not axis else reduce_trailing(SUM, x, axis, keep_dims)
+
+
+def reduce_prod(x, axis=(), keep_dims=False):
+    """ReduceProd over any axes (bool's np.all declined)."""
+    return reduce(PROD, x, axis, keep_dims)
+
+
+def prod_ext(input, dim=None, keepdim=False, dtype=None):
+    """ProdExt after the reference's cast."""
+    return reduce(PROD, as_sum_dtype(input, dtype), dim, keepdim)
+
+
+def nansum(input, dim=None, keepdim=False, dtype=None):
+    """Nansum of floats (cast first to a float ``dtype``); integer sums
+    declined."""
+    if input.dtype.kind != "f" or (dtype is not None and np.dtype(dtype).kind != "f"):
+        return None
+    return reduce(NANSUM, input if dtype is None else input.astype(dtype), dim, keepdim)
+
+
+def log_sum_exp(input, dim, keepdim=False):
+    """LogSumExp in one runner call (max, then the shifted exponentials'
+    sum)."""
+    return reduce(LOGSUMEXP, input, dim, keepdim)
+
+
+def reduce_std(x, axis=(), unbiased=True, keep_dims=False):
+    """ReduceStd: (std, mean) in one two-pass runner call."""
+    return reduce(STD, x, axis, keep_dims, int(unbiased))
+
+
+def std(input, dim=None, correction=1, keepdim=False):
+    """Std with the two-pass runner."""
+    found = reduce(STD, input, dim, keepdim, correction)
+    return None if found is None else found[0]
+
+
+def arg_index(largest: bool):
+    """The kernel of ArgMaxExt / ArgMinExt: :func:`flat_or_axis_index`."""
+    def run(input, dim=None, keepdim=False):
+        return flat_or_axis_index(input, dim, keepdim, largest)
+    return run
+
+
+def arg_typed(largest: bool):
+    """The kernel of Argmax / Argmin: the index in ``output_type``."""
+    def run(input_x, axis=-1, output_type=args.dtype(34)):
+        found = arg_search(input_x, axis, False, largest)
+        return None if found is None else found[1].astype(output_type)
+    return run
+
+
+def index_and_value(largest: bool):
+    """The kernel of ArgMaxWithValue / ArgMinWithValue: (index, value)."""
+    def run(input, axis=0, keep_dims=False):
+        found = arg_search(input, axis, keep_dims, largest)
+        return None if found is None else found[::-1]
+    return run
+
+
+def value_and_index(largest: bool):
+    """The kernel of MaxDim / MinDim: (value, int64 index)."""
+    def run(input, dim, keepdim=False):
+        return arg_search(input, dim, keepdim, largest)
+    return run
+
+
+def extreme_of_all(largest: bool):
+    """The kernel of Max / Min: the extreme of every element."""
+    def run(input):
+        found = arg_search(input.reshape(-1), 0, False, largest)
+        return None if found is None else found[0]
+    return run
+
+
+def cumulative(op: int):
+    """The kernel of CumSum / CumProd: :func:`scan`."""
+    def run(input, axis, exclusive=False, reverse=False):
+        return scan(op, input, axis, exclusive, reverse)
+    return run
+
+
+def cumsum_ext(input, dim, dtype=None):
+    """CumsumExt after the reference's cast."""
+    return scan(CUMSUM, as_sum_dtype(input, dtype), dim)
+
+
+def running(op: int, index_dtype):
+    """The kernel of Cummax / Cummin: (values, indices in index_dtype)."""
+    def run(input, axis):
+        found = scan(op, input, axis)
+        return None if found is None \
+            else (found[0], found[1].astype(index_dtype, copy=False))
+    return run
+
+
+def median(x, global_median=False, axis=0, keep_dims=False, ignore_nan=False):
+    """Median of floats with a per-row selection (ignore_nan declined); a
+    global median has index 0."""
+    if ignore_nan:
+        return None
+    if not global_median:
+        return lower_median(x, axis, keep_dims)
+    found = lower_median(x.reshape(-1), 0)
+    return None if found is None else (found[0], np.zeros((), np.int64))
+
+
+def median_ext(input):
+    """MedianExt: the median selection on the flattened input."""
+    found = lower_median(input.reshape(-1), 0)
+    return None if found is None else found[0]
+
+
+def top_k(input, k, sorted=True):
+    """TopK along the last axis (int32 indices) with the heap selection."""
+    found = select_top(input, int(k), -1, True)
+    return None if found is None else (found[0], found[1].astype(np.int32))
+
+
+def topk_ext(input, k, dim=-1, largest=True, sorted=True):
+    """TopkExt with the heap selection."""
+    return select_top(input, int(k), dim, largest)
+
+
+def sort(x, axis=-1, descending=False):
+    """Sort with the radix sort (int32 indices)."""
+    found = stable_sort(x, axis, descending)
+    return None if found is None else (found[0], found[1].astype(np.int32))
+
+
+def sort_ext(input, dim=-1, descending=False, stable=False):
+    """SortExt with the radix sort (stable either way)."""
+    return stable_sort(input, dim, descending)
+
+
+def arg_sort(input, dim=-1, descending=False, stable=False):
+    """ArgSort: the radix sort's indices."""
+    found = stable_sort(input, dim, descending)
+    return None if found is None else found[1]
+
+
+def search_sorted(sorted_sequence, values, sorter=None, dtype=args.dtype(35),
+                  right=False):
+    """SearchSorted with a binary search per value (the sequence gathered
+    by ``sorter`` first)."""
+    seq = sorted_sequence
+    if sorter is not None:
+        seq = np.take_along_axis(seq, np.asarray(sorter, dtype=np.int64), axis=-1)
+    found = insertion_points(seq, values, right)
+    return None if found is None else found.astype(dtype)

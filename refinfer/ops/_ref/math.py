@@ -102,6 +102,16 @@ def _saturated(a: np.ndarray) -> np.ndarray:
     return np.where(a > 0, info.max, np.where(a < 0, info.min, 0)).astype(a.dtype)
 
 
+def true_divide(input, other) -> np.ndarray:
+    """input / other as Div: promoted operands, integers and bools divided
+    in float32, IEEE results for x / 0 (Div and DivMod's true division)."""
+    a, b = promote(input, other)
+    if a.dtype.kind not in "fc":
+        a, b = a.astype(np.float32), b.astype(np.float32)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return as_result(np.true_divide(a, b))
+
+
 def floor_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """floor(a / b) in the operands' (common) dtype. Floats follow IEEE
     (x / 0 -> +-inf, 0 / 0 -> NaN); an integer x / 0 saturates."""

@@ -1,11 +1,12 @@
 """Axis handling and accumulation rules shared by the reduction ops
-(ReduceSum/ReduceMean/ReduceMax/ReduceProd, SumExt/MeanExt/ProdExt) and
+(ReduceSum/ReduceMean/ReduceMax/ReduceProd, SumExt/MeanExt/ProdExt,
+Nansum, CumsumExt) and
 Softmax/LogSoftmax."""
 from __future__ import annotations
 
 import numpy as np
 
-from .common import as_result, compute_dtype
+from .common import as_result, cast, compute_dtype
 
 
 def reduce_axes(axis, ndim: int) -> tuple[int, ...]:
@@ -30,6 +31,22 @@ def total(x: np.ndarray, axes, keepdims: bool) -> np.ndarray:
     work = compute_dtype(x.dtype)
     return np.asarray(np.sum(x, axis=axes, dtype=work, keepdims=keepdims)
                       ).astype(x.dtype, copy=False)
+
+
+def as_sum_dtype(input, dtype):
+    """input cast to ``dtype`` (TypeId) when given, else with bool and
+    integers widened to int64 (the dtype rule of SumExt, ProdExt and
+    CumsumExt)."""
+    if dtype is not None:
+        return cast(input, dtype)
+    return input.astype(np.int64) if input.dtype.kind in "biu" else input
+
+
+def typed_sum(input, dim, keepdim: bool, dtype) -> np.ndarray:
+    """SumExt's sum (Nansum's too): over ``dim`` (None or (): every axis)
+    in :func:`as_sum_dtype`'s dtype."""
+    input = as_sum_dtype(input, dtype)
+    return total(input, reduce_axes(dim, input.ndim), keepdim)
 
 
 def product(x: np.ndarray, axes, keepdims: bool) -> np.ndarray:

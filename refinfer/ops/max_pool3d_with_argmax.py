@@ -6,7 +6,7 @@ from refinfer.registry import register, register_kernel
 
 from ._kernels import window as _fast_window
 from ._ref.common import NUMBERS
-from ._kernels.conv import spatial_ints
+from ._ref.conv import spatial_ints
 from ._ref.pool import max_pool
 
 

@@ -7,7 +7,7 @@ from refinfer.registry import register, register_kernel
 from ._kernels import window as _fast_window
 from ._ref import window as win
 from ._ref.common import NUMBERS, optional
-from ._kernels.conv import spatial_ints
+from ._ref.conv import spatial_ints
 from ._ref.pool import max_pool
 from .max_pool3d_with_argmax import argmax_dtype, pool_with_argmax
 

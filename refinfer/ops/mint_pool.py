@@ -10,7 +10,7 @@ from refinfer.registry import register, register_kernel
 
 from ._kernels import window as _fast_window
 from ._ref.common import FLOATS, NUMBERS, optional
-from ._kernels.conv import spatial_ints
+from ._ref.conv import spatial_ints
 from ._ref.pool import avg_pool, max_pool
 from .max_pool3d_with_argmax import pool_with_argmax
 

@@ -11,10 +11,10 @@ Pattern (each intermediate value used by the next node only)::
 BatchNorm folding (inference mode, constant statistics), in float64 then
 rounded to W's dtype:  inv = scale / sqrt(var + eps),  W' = W * inv[o],
 b' = (b - mean) * inv + beta.  The fused node computes
-act(conv(x, W') + b' + residual) with :func:`ops.conv2d.fused_conv2d`.
+act(conv(x, W') + b' + residual) with :func:`ops._kernels.conv.fused_conv2d`.
 Weights are packed once here: contiguous, and for 3x3 stride-1 one-group
 convolutions transformed for Winograd F(2x2, 3x3)
-(:class:`ops.conv2d.WinogradFilter`).
+(:class:`ops._kernels.conv.WinogradFilter`).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ import numpy as np
 
 from ..graph import Node, Ref
 from ..ops._kernels import program as _fast
-from ..ops.conv2d import WinogradFilter, fused_conv2d
+from ..ops._kernels.conv import WinogradFilter, fused_conv2d
 from .fused import (GraphEditor, activation, const, fused_node, op_name,
                     tensor_abstract)
 

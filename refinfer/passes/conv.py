@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Node, Ref
-from ..ops._kernels import program as _fast
+from ..ops._kernels import program
 from ..ops._kernels.conv import WinogradFilter, fused_conv2d
 from .fused import (GraphEditor, activation, const, fused_node, op_name,
                     tensor_abstract)
@@ -42,7 +42,7 @@ def _fuse(editor: GraphEditor, conv: Node) -> None:
         return
     weight = const(conv, 1)
     weight64, bias64 = weight.astype(np.float64), None
-    group, residual, act = [conv], None, _fast.ACT_NONE
+    group, residual, act = [conv], None, program.ACT_NONE
     user = editor.sole_user(conv)
     if op_name(user) == "BiasAdd" and _channel_constant(user, 1, weight):
         bias64 = const(user, 1).astype(np.float64)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Node, Ref
-from ..ops._kernels import program as _fast
+from ..ops._kernels import program
 from ..ops._kernels.gemm import fused_matmul
 from .fused import GraphEditor, activation, const, fused_node, op_name
 
@@ -38,7 +38,7 @@ def _fuse(editor: GraphEditor, node: Node) -> None:
     packed = _packed_weight(node)
     if packed is None:
         return
-    group, bias, act = [node], _dense_bias(node, packed), _fast.ACT_NONE
+    group, bias, act = [node], _dense_bias(node, packed), program.ACT_NONE
     if bias is Ellipsis:
         return
     user = editor.sole_user(node)

@@ -25,4 +25,3 @@ def adaptive_avg_pool_nd(input, output_size):
     """
     check_output_size("AdaptiveAvgPool", input, output_size)
     return adaptive_avg_pool(input, output_size)
-

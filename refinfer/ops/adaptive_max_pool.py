@@ -21,4 +21,3 @@ def adaptive_max_pool_nd(input, output_size):
     """
     check_output_size("AdaptiveMaxPool", input, output_size)
     return adaptive_max_pool(input, output_size)
-

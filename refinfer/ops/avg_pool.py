@@ -52,4 +52,3 @@ def avg_pool(x, kernel_size=(1, 1), strides=(1, 1), pad_mode="VALID",
             count += win.tap(inside, i, j, out_hw, strides, _NO_DILATION)
     return win.from_nchw((total / count).astype(x.dtype, copy=False),
                          data_format)
-

@@ -42,5 +42,3 @@ def avg_pool3d(input, kernel_size=(1, 1, 1), strides=(1, 1, 1),
     return avg_pool3d_with(avg_pool, input, kernel_size, strides, pad_mode,
                            pad, ceil_mode, count_include_pad,
                            divisor_override, data_format, pad_list)
-
-

@@ -25,4 +25,3 @@ def batch_mat_mul(x, y, transpose_a=False, transpose_b=False):
                          f"{x.shape} and {y.shape}")
     return matmul(x.swapaxes(-1, -2) if transpose_a else x,
                   y.swapaxes(-1, -2) if transpose_b else y)
-

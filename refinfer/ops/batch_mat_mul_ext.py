@@ -17,4 +17,3 @@ def batch_mat_mul_ext(input, mat2):
         raise ValueError(f"BatchMatMulExt: (B, M, K) and (B, K, N) expected, "
                          f"got {input.shape} and {mat2.shape}")
     return matmul(input, mat2)
-

@@ -53,4 +53,3 @@ def batch_norm(x, scale, bias, mean, variance, is_training=False,
     shift = np.asarray(bias, work) - np.asarray(mean, work) * inv
     y = xw * inv.reshape(shape) + shift.reshape(shape)
     return (y.astype(x.dtype, copy=False),) + extra
-

@@ -45,4 +45,3 @@ def batch_norm_ext(input, weight=None, bias=None, running_mean=None,
     dtype = input.dtype
     return (y.astype(dtype), np.asarray(mean).astype(dtype),
             rstd(np.asarray(var), epsilon).astype(dtype))
-

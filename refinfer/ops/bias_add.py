@@ -28,4 +28,3 @@ def bias_add(input_x, bias, data_format="NCHW"):
     shape[axis] = bias.shape[0]
     x, b = promote(input_x, bias.reshape(shape))
     return as_result(x + b, input_x.dtype)
-

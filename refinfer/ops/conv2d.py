@@ -105,4 +105,3 @@ def _depthwise_conv(xp, weight, out_hw, stride, dilation):
                         out=product)
             y += product
     return y
-

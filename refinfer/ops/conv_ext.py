@@ -25,4 +25,3 @@ def conv_ext(input, weight, bias=None, stride=(1,), padding=(0,),
     these. dtypes: float16 (accumulated in float32), float32, float64.
     """
     return torch_conv(input, weight, bias, stride, padding, dilation, groups)
-

@@ -25,4 +25,3 @@ def conv_transpose2d(input, weight, bias=None, stride=(1,), padding=(0,),
     """
     return torch_conv(input, weight, bias, stride, padding, dilation, groups,
                       True, output_padding)
-

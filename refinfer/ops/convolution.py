@@ -27,4 +27,3 @@ def convolution(input, weight, bias=None, stride=(1,), padding=(0,),
     """
     return torch_conv(input, weight, bias, stride, padding, dilation, groups,
                       transposed, output_padding)
-

@@ -19,4 +19,3 @@ def dense(input, weight, bias=None):
         return y
     y, b = promote(y, bias)
     return as_result(y + b)
-

@@ -35,4 +35,3 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     dtype = input.dtype
     return (y.astype(dtype), mean.reshape(n, groups).astype(dtype),
             rstd(var, eps).reshape(n, groups).astype(dtype))
-

@@ -29,4 +29,3 @@ def instance_norm(input_x, gamma, beta, mean, variance, epsilon=1e-5,
     z, _, _ = standardize(input_x, axes, epsilon)
     y = affine(z, gamma, beta, (-1,) + (1,) * len(axes))
     return y.astype(input_x.dtype), mean.copy(), variance.copy()
-

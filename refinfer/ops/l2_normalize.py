@@ -26,4 +26,3 @@ def l2_normalize(x, axis=(0,), epsilon=1e-4):
     total = np.square(xw).sum(axis=axis[0], keepdims=True)
     return (xw / np.sqrt(np.maximum(total, work.type(epsilon)))
             ).astype(x.dtype, copy=False)
-

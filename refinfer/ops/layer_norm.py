@@ -34,4 +34,3 @@ def layer_norm(input_x, gamma, beta, begin_norm_axis=1, begin_params_axis=1,
     y = affine(z, gamma, beta, shape)
     dtype = input_x.dtype
     return (y.astype(dtype), mean.astype(dtype), var.astype(dtype))
-

@@ -31,4 +31,3 @@ def layer_norm_ext(input, normalized_shape, weight=None, bias=None,
     dtype = input.dtype
     return (y.astype(dtype), mean.astype(dtype),
             rstd(var, eps).astype(dtype))
-

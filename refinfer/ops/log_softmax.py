@@ -19,4 +19,3 @@ def log_softmax(logits, axis=(-1,)):
     logits' dtype; float16 is computed in float32.
     """
     return log_softmax_along(logits, axis)
-

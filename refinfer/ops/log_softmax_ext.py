@@ -22,4 +22,3 @@ def log_softmax_ext(input, dim=None, dtype=None):
     if dim is None:
         dim = 0 if input.ndim in (0, 1, 3) else 1
     return log_softmax_along(input, (int(dim),))
-

@@ -47,7 +47,6 @@ def lstm(x, hx, cx, w, input_size, hidden_size, num_layers=1, has_bias=True,
                   has_bias, bidirectional, proj_size, _run_direction)
 
 
-
 def _sigmoid(z):
     return 0.5 * (np.tanh(0.5 * z) + 1.0)  # overflow-free logistic
 
@@ -73,4 +72,3 @@ def _run(seq, h, c, w_ih, w_hh, bias):
         h = _sigmoid(o) * np.tanh(c)
         y[t] = h
     return y, h, c
-

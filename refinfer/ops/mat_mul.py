@@ -25,4 +25,3 @@ def mat_mul(input, mat2, transpose_a=False, transpose_b=False):
                          f"and {mat2.shape}")
     return matmul(input.T if transpose_a else input,
                   mat2.T if transpose_b else mat2)
-

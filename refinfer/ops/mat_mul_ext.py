@@ -15,4 +15,3 @@ def mat_mul_ext(input, other):
     accumulates in float32.
     """
     return matmul(input, other)
-

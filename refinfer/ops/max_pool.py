@@ -49,4 +49,3 @@ def max_pool(x, kernel_size=(1, 1), strides=(1, 1), pad_mode="VALID",
             taps = win.tap(xp, i, j, out_hw, strides, _NO_DILATION)
             y = taps.copy() if y is None else np.maximum(y, taps, out=y)
     return win.from_nchw(y, data_format)
-

@@ -34,5 +34,3 @@ def max_pool3d(x, kernel_size=(1, 1, 1), strides=(1, 1, 1), pad_mode="VALID",
     """
     return max_pool3d_with(max_pool, x, kernel_size, strides, pad_mode,
                            pad_list, ceil_mode, data_format)
-
-

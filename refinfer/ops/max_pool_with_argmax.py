@@ -62,4 +62,3 @@ def max_pool_with_argmax_v2(x, kernel_size, strides=None, pads=(0, 0),
     """
     return pool_with_argmax(max_pool, x, kernel_size, strides, pads, dilation,
                             ceil_mode, argmax_type)
-

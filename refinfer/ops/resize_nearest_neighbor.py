@@ -25,4 +25,3 @@ def resize_nearest_neighbor(input_x, size, align_corners=False,
     integers.
     """
     return resize_nearest_with(resize, input_x, size, align_corners, False)
-

@@ -22,4 +22,3 @@ def softmax(input, axis=(-1,)):
     z, axis = shifted_logits(input, axis, "Softmax")
     e = np.exp(z)
     return (e / e.sum(axis=axis, keepdims=True)).astype(input.dtype)
-

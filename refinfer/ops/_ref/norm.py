@@ -35,7 +35,6 @@ def rstd(var: np.ndarray, epsilon) -> np.ndarray:
     return 1.0 / np.sqrt(var + var.dtype.type(epsilon))
 
 
-
 def log_softmax_along(logits: np.ndarray, axis) -> np.ndarray:
     """(x - max) - log(sum(exp(x - max))) along one axis (an int or a
     1-tuple), in logits' dtype; float16 is computed in float32."""

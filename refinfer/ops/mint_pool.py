@@ -23,7 +23,7 @@ _AVG_CONVERT = {"kernel_size": args.ints, "stride": args.axes,
 @register("AvgPool1D", family="nn", dtypes=FLOATS,
           convert={k: v for k, v in _AVG_CONVERT.items()
                    if k != "divisor_override"},
-          kernels={"numba": window.avg_pool1d})
+          kernels={"numba": window.mint_avg_pool(1)})
 def avg_pool1d(input, kernel_size, stride=None, padding=(0,), ceil_mode=False,
                count_include_pad=True):
     """1-D average pooling with PyTorch's arguments (mint.nn.AvgPool1d).
@@ -39,7 +39,7 @@ def avg_pool1d(input, kernel_size, stride=None, padding=(0,), ceil_mode=False,
 
 
 @register("AvgPool2D", family="nn", dtypes=FLOATS, convert=_AVG_CONVERT,
-          kernels={"numba": window.avg_pool2d})
+          kernels={"numba": window.mint_avg_pool(2)})
 def avg_pool2d(input, kernel_size, stride=None, padding=(0,), ceil_mode=False,
                count_include_pad=True, divisor_override=None):
     """2-D average pooling with PyTorch's arguments (mint.nn.AvgPool2d).
@@ -54,7 +54,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=(0,), ceil_mode=False,
 
 
 @register("AvgPool3DExt", family="nn", dtypes=FLOATS, convert=_AVG_CONVERT,
-          kernels={"numba": window.avg_pool3d_ext})
+          kernels={"numba": window.mint_avg_pool(3)})
 def avg_pool3d_ext(input, kernel_size, stride=None, padding=(0,),
                    ceil_mode=False, count_include_pad=True,
                    divisor_override=None):

@@ -412,25 +412,16 @@ def max_pool_with_argmax_v2(x, kernel_size, strides=None, pads=(0, 0),
                                   dilation, ceil_mode, argmax_type)
 
 
-def avg_pool1d(input, kernel_size, stride=None, padding=(0,), ceil_mode=False,
-               count_include_pad=True):
-    return _pool.torch_avg_pool(avg_pool, 1, input, kernel_size, stride,
-                                padding, ceil_mode, count_include_pad, None)
-
-
-def avg_pool2d(input, kernel_size, stride=None, padding=(0,), ceil_mode=False,
-               count_include_pad=True, divisor_override=None):
-    return _pool.torch_avg_pool(avg_pool, 2, input, kernel_size, stride,
-                                padding, ceil_mode, count_include_pad,
-                                divisor_override)
-
-
-def avg_pool3d_ext(input, kernel_size, stride=None, padding=(0,),
-                   ceil_mode=False, count_include_pad=True,
-                   divisor_override=None):
-    return _pool.torch_avg_pool(avg_pool, 3, input, kernel_size, stride,
-                                padding, ceil_mode, count_include_pad,
-                                divisor_override)
+def mint_avg_pool(rank: int):
+    """The kernel of the rank-D mint average pool (AvgPool1D, AvgPool2D,
+    AvgPool3DExt; AvgPool1D passes no divisor_override)."""
+    def avg_pool_nd(input, kernel_size, stride=None, padding=(0,),
+                    ceil_mode=False, count_include_pad=True,
+                    divisor_override=None):
+        return _pool.torch_avg_pool(avg_pool, rank, input, kernel_size, stride,
+                                    padding, ceil_mode, count_include_pad,
+                                    divisor_override)
+    return avg_pool_nd
 
 
 def max_pool_with_indices(x, kernel_size, strides=None, pads=(0, 0),

@@ -134,12 +134,14 @@ def fast_resize(x: np.ndarray, size, mode: str, align_corners: bool,
 # -- the ops' kernels: their references' argument handling with fast_resize ----------
 def resize_bilinear_v2(image, size, align_corners=False,
                        half_pixel_centers=False):
+    """ResizeBilinearV2 (float32/float64)."""
     return _resize.resize_bilinear_with(fast_resize, image, size,
                                         align_corners, half_pixel_centers)
 
 
 def resize_nearest_neighbor_v2(image, size, align_corners=False,
                                half_pixel_centers=False):
+    """ResizeNearestNeighborV2 (elements of 1, 2, 4 or 8 bytes)."""
     return _resize.resize_nearest_with(fast_resize, image, size,
                                        align_corners, half_pixel_centers)
 
@@ -153,21 +155,25 @@ def resize_nearest_neighbor(input_x, size, align_corners=False,
 
 
 def upsample_nearest(x, output_size=None, scales=None):
+    """UpsampleNearest1D/2D/3D (elements of 1, 2, 4 or 8 bytes)."""
     return _resize.upsample_with(fast_resize, x, output_size, scales,
                                  x.ndim - 2, "nearest")
 
 
 def upsample_linear(x, output_size=None, scales=None, align_corners=False):
+    """UpsampleLinear1D / UpsampleBilinear2D (float32/float64)."""
     return _resize.upsample_with(fast_resize, x, output_size, scales,
                                  x.ndim - 2, "linear", align_corners)
 
 
 def upsample_trilinear3d(x, output_size=None, scales=None,
                          align_corners=False):
+    """UpsampleTrilinear3D (float32/float64)."""
     return _resize.upsample_with(fast_resize, x, output_size, scales, 3,
                                  "linear", align_corners)
 
 
 def resize_linear1d(x, size, coordinate_transformation_mode="align_corners"):
+    """ResizeLinear1D (float32/float64)."""
     return _resize.resize_linear1d_with(fast_resize, x, size,
                                         coordinate_transformation_mode)

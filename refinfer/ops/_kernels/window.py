@@ -378,6 +378,7 @@ def adaptive_max_pool_nd(input, output_size):
 def max_pool3d(x, kernel_size=(1, 1, 1), strides=(1, 1, 1), pad_mode="VALID",
                pad_list=(0, 0, 0, 0, 0, 0), ceil_mode=False,
                data_format="NCDHW"):
+    """MaxPool3D (float32/float64)."""
     return _pool.max_pool3d_with(max_pool, x, kernel_size, strides, pad_mode,
                                  pad_list, ceil_mode, data_format)
 
@@ -386,6 +387,7 @@ def avg_pool3d(input, kernel_size=(1, 1, 1), strides=(1, 1, 1),
                pad_mode="VALID", pad=(0, 0, 0, 0, 0, 0), ceil_mode=False,
                count_include_pad=True, divisor_override=0,
                data_format="NCDHW", pad_list=None):
+    """AvgPool3D (float32/float64)."""
     return _pool.avg_pool3d_with(avg_pool, input, kernel_size, strides,
                                  pad_mode, pad, ceil_mode, count_include_pad,
                                  divisor_override, data_format, pad_list)
@@ -394,6 +396,7 @@ def avg_pool3d(input, kernel_size=(1, 1, 1), strides=(1, 1, 1),
 def max_pool3d_with_argmax(x, ksize, strides, pads, dilation=(1, 1, 1),
                            ceil_mode=False, data_format="NCDHW",
                            argmax_type=np.dtype(np.int64)):
+    """MaxPool3DWithArgmax (float32/float64)."""
     _pool.check_ncdhw(x, data_format)
     return _pool.pool_with_argmax(max_pool, x, ksize, strides, pads,
                                   dilation, ceil_mode, argmax_type)
@@ -401,6 +404,7 @@ def max_pool3d_with_argmax(x, ksize, strides, pads, dilation=(1, 1, 1),
 
 def max_pool_with_argmax(x, kernel_size=(1, 1), strides=(1, 1),
                          pad_mode="VALID", data_format="NCHW"):
+    """MaxPoolWithArgmax (float32/float64)."""
     return _pool.max_pool_with_argmax_with(max_pool, x, kernel_size, strides,
                                            pad_mode, data_format)
 
@@ -408,6 +412,7 @@ def max_pool_with_argmax(x, kernel_size=(1, 1), strides=(1, 1),
 def max_pool_with_argmax_v2(x, kernel_size, strides=None, pads=(0, 0),
                             dilation=(1, 1), ceil_mode=False,
                             argmax_type=np.dtype(np.int64)):
+    """MaxPoolWithArgmaxV2 (float32/float64)."""
     return _pool.pool_with_argmax(max_pool, x, kernel_size, strides, pads,
                                   dilation, ceil_mode, argmax_type)
 

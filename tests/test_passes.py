@@ -9,7 +9,7 @@ from refinfer.format.reader import ValueInfo
 from refinfer.format.values import Abstract
 from refinfer.graph import Arg, Graph, Model, Node, Ref
 from refinfer.ops._kernels import program as _fast
-from refinfer.ops.conv2d import WinogradFilter, fused_conv2d
+from refinfer.ops._kernels.conv import WinogradFilter, fused_conv2d
 from refinfer.passes.fused import FusedKernel
 from refinfer.plan import compile_model
 from refinfer.runtime import LoadedModel

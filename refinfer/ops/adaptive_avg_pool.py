@@ -1,23 +1,15 @@
 """AdaptiveAvgPool1D/2D/3D and AdaptiveAvgPool2DExt/3DExt."""
 from refinfer import args
-from refinfer.registry import register, register_kernel
+from refinfer.registry import register
 
-from ._kernels import window as _fast_window
+from ._kernels import window
 from ._ref.common import FLOATS
-from ._ref.pool import adaptive_avg_pool
+from ._ref.pool import adaptive_avg_pool, check_output_size
 
-NAMES = ("AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveAvgPool1D",
-         "AdaptiveAvgPool2DExt", "AdaptiveAvgPool3DExt")
-
-
-def check_output_size(op: str, input, output_size) -> None:
-    """An adaptive pool pools at most all of the input's axes."""
-    if len(output_size) > input.ndim:
-        raise ValueError(f"{op}: output_size {output_size} for input "
-                         f"{input.shape}")
-
-
-@register(*NAMES, family="nn", dtypes=FLOATS, convert={"output_size": args.ints})
+@register("AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveAvgPool1D",
+          "AdaptiveAvgPool2DExt", "AdaptiveAvgPool3DExt", family="nn",
+          dtypes=FLOATS, convert={"output_size": args.ints},
+          kernels={"numba": window.adaptive_avg_pool_nd})
 def adaptive_avg_pool_nd(input, output_size):
     """Adaptive average pooling to a fixed output size over trailing axes.
 
@@ -33,15 +25,3 @@ def adaptive_avg_pool_nd(input, output_size):
     """
     check_output_size("AdaptiveAvgPool", input, output_size)
     return adaptive_avg_pool(input, output_size)
-
-
-# -- numba backend -------------------------------------------------------------
-def adaptive_avg_pool_numba(input, output_size):
-    """AdaptiveAvgPool with the pooling kernel of ops/_fast_window.py
-    (float32/float64; other dtypes go to the reference)."""
-    check_output_size("AdaptiveAvgPool", input, output_size)
-    return _fast_window.adaptive_avg_pool(input, output_size)
-
-
-for _name in NAMES:
-    register_kernel(_name, "numba")(adaptive_avg_pool_numba)

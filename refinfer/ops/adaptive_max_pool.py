@@ -1,15 +1,15 @@
 """AdaptiveMaxPool1D and AdaptiveMaxPool2D."""
 from refinfer import args
-from refinfer.registry import register, register_kernel
+from refinfer.registry import register
 
-from ._kernels import window as _fast_window
+from ._kernels import window
 from ._ref.common import NUMBERS
-from ._ref.pool import adaptive_max_pool
-from .adaptive_avg_pool import check_output_size
+from ._ref.pool import adaptive_max_pool, check_output_size
 
 
 @register("AdaptiveMaxPool2D", "AdaptiveMaxPool1D", family="nn",
-          dtypes=NUMBERS, convert={"output_size": args.ints})
+          dtypes=NUMBERS, convert={"output_size": args.ints},
+          kernels={"numba": window.adaptive_max_pool_nd})
 def adaptive_max_pool_nd(input, output_size):
     """Adaptive max pooling over trailing axes; returns (y, argmax).
 
@@ -21,13 +21,3 @@ def adaptive_max_pool_nd(input, output_size):
     """
     check_output_size("AdaptiveMaxPool", input, output_size)
     return adaptive_max_pool(input, output_size)
-
-
-# -- numba backend -------------------------------------------------------------
-@register_kernel("AdaptiveMaxPool2D", "numba")
-@register_kernel("AdaptiveMaxPool1D", "numba")
-def adaptive_max_pool_numba(input, output_size):
-    """AdaptiveMaxPool with the pooling kernel of ops/_fast_window.py
-    (float32/float64; other dtypes go to the reference)."""
-    check_output_size("AdaptiveMaxPool", input, output_size)
-    return _fast_window.adaptive_max_pool(input, output_size)

@@ -4,6 +4,7 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import planes
 from ._ref import window as win
 from ._ref.common import FLOATS, compute_dtype
 
@@ -13,7 +14,8 @@ _NO_DILATION = (1, 1)
 @register("AvgPool", family="nn", dtypes=FLOATS,
           attrs={"format": "data_format"},
           convert={"kernel_size": args.pair, "strides": args.pair,
-                   "pad_mode": args.pad_mode, "data_format": args.data_format})
+                   "pad_mode": args.pad_mode, "data_format": args.data_format},
+          kernels={"numba": planes.avg_pool})
 def avg_pool(x, kernel_size=(1, 1), strides=(1, 1), pad_mode="VALID",
              data_format="NCHW"):
     """2-D average pooling over (kh, kw) windows, averaging real elements only.
@@ -50,18 +52,3 @@ def avg_pool(x, kernel_size=(1, 1), strides=(1, 1), pad_mode="VALID",
             count += win.tap(inside, i, j, out_hw, strides, _NO_DILATION)
     return win.from_nchw((total / count).astype(x.dtype, copy=False),
                          data_format)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import planes as _planes  # noqa: E402
-
-
-@register_kernel("AvgPool", "numba")
-def avg_pool_numba(x, kernel_size=(1, 1), strides=(1, 1), pad_mode="VALID",
-                   data_format="NCHW"):
-    """AvgPool of NCHW float32/float64 planes with :func:`_planes.pool`;
-    anything else goes to the reference."""
-    y = _planes.pool_nchw(x, kernel_size, strides, pad_mode, data_format, False)
-    return avg_pool(x, kernel_size, strides, pad_mode, data_format) if y is None else y

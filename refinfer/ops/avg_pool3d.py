@@ -1,13 +1,11 @@
 """AvgPool3D."""
 from refinfer import args
-from refinfer.registry import register, register_kernel
+from refinfer.registry import register
 
-from ._kernels import window as _fast_window
-from ._ref import window as win
+from ._kernels import window
 from ._ref.common import FLOATS, optional
-from ._kernels.conv import pad_pairs, spatial_ints
-from ._ref.pool import avg_pool
-from .max_pool3d import pool_pad_mode
+from ._ref.conv import pad_pairs, spatial_ints
+from ._ref.pool import avg_pool, avg_pool3d_with, pool_pad_mode
 
 
 @register("AvgPool3D", family="nn", dtypes=FLOATS,
@@ -18,7 +16,8 @@ from .max_pool3d import pool_pad_mode
                    "count_include_pad": args.boolean,
                    "divisor_override": args.scalar,
                    "data_format": args.data_format,
-                   "pad_list": optional(pad_pairs(3))})
+                   "pad_list": optional(pad_pairs(3))},
+          kernels={"numba": window.avg_pool3d})
 def avg_pool3d(input, kernel_size=(1, 1, 1), strides=(1, 1, 1),
                pad_mode="VALID", pad=(0, 0, 0, 0, 0, 0), ceil_mode=False,
                count_include_pad=True, divisor_override=0,
@@ -40,33 +39,6 @@ def avg_pool3d(input, kernel_size=(1, 1, 1), strides=(1, 1, 1),
     export this op with a length-1 depth axis (through ExpandDims).
     dtypes: float16 (accumulated in float32), float32, float64.
     """
-    return _avg_pool3d(avg_pool, input, kernel_size, strides, pad_mode, pad,
-                       ceil_mode, count_include_pad, divisor_override,
-                       data_format, pad_list)
-
-
-def _avg_pool3d(pool, input, kernel_size, strides, pad_mode, pad, ceil_mode,
-                count_include_pad, divisor_override, data_format, pad_list):
-    """AvgPool3D's arguments checked and resolved for ``pool``
-    (ops/_pool.avg_pool or its fast twin)."""
-    if input.ndim != 5 or data_format != "NCDHW":
-        raise ValueError(f"AvgPool3D: NCDHW input expected, got "
-                         f"{input.shape}")
-    explicit = pad_list if pad_list is not None else pad
-    pads = win.resolve_pads(input.shape[2:], kernel_size, strides, (1, 1, 1),
-                            pad_mode, explicit)
-    return pool(input, kernel_size, strides, pads,
-                ceil_mode and pad_mode == "PAD", count_include_pad,
-                int(divisor_override))
-
-
-# -- numba backend -------------------------------------------------------------
-@register_kernel("AvgPool3D", "numba")
-def avg_pool3d_numba(input, kernel_size=(1, 1, 1), strides=(1, 1, 1),
-                     pad_mode="VALID", pad=(0, 0, 0, 0, 0, 0), ceil_mode=False,
-                     count_include_pad=True, divisor_override=0,
-                     data_format="NCDHW", pad_list=None):
-    """AvgPool3D with the pooling kernel of ops/_fast_window.py."""
-    return _avg_pool3d(_fast_window.avg_pool, input, kernel_size, strides,
-                       pad_mode, pad, ceil_mode, count_include_pad,
-                       divisor_override, data_format, pad_list)
+    return avg_pool3d_with(avg_pool, input, kernel_size, strides, pad_mode,
+                           pad, ceil_mode, count_include_pad,
+                           divisor_override, data_format, pad_list)

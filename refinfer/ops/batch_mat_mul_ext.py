@@ -1,10 +1,12 @@
 """BatchMatMulExt."""
 from refinfer.registry import register
 
+from ._kernels import gemm
 from ._ref.common import NUMBERS, matmul
 
 
-@register("BatchMatMulExt", family="nn", dtypes=NUMBERS)
+@register("BatchMatMulExt", family="nn", dtypes=NUMBERS,
+          kernels={"numba": gemm.batch_mat_mul_ext})
 def batch_mat_mul_ext(input, mat2):
     """Batched matrix product of two 3-D tensors (mint.bmm, mint.einsum).
 
@@ -15,22 +17,3 @@ def batch_mat_mul_ext(input, mat2):
         raise ValueError(f"BatchMatMulExt: (B, M, K) and (B, K, N) expected, "
                          f"got {input.shape} and {mat2.shape}")
     return matmul(input, mat2)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-from . import batch_mat_mul  # noqa: E402
-
-
-@register_kernel("BatchMatMulExt", "numba")
-def batch_mat_mul_ext_numba(input, mat2):
-    """BatchMatMulExt: same-dtype float stacks straight to BLAS, the
-    matrices split across the worker threads (BatchMatMul's kernel);
-    empty stacks, other dtypes and errors through the reference."""
-    if input.ndim == 3 and mat2.ndim == 3 and input.shape[0] == mat2.shape[0] \
-            and input.size and mat2.size \
-            and _fast.float_operands(input, mat2) is not None:
-        return batch_mat_mul.batched_matmul(input, mat2)
-    return batch_mat_mul_ext(input, mat2)

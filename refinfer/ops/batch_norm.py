@@ -4,12 +4,14 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import norm
 from ._ref.common import FLOATS, compute_dtype
 
 
 @register("BatchNorm", family="nn", dtypes=FLOATS,
           convert={"is_training": args.boolean, "epsilon": args.scalar,
-                   "momentum": args.scalar, "data_format": args.data_format})
+                   "momentum": args.scalar, "data_format": args.data_format},
+          kernels={"numba": norm.batch_norm})
 def batch_norm(x, scale, bias, mean, variance, is_training=False,
                epsilon=1e-5, momentum=0.1, data_format="NCHW"):
     """Batch normalisation per channel with given (or batch) statistics.
@@ -51,38 +53,3 @@ def batch_norm(x, scale, bias, mean, variance, is_training=False,
     shift = np.asarray(bias, work) - np.asarray(mean, work) * inv
     y = xw * inv.reshape(shape) + shift.reshape(shape)
     return (y.astype(x.dtype, copy=False),) + extra
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import norm as _norm  # noqa: E402
-
-
-@register_kernel("BatchNorm", "numba")
-def batch_norm_numba(x, scale, bias, mean, variance, is_training=False,
-                     epsilon=1e-5, momentum=0.1, data_format="NCHW"):
-    """BatchNorm as one compiled pass y = x * inv[c] + shift[c], inv and
-    shift precomputed as the reference does (training: from the batch's
-    statistics, one more pass); other dtypes through the reference."""
-    axis = x.ndim - 1 if data_format == "NHWC" else 1
-    if x.ndim < 2 or not _norm.fits(x, x.shape[axis], scale, bias, mean,
-                                    variance):
-        return batch_norm(x, scale, bias, mean, variance, is_training, epsilon,
-                          momentum, data_format)
-    channels, last = x.shape[axis], axis == x.ndim - 1
-    x2 = _norm.rows_of(x, x.size // channels if last
-                       else x.shape[0] * channels)
-    extra = tuple(np.zeros(scale.shape, scale.dtype) for _ in range(4))
-    if is_training:
-        mean, variance = _norm.channel_moments(
-            x2.T.copy()[None] if last else x2.reshape(x.shape[0], channels, -1))
-        extra = extra[:2] + (mean, variance)
-    inv = scale / np.sqrt(variance + x.dtype.type(epsilon))
-    shift = bias - mean * inv
-    if last:        # rows of channels
-        y = _norm.affine_pass(x2, None, None, inv, shift, 1, 1)
-    else:           # a row per (sample, channel)
-        y = _norm.affine_pass(x2, None, np.tile(inv, x.shape[0]), None, shift,
-                         channels, x2.shape[1])
-    return (y.reshape(x.shape),) + extra

@@ -4,13 +4,15 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import norm
 from ._ref.common import FLOATS, compute_dtype
-from ._kernels.norm import affine, rstd, standardize
+from ._ref.norm import affine, rstd, standardize
 
 
 @register("BatchNormExt", family="nn", dtypes=FLOATS,
           convert={"training": args.boolean, "momentum": args.scalar,
-                   "epsilon": args.scalar})
+                   "epsilon": args.scalar},
+          kernels={"numba": norm.batch_norm_ext})
 def batch_norm_ext(input, weight=None, bias=None, running_mean=None,
                    running_var=None, training=False, momentum=0.1,
                    epsilon=1e-5):
@@ -43,32 +45,3 @@ def batch_norm_ext(input, weight=None, bias=None, running_mean=None,
     dtype = input.dtype
     return (y.astype(dtype), np.asarray(mean).astype(dtype),
             rstd(np.asarray(var), epsilon).astype(dtype))
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import norm as _norm  # noqa: E402
-
-
-@register_kernel("BatchNormExt", "numba")
-def batch_norm_ext_numba(input, weight=None, bias=None, running_mean=None,
-                         running_var=None, training=False, momentum=0.1,
-                         epsilon=1e-5):
-    """BatchNormExt as one compiled pass per (sample, channel) row,
-    y = (x - mean[c]) * rstd[c] * weight[c] + bias[c] (batch statistics:
-    one more pass); other dtypes through the reference."""
-    if input.ndim < 2 or not _norm.fits(input, input.shape[1], weight, bias,
-                                        running_mean, running_var):
-        return batch_norm_ext(input, weight, bias, running_mean, running_var,
-                              training, momentum, epsilon)
-    n, c = input.shape[:2]
-    x2 = _norm.rows_of(input, n * c)
-    if training or running_mean is None or running_var is None:
-        mean, var = _norm.channel_moments(x2.reshape(n, c, -1))
-    else:
-        mean, var = running_mean.reshape(-1), running_var.reshape(-1)
-    inv = rstd(var, epsilon)
-    y = _norm.affine_pass(x2, np.tile(mean, n), np.tile(inv, n), weight, bias, c,
-                     x2.shape[1])
-    return y.reshape(input.shape), mean.copy(), inv

@@ -2,11 +2,13 @@
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import norm
 from ._ref.common import NUMBERS, as_result, promote
 
 
 @register("BiasAdd", family="nn", dtypes=NUMBERS,
-          convert={"data_format": args.data_format})
+          convert={"data_format": args.data_format},
+          kernels={"numba": norm.bias_add})
 def bias_add(input_x, bias, data_format="NCHW"):
     """Add a 1-D bias along the channel axis: y = x + bias[channel].
 
@@ -26,29 +28,3 @@ def bias_add(input_x, bias, data_format="NCHW"):
     shape[axis] = bias.shape[0]
     x, b = promote(input_x, bias.reshape(shape))
     return as_result(x + b, input_x.dtype)
-
-
-# -- numba backend -------------------------------------------------------------
-import numpy as np  # noqa: E402
-
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import norm as _norm  # noqa: E402
-
-
-@register_kernel("BiasAdd", "numba")
-def bias_add_numba(input_x, bias, data_format="NCHW"):
-    """BiasAdd as one compiled pass over (sample, channel) rows
-    (_norm.affine_rows); channel-last, NumPy's broadcast add (one ufunc
-    pass along contiguous channels is as fast); integers and mixed dtypes
-    through the reference."""
-    last = data_format == "NHWC"
-    if input_x.ndim < 2 or bias.ndim != 1 or not _norm.fits(
-            input_x, input_x.shape[-1 if last else 1], bias):
-        return bias_add(input_x, bias, data_format)
-    if last or input_x.ndim == 2:
-        return np.add(input_x, bias)
-    channels = bias.shape[0]
-    x2 = _norm.rows_of(input_x, input_x.shape[0] * channels)
-    y = _norm.affine_pass(x2, None, None, None, bias, channels, x2.shape[1])
-    return y.reshape(input_x.shape)

@@ -4,9 +4,9 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
-from ._ref import window as win
+from ._kernels import conv
 from ._ref.common import FLOATS, compute_dtype, optional
-from ._kernels.conv import conv_transpose_nd
+from ._ref.conv import backprop_input_pads, conv_transpose_nd
 
 
 @register("Conv2DBackpropInput", "Conv2DTranspose", family="nn",
@@ -16,7 +16,8 @@ from ._kernels.conv import conv_transpose_nd
                    "pad_mode": args.pad_mode, "pad": args.pads4,
                    "pad_list": optional(args.pads4), "stride": args.pair,
                    "dilation": args.pair, "group": int,
-                   "data_format": args.data_format})
+                   "data_format": args.data_format},
+          kernels={"numba": conv.conv2d_backprop_input})
 def conv2d_backprop_input(out_backprop, filter, input_size, out_channel=None,
                           kernel_size=None, pad_mode="VALID",
                           pad=(0, 0, 0, 0), pad_list=None, mode=1,
@@ -44,57 +45,11 @@ def conv2d_backprop_input(out_backprop, filter, input_size, out_channel=None,
 
     dtypes: float16 (accumulated in float32), float32, float64.
     """
-    pads = _pads(out_backprop, filter, input_size, out_channel, pad_mode, pad,
-                 pad_list, stride, dilation, group, data_format)
+    pads = backprop_input_pads(out_backprop, filter, input_size, out_channel,
+                               pad_mode, pad, pad_list, stride, dilation,
+                               group, data_format)
     work = compute_dtype(np.result_type(out_backprop, filter))
     x = conv_transpose_nd(out_backprop.astype(work, copy=False),
                           filter.astype(work, copy=False), stride, dilation,
                           pads, input_size[2:], group)
     return x.astype(out_backprop.dtype, copy=False)
-
-
-def _pads(out_backprop, filter, input_size, out_channel, pad_mode, pad,
-          pad_list, stride, dilation, group, data_format):
-    """The checked operands' padding ((top, bottom), (left, right))."""
-    if out_backprop.ndim != 4 or filter.ndim != 4 or len(input_size) != 4:
-        raise ValueError(f"Conv2DBackpropInput: 4-D operands expected, got "
-                         f"{out_backprop.shape}, {filter.shape}, "
-                         f"input_size {input_size}")
-    if data_format != "NCHW":
-        raise ValueError("Conv2DBackpropInput: only NCHW is supported")
-    if out_channel is not None and out_channel != filter.shape[0]:
-        raise ValueError(f"Conv2DBackpropInput: out_channel {out_channel} "
-                         f"but filter {filter.shape}")
-    if input_size[1] != filter.shape[1] * group:
-        raise ValueError(f"Conv2DBackpropInput: input_size {input_size} "
-                         f"does not fit filter {filter.shape}, group {group}")
-    pads = pad_list if pad_mode == "PAD" and pad_list is not None else pad
-    return win.resolve_pads(input_size[2:], filter.shape[2:], stride,
-                            dilation, pad_mode, pads)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels.conv import conv_transpose_fast  # noqa: E402
-
-
-@register_kernel("Conv2DBackpropInput", "numba")
-@register_kernel("Conv2DTranspose", "numba")
-def conv2d_backprop_input_numba(out_backprop, filter, input_size,
-                                out_channel=None, kernel_size=None,
-                                pad_mode="VALID", pad=(0, 0, 0, 0),
-                                pad_list=None, mode=1, stride=(1, 1),
-                                dilation=(1, 1), group=1, data_format="NCHW"):
-    """Conv2DBackpropInput as GEMM + col2vol scatter (see ops/_conv.py);
-    float16 and mixed dtypes through the reference."""
-    pads = _pads(out_backprop, filter, input_size, out_channel, pad_mode, pad,
-                 pad_list, stride, dilation, group, data_format)
-    x = conv_transpose_fast(out_backprop, filter, None, pads,
-                            tuple(input_size[2:]), stride, dilation, group)
-    if x is None:
-        return conv2d_backprop_input(
-            out_backprop, filter, input_size, out_channel, kernel_size,
-            pad_mode, pad, pad_list, mode, stride, dilation, group,
-            data_format)
-    return x

@@ -2,13 +2,15 @@
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import conv
 from ._ref.common import FLOATS
-from ._kernels.conv import torch_conv
+from ._ref.conv import torch_conv
 
 
 @register("Conv1DExt", "Conv2DExt", "Conv3DExt", family="nn", dtypes=FLOATS,
           convert={"stride": args.ints, "padding": args.ints,
-                   "dilation": args.ints, "groups": args.scalar})
+                   "dilation": args.ints, "groups": args.scalar},
+          kernels={"numba": conv.conv_ext})
 def conv_ext(input, weight, bias=None, stride=(1,), padding=(0,),
              dilation=(1,), groups=1):
     """PyTorch-style convolution with bias (mint.nn.Conv1d/2d/3d).
@@ -23,20 +25,3 @@ def conv_ext(input, weight, bias=None, stride=(1,), padding=(0,),
     these. dtypes: float16 (accumulated in float32), float32, float64.
     """
     return torch_conv(input, weight, bias, stride, padding, dilation, groups)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels.conv import torch_conv_numba  # noqa: E402
-
-
-@register_kernel("Conv1DExt", "numba")
-@register_kernel("Conv2DExt", "numba")
-@register_kernel("Conv3DExt", "numba")
-def conv_ext_numba(input, weight, bias=None, stride=(1,), padding=(0,),
-                   dilation=(1,), groups=1):
-    """conv_ext on the fast kernels: 1-D and 2-D through Conv2D's, 3-D
-    vol2col + GEMM (see ops/_conv.py)."""
-    return torch_conv_numba(input, weight, bias, stride, padding, dilation,
-                            groups)

@@ -2,14 +2,16 @@
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import conv
 from ._ref.common import FLOATS
-from ._kernels.conv import torch_conv
+from ._ref.conv import torch_conv
 
 
 @register("ConvTranspose2D", family="nn", dtypes=FLOATS,
           convert={"stride": args.ints, "padding": args.ints,
                    "output_padding": args.ints, "groups": args.scalar,
-                   "dilation": args.ints})
+                   "dilation": args.ints},
+          kernels={"numba": conv.conv_transpose2d})
 def conv_transpose2d(input, weight, bias=None, stride=(1,), padding=(0,),
                      output_padding=(0,), groups=1, dilation=(1,)):
     """PyTorch-style 2-D transposed convolution (mint.nn.ConvTranspose2d).
@@ -23,18 +25,3 @@ def conv_transpose2d(input, weight, bias=None, stride=(1,), padding=(0,),
     """
     return torch_conv(input, weight, bias, stride, padding, dilation, groups,
                       True, output_padding)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels.conv import torch_conv_numba  # noqa: E402
-
-
-@register_kernel("ConvTranspose2D", "numba")
-def conv_transpose2d_numba(input, weight, bias=None, stride=(1,),
-                           padding=(0,), output_padding=(0,), groups=1,
-                           dilation=(1,)):
-    """conv_transpose2d as GEMM + col2vol scatter (see ops/_conv.py)."""
-    return torch_conv_numba(input, weight, bias, stride, padding, dilation,
-                            groups, True, output_padding)

@@ -2,14 +2,16 @@
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import conv
 from ._ref.common import FLOATS
-from ._kernels.conv import torch_conv
+from ._ref.conv import torch_conv
 
 
 @register("Convolution", family="nn", dtypes=FLOATS,
           convert={"stride": args.ints, "padding": args.ints,
                    "dilation": args.ints, "transposed": args.boolean,
-                   "output_padding": args.ints, "groups": args.scalar})
+                   "output_padding": args.ints, "groups": args.scalar},
+          kernels={"numba": conv.convolution})
 def convolution(input, weight, bias=None, stride=(1,), padding=(0,),
                 dilation=(1,), transposed=False, output_padding=(0,),
                 groups=1):
@@ -25,19 +27,3 @@ def convolution(input, weight, bias=None, stride=(1,), padding=(0,),
     """
     return torch_conv(input, weight, bias, stride, padding, dilation, groups,
                       transposed, output_padding)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels.conv import torch_conv_numba  # noqa: E402
-
-
-@register_kernel("Convolution", "numba")
-def convolution_numba(input, weight, bias=None, stride=(1,), padding=(0,),
-                      dilation=(1,), transposed=False, output_padding=(0,),
-                      groups=1):
-    """convolution on the fast kernels (see ops/_conv.py): forward as
-    Conv2D / vol2col + GEMM, transposed as GEMM + col2vol."""
-    return torch_conv_numba(input, weight, bias, stride, padding, dilation,
-                            groups, transposed, output_padding)

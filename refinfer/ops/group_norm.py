@@ -2,12 +2,14 @@
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import norm
 from ._ref.common import FLOATS
-from ._kernels.norm import affine, rstd, standardize
+from ._ref.norm import affine, rstd, standardize
 
 
 @register("GroupNorm", family="nn", dtypes=FLOATS,
-          convert={"num_groups": args.scalar, "eps": args.scalar})
+          convert={"num_groups": args.scalar, "eps": args.scalar},
+          kernels={"numba": norm.group_norm})
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     """Group normalisation; returns (y, mean, rstd).
 
@@ -33,25 +35,3 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     dtype = input.dtype
     return (y.astype(dtype), mean.reshape(n, groups).astype(dtype),
             rstd(var, eps).reshape(n, groups).astype(dtype))
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import norm as _norm  # noqa: E402
-
-
-@register_kernel("GroupNorm", "numba")
-def group_norm_numba(input, num_groups, weight=None, bias=None, eps=1e-5):
-    """GroupNorm, one row kernel pass per (sample, group)
-    (_norm.normalize_rows); other dtypes through the reference."""
-    groups = int(num_groups)
-    if input.ndim < 2 or groups <= 0 or input.shape[1] % groups \
-            or not _norm.fits(input, input.shape[1], weight, bias):
-        return group_norm(input, num_groups, weight, bias, eps)
-    n, c = input.shape[:2]
-    x2 = _norm.rows_of(input, n * groups)
-    y, mean, var = _norm.normalize(x2, weight, bias, groups,
-                                   x2.shape[1] // (c // groups), eps)
-    return (y.reshape(input.shape), mean.reshape(n, groups),
-            _norm.rstd(var, eps).reshape(n, groups))

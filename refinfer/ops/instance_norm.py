@@ -2,12 +2,14 @@
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import norm
 from ._ref.common import FLOATS
-from ._kernels.norm import affine, standardize
+from ._ref.norm import affine, standardize
 
 
 @register("InstanceNorm", family="nn", dtypes=FLOATS,
-          convert={"epsilon": args.scalar, "momentum": args.scalar})
+          convert={"epsilon": args.scalar, "momentum": args.scalar},
+          kernels={"numba": norm.instance_norm})
 def instance_norm(input_x, gamma, beta, mean, variance, epsilon=1e-5,
                   momentum=0.1):
     """Instance normalisation; returns (y, mean, variance).
@@ -27,24 +29,3 @@ def instance_norm(input_x, gamma, beta, mean, variance, epsilon=1e-5,
     z, _, _ = standardize(input_x, axes, epsilon)
     y = affine(z, gamma, beta, (-1,) + (1,) * len(axes))
     return y.astype(input_x.dtype), mean.copy(), variance.copy()
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import norm as _norm  # noqa: E402
-
-
-@register_kernel("InstanceNorm", "numba")
-def instance_norm_numba(input_x, gamma, beta, mean, variance, epsilon=1e-5,
-                        momentum=0.1):
-    """InstanceNorm, one row kernel pass per (sample, channel)
-    (_norm.normalize_rows); other dtypes through the reference."""
-    if input_x.ndim < 2 or not _norm.fits(input_x, input_x.shape[1], gamma,
-                                          beta):
-        return instance_norm(input_x, gamma, beta, mean, variance, epsilon,
-                             momentum)
-    x2 = _norm.rows_of(input_x, input_x.shape[0] * input_x.shape[1])
-    y, _, _ = _norm.normalize(x2, gamma, beta, input_x.shape[1], x2.shape[1],
-                              epsilon)
-    return y.reshape(input_x.shape), mean.copy(), variance.copy()

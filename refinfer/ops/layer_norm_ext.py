@@ -2,12 +2,14 @@
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import norm
 from ._ref.common import FLOATS
-from ._kernels.norm import affine, rstd, standardize
+from ._ref.norm import affine, rstd, standardize
 
 
 @register("LayerNormExt", family="nn", dtypes=FLOATS,
-          convert={"normalized_shape": args.ints, "eps": args.scalar})
+          convert={"normalized_shape": args.ints, "eps": args.scalar},
+          kernels={"numba": norm.layer_norm_ext})
 def layer_norm_ext(input, normalized_shape, weight=None, bias=None,
                    eps=1e-5):
     """Layer normalisation over the trailing normalized_shape axes (mint).
@@ -29,28 +31,3 @@ def layer_norm_ext(input, normalized_shape, weight=None, bias=None,
     dtype = input.dtype
     return (y.astype(dtype), mean.astype(dtype),
             rstd(var, eps).astype(dtype))
-
-
-# -- numba backend -------------------------------------------------------------
-import math  # noqa: E402
-
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import norm as _norm  # noqa: E402
-
-
-@register_kernel("LayerNormExt", "numba")
-def layer_norm_ext_numba(input, normalized_shape, weight=None, bias=None,
-                         eps=1e-5):
-    """LayerNormExt, one row kernel pass per normalised row
-    (_norm.normalize_rows); other dtypes through the reference."""
-    count = len(normalized_shape)
-    size = math.prod(normalized_shape)
-    if tuple(input.shape[input.ndim - count:]) != tuple(normalized_shape) \
-            or not _norm.fits(input, size, weight, bias):
-        return layer_norm_ext(input, normalized_shape, weight, bias, eps)
-    x2 = _norm.rows_of(input, input.size // size)
-    y, mean, var = _norm.normalize(x2, weight, bias, 1, 1, eps)
-    kept = input.shape[:input.ndim - count] + (1,) * count
-    return (y.reshape(input.shape), mean.reshape(kept),
-            _norm.rstd(var, eps).reshape(kept))

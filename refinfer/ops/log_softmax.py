@@ -1,15 +1,15 @@
 """LogSoftmax."""
-import numpy as np
-
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import norm
 from ._ref.common import FLOATS
-from ._ref.reduce import shifted_logits
+from ._ref.norm import log_softmax_along
 
 
 @register("LogSoftmax", family="activation", dtypes=FLOATS,
-          convert={"axis": args.ints})
+          convert={"axis": args.ints},
+          kernels={"numba": norm.log_softmax})
 def log_softmax(logits, axis=(-1,)):
     """Log of the softmax along one axis.
 
@@ -18,18 +18,4 @@ def log_softmax(logits, axis=(-1,)):
     Arguments: logits (rank >= 1), axis=-1 (int or 1-tuple). Output has
     logits' dtype; float16 is computed in float32.
     """
-    z, axis = shifted_logits(logits, axis, "LogSoftmax")
-    return (z - np.log(np.exp(z).sum(axis=axis, keepdims=True))) \
-        .astype(logits.dtype)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from .softmax import last_axis_rows  # noqa: E402
-
-
-@register_kernel("LogSoftmax", "numba")
-def log_softmax_numba(logits, axis=(-1,)):
-    """LogSoftmax along the last axis, one pass per row."""
-    return last_axis_rows(logits, axis, True, log_softmax)
+    return log_softmax_along(logits, axis)

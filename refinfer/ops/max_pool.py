@@ -4,6 +4,7 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import planes
 from ._ref import window as win
 from ._ref.common import FLOATS
 
@@ -13,7 +14,8 @@ _NO_DILATION = (1, 1)
 @register("MaxPool", family="nn", dtypes=FLOATS,
           attrs={"format": "data_format"},
           convert={"kernel_size": args.pair, "strides": args.pair,
-                   "pad_mode": args.pad_mode, "data_format": args.data_format})
+                   "pad_mode": args.pad_mode, "data_format": args.data_format},
+          kernels={"numba": planes.max_pool})
 def max_pool(x, kernel_size=(1, 1), strides=(1, 1), pad_mode="VALID",
              data_format="NCHW"):
     """2-D max pooling over (kh, kw) windows.
@@ -47,18 +49,3 @@ def max_pool(x, kernel_size=(1, 1), strides=(1, 1), pad_mode="VALID",
             taps = win.tap(xp, i, j, out_hw, strides, _NO_DILATION)
             y = taps.copy() if y is None else np.maximum(y, taps, out=y)
     return win.from_nchw(y, data_format)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import planes as _planes  # noqa: E402
-
-
-@register_kernel("MaxPool", "numba")
-def max_pool_numba(x, kernel_size=(1, 1), strides=(1, 1), pad_mode="VALID",
-                   data_format="NCHW"):
-    """MaxPool of NCHW float32/float64 planes with :func:`_planes.pool`;
-    anything else goes to the reference."""
-    y = _planes.pool_nchw(x, kernel_size, strides, pad_mode, data_format, True)
-    return max_pool(x, kernel_size, strides, pad_mode, data_format) if y is None else y

@@ -2,14 +2,13 @@
 import numpy as np
 
 from refinfer import args
-from refinfer.registry import register, register_kernel
+from refinfer.registry import register
 
-from ._kernels import window as _fast_window
-from ._ref import window as win
+from ._kernels import window
 from ._ref.common import NUMBERS, optional
-from ._kernels.conv import spatial_ints
-from ._ref.pool import max_pool
-from .max_pool3d_with_argmax import argmax_dtype, pool_with_argmax
+from ._ref.conv import spatial_ints
+from ._ref.pool import (argmax_dtype, max_pool, max_pool_with_argmax_with,
+                        pool_with_argmax)
 
 
 def _middle_pair(value):
@@ -23,7 +22,8 @@ def _middle_pair(value):
           attrs={"ksize": "kernel_size", "padding": "pad_mode",
                  "format": "data_format"},
           convert={"kernel_size": _middle_pair, "strides": _middle_pair,
-                   "pad_mode": args.pad_mode, "data_format": args.data_format})
+                   "pad_mode": args.pad_mode, "data_format": args.data_format},
+          kernels={"numba": window.max_pool_with_argmax})
 def max_pool_with_argmax(x, kernel_size=(1, 1), strides=(1, 1),
                          pad_mode="VALID", data_format="NCHW"):
     """2-D max pooling returning (y, argmax), the classic primitive.
@@ -38,42 +38,16 @@ def max_pool_with_argmax(x, kernel_size=(1, 1), strides=(1, 1),
     after (7 rows, kernel 3, stride 2: 0 before and 2 after, where Conv2D
     and MaxPool put 1 and 1). dtypes: floats and integers.
     """
-    return _max_pool_with_argmax(max_pool, x, kernel_size, strides, pad_mode,
-                                 data_format)
-
-
-def _max_pool_with_argmax(pool, x, kernel_size, strides, pad_mode,
-                          data_format):
-    """MaxPoolWithArgmax with ``pool`` (ops/_pool.max_pool or its fast
-    twin)."""
-    if x.ndim != 4 or data_format != "NCHW":
-        raise ValueError(f"MaxPoolWithArgmax: NCHW input expected, got "
-                         f"{x.shape}")
-    pads = win.resolve_pads(x.shape[2:], kernel_size, strides, (1, 1),
-                            pad_mode)
-    if pad_mode == "SAME":
-        pads = _legacy_same_split(kernel_size, strides, pads)
-    y, index = pool(x, kernel_size, strides, (1, 1), pads, argmax=True)
-    plane = x.shape[2] * x.shape[3]  # the index counts earlier channels too
-    index += np.arange(x.shape[1]).reshape(1, -1, 1, 1) * plane
-    return y, index.astype(np.int32)
-
-
-def _legacy_same_split(kernel, strides, pads):
-    """SAME padding re-split as MaxPoolWithArgmax's CPU kernel does:
-    max((k - s) // 2, 0) before, the rest of the same total after."""
-    split = []
-    for k, s, (before, after) in zip(kernel, strides, pads):
-        first = min(max((k - s) // 2, 0), before + after)
-        split.append((first, before + after - first))
-    return tuple(split)
+    return max_pool_with_argmax_with(max_pool, x, kernel_size, strides,
+                                     pad_mode, data_format)
 
 
 @register("MaxPoolWithArgmaxV2", family="nn", dtypes=NUMBERS,
           convert={"kernel_size": spatial_ints(2),
                    "strides": optional(spatial_ints(2)),
                    "pads": spatial_ints(2), "dilation": spatial_ints(2),
-                   "ceil_mode": args.boolean, "argmax_type": argmax_dtype})
+                   "ceil_mode": args.boolean, "argmax_type": argmax_dtype},
+          kernels={"numba": window.max_pool_with_argmax_v2})
 def max_pool_with_argmax_v2(x, kernel_size, strides=None, pads=(0, 0),
                             dilation=(1, 1), ceil_mode=False,
                             argmax_type=np.dtype(np.int64)):
@@ -88,22 +62,3 @@ def max_pool_with_argmax_v2(x, kernel_size, strides=None, pads=(0, 0),
     """
     return pool_with_argmax(max_pool, x, kernel_size, strides, pads, dilation,
                             ceil_mode, argmax_type)
-
-
-# -- numba backend -------------------------------------------------------------
-@register_kernel("MaxPoolWithArgmax", "numba")
-def max_pool_with_argmax_numba(x, kernel_size=(1, 1), strides=(1, 1),
-                               pad_mode="VALID", data_format="NCHW"):
-    """MaxPoolWithArgmax with the pooling kernel of ops/_fast_window.py."""
-    return _max_pool_with_argmax(_fast_window.max_pool, x, kernel_size,
-                                 strides, pad_mode, data_format)
-
-
-@register_kernel("MaxPoolWithArgmaxV2", "numba")
-def max_pool_with_argmax_v2_numba(x, kernel_size, strides=None, pads=(0, 0),
-                                  dilation=(1, 1), ceil_mode=False,
-                                  argmax_type=np.dtype(np.int64)):
-    """MaxPoolWithArgmaxV2 with the pooling kernel of
-    ops/_fast_window.py."""
-    return pool_with_argmax(_fast_window.max_pool, x, kernel_size, strides,
-                            pads, dilation, ceil_mode, argmax_type)

@@ -6,13 +6,13 @@ ranks, each primitive a thin wrapper that knows its rank.
 import numpy as np
 
 from refinfer import args
-from refinfer.registry import register, register_kernel
+from refinfer.registry import register
 
-from ._kernels import window as _fast_window
+from ._kernels import window
 from ._ref.common import FLOATS, NUMBERS, optional
-from ._kernels.conv import spatial_ints
-from ._ref.pool import avg_pool, max_pool
-from .max_pool3d_with_argmax import pool_with_argmax
+from ._ref.conv import spatial_ints
+from ._ref.pool import (avg_pool, max_pool, max_pool_with_indices_with,
+                        torch_avg_pool)
 
 _AVG_CONVERT = {"kernel_size": args.ints, "stride": args.axes,
                 "padding": args.ints, "ceil_mode": args.boolean,
@@ -20,33 +20,10 @@ _AVG_CONVERT = {"kernel_size": args.ints, "stride": args.axes,
                 "divisor_override": args.scalar}
 
 
-def _batched(input, rank, pool):
-    """Run ``pool`` on (N, C, *S); an unbatched (C, *S) input gets N = 1."""
-    if input.ndim == rank + 1:
-        out = pool(input[None])
-        return tuple(o[0] for o in out) if isinstance(out, tuple) else out[0]
-    if input.ndim != rank + 2:
-        raise ValueError(f"{rank}-D pooling of an input of shape "
-                         f"{input.shape}")
-    return pool(input)
-
-
-def _torch_avg_pool(rank, input, kernel_size, stride, padding, ceil_mode,
-                    count_include_pad, divisor_override, pool=avg_pool):
-    """A rank-D mint average pool with ``pool`` (ops/_pool.avg_pool or
-    its fast twin)."""
-    per_axis = spatial_ints(rank)
-    kernel = per_axis(kernel_size)
-    stride = kernel if stride is None or not stride else per_axis(stride)
-    pads = tuple((p, p) for p in per_axis(padding))
-    return _batched(input, rank, lambda x: pool(
-        x, kernel, stride, pads, ceil_mode, count_include_pad,
-        int(divisor_override or 0)))
-
-
 @register("AvgPool1D", family="nn", dtypes=FLOATS,
           convert={k: v for k, v in _AVG_CONVERT.items()
-                   if k != "divisor_override"})
+                   if k != "divisor_override"},
+          kernels={"numba": window.mint_avg_pool(1)})
 def avg_pool1d(input, kernel_size, stride=None, padding=(0,), ceil_mode=False,
                count_include_pad=True):
     """1-D average pooling with PyTorch's arguments (mint.nn.AvgPool1d).
@@ -57,11 +34,12 @@ def avg_pool1d(input, kernel_size, stride=None, padding=(0,), ceil_mode=False,
     (= kernel_size); padding=0 (both sides); ceil_mode=False;
     count_include_pad=True. MindSpore 2.7.1 has no CPU kernel for it.
     """
-    return _torch_avg_pool(1, input, kernel_size, stride, padding, ceil_mode,
-                           count_include_pad, None)
+    return torch_avg_pool(avg_pool, 1, input, kernel_size, stride, padding,
+                          ceil_mode, count_include_pad, None)
 
 
-@register("AvgPool2D", family="nn", dtypes=FLOATS, convert=_AVG_CONVERT)
+@register("AvgPool2D", family="nn", dtypes=FLOATS, convert=_AVG_CONVERT,
+          kernels={"numba": window.mint_avg_pool(2)})
 def avg_pool2d(input, kernel_size, stride=None, padding=(0,), ceil_mode=False,
                count_include_pad=True, divisor_override=None):
     """2-D average pooling with PyTorch's arguments (mint.nn.AvgPool2d).
@@ -71,11 +49,12 @@ def avg_pool2d(input, kernel_size, stride=None, padding=(0,), ceil_mode=False,
     padding: an int (possibly a 1-tuple) or a pair. MindSpore 2.7.1 has
     no CPU kernel for it.
     """
-    return _torch_avg_pool(2, input, kernel_size, stride, padding, ceil_mode,
-                           count_include_pad, divisor_override)
+    return torch_avg_pool(avg_pool, 2, input, kernel_size, stride, padding,
+                          ceil_mode, count_include_pad, divisor_override)
 
 
-@register("AvgPool3DExt", family="nn", dtypes=FLOATS, convert=_AVG_CONVERT)
+@register("AvgPool3DExt", family="nn", dtypes=FLOATS, convert=_AVG_CONVERT,
+          kernels={"numba": window.mint_avg_pool(3)})
 def avg_pool3d_ext(input, kernel_size, stride=None, padding=(0,),
                    ceil_mode=False, count_include_pad=True,
                    divisor_override=None):
@@ -84,8 +63,8 @@ def avg_pool3d_ext(input, kernel_size, stride=None, padding=(0,),
     As AvgPool2D on (N, C, D, H, W) or (C, D, H, W). MindSpore 2.7.1 has
     no CPU kernel for it.
     """
-    return _torch_avg_pool(3, input, kernel_size, stride, padding, ceil_mode,
-                           count_include_pad, divisor_override)
+    return torch_avg_pool(avg_pool, 3, input, kernel_size, stride, padding,
+                          ceil_mode, count_include_pad, divisor_override)
 
 
 @register("MaxPoolWithIndices", "MaxPoolWithMask", family="nn",
@@ -94,7 +73,8 @@ def avg_pool3d_ext(input, kernel_size, stride=None, padding=(0,),
                    "strides": optional(spatial_ints(2)),
                    "pads": spatial_ints(2),
                    "dilation": spatial_ints(2), "ceil_mode": args.boolean,
-                   "argmax_type": args.dtype})
+                   "argmax_type": args.dtype},
+          kernels={"numba": window.max_pool_with_indices})
 def max_pool_with_indices(x, kernel_size, strides=None, pads=(0, 0),
                           dilation=(1, 1), ceil_mode=False,
                           argmax_type=np.dtype(np.int64)):
@@ -109,55 +89,5 @@ def max_pool_with_indices(x, kernel_size, strides=None, pads=(0, 0),
     Ascend-specific bit mask in MindSpore; here it is the indices too.
     MindSpore 2.7.1 has no CPU kernel for either.
     """
-    return _max_pool_with_indices(max_pool, x, kernel_size, strides, pads,
-                                  dilation, ceil_mode, argmax_type)
-
-
-def _max_pool_with_indices(pool, x, kernel_size, strides, pads, dilation,
-                           ceil_mode, argmax_type):
-    """MaxPoolWithIndices with ``pool`` (ops/_pool.max_pool or its fast
-    twin)."""
-    return _batched(x, 2, lambda batch: pool_with_argmax(
-        pool, batch, kernel_size, strides, pads, dilation, ceil_mode,
-        argmax_type))
-
-
-# -- numba backend -------------------------------------------------------------
-@register_kernel("AvgPool1D", "numba")
-def avg_pool1d_numba(input, kernel_size, stride=None, padding=(0,),
-                     ceil_mode=False, count_include_pad=True):
-    """AvgPool1D with the pooling kernel of ops/_fast_window.py."""
-    return _torch_avg_pool(1, input, kernel_size, stride, padding, ceil_mode,
-                           count_include_pad, None, _fast_window.avg_pool)
-
-
-@register_kernel("AvgPool2D", "numba")
-def avg_pool2d_numba(input, kernel_size, stride=None, padding=(0,),
-                     ceil_mode=False, count_include_pad=True,
-                     divisor_override=None):
-    """AvgPool2D with the pooling kernel of ops/_fast_window.py."""
-    return _torch_avg_pool(2, input, kernel_size, stride, padding, ceil_mode,
-                           count_include_pad, divisor_override,
-                           _fast_window.avg_pool)
-
-
-@register_kernel("AvgPool3DExt", "numba")
-def avg_pool3d_ext_numba(input, kernel_size, stride=None, padding=(0,),
-                         ceil_mode=False, count_include_pad=True,
-                         divisor_override=None):
-    """AvgPool3DExt with the pooling kernel of ops/_fast_window.py."""
-    return _torch_avg_pool(3, input, kernel_size, stride, padding, ceil_mode,
-                           count_include_pad, divisor_override,
-                           _fast_window.avg_pool)
-
-
-@register_kernel("MaxPoolWithIndices", "numba")
-@register_kernel("MaxPoolWithMask", "numba")
-def max_pool_with_indices_numba(x, kernel_size, strides=None, pads=(0, 0),
-                                dilation=(1, 1), ceil_mode=False,
-                                argmax_type=np.dtype(np.int64)):
-    """MaxPoolWithIndices / WithMask with the pooling kernel of
-    ops/_fast_window.py."""
-    return _max_pool_with_indices(_fast_window.max_pool, x, kernel_size,
-                                  strides, pads, dilation, ceil_mode,
-                                  argmax_type)
+    return max_pool_with_indices_with(max_pool, x, kernel_size, strides,
+                                      pads, dilation, ceil_mode, argmax_type)

@@ -1,15 +1,16 @@
 """ResizeNearestNeighbor."""
 from refinfer import args
-from refinfer.registry import register, register_kernel
+from refinfer.registry import register
 
+from ._kernels import resize as resize_kernels
 from ._ref.common import NUMBERS
-from .resize_nearest_neighbor_v2 import (resize_nearest_neighbor_v2,
-                                         resize_nearest_neighbor_v2_numba)
+from ._ref.resize import resize, resize_nearest_with
 
 
 @register("ResizeNearestNeighbor", family="nn", dtypes=NUMBERS,
           convert={"size": args.ints, "align_corners": args.boolean,
-                   "half_pixel_centers": args.boolean})
+                   "half_pixel_centers": args.boolean},
+          kernels={"numba": resize_kernels.resize_nearest_neighbor})
 def resize_nearest_neighbor(input_x, size, align_corners=False,
                             half_pixel_centers=False):
     """Nearest-neighbour resize of (H, W), the older primitive (size first).
@@ -23,12 +24,4 @@ def resize_nearest_neighbor(input_x, size, align_corners=False,
     align_corners=False; half_pixel_centers=False. dtypes: floats and
     integers.
     """
-    return resize_nearest_neighbor_v2(input_x, size, align_corners, False)
-
-
-# -- numba backend -------------------------------------------------------------
-@register_kernel("ResizeNearestNeighbor", "numba")
-def resize_nearest_neighbor_numba(input_x, size, align_corners=False,
-                                  half_pixel_centers=False):
-    """ResizeNearestNeighbor with the resize kernels of ops/_resize.py."""
-    return resize_nearest_neighbor_v2_numba(input_x, size, align_corners, False)
+    return resize_nearest_with(resize, input_x, size, align_corners, False)

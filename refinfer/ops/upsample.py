@@ -2,17 +2,16 @@
 UpsampleTrilinear3D and ResizeLinear1D.
 
 The mint.nn.functional.interpolate primitives resize the trailing axes with
-PyTorch's conventions, which are TensorFlow's (ops/_resize.py): "nearest"
+PyTorch's conventions, which are TensorFlow's (ops/_ref/resize.py): "nearest"
 copies floor(i * in / out); the linear modes sample i * (in - 1) / (out - 1)
 with align_corners, else (i + 0.5) * in / out - 0.5 clamped at 0.
 """
-import math
-
 from refinfer import args
-from refinfer.registry import register, register_kernel
+from refinfer.registry import register
 
+from ._kernels import resize as resize_kernels
 from ._ref.common import FLOATS, NUMBERS, optional
-from ._kernels.resize import fast_resize, resize
+from ._ref.resize import resize, resize_linear1d_with, upsample_with
 
 
 def _floats(value):
@@ -22,33 +21,13 @@ def _floats(value):
     return (float(args.scalar(value)),)
 
 
-def _output_size(x, output_size, scales, rank):
-    """The output size: output_size, else floor(in * scale) per axis."""
-    if output_size is not None:
-        return tuple(int(s) for s in output_size)
-    if scales is None:
-        raise ValueError("Upsample: give output_size or scales")
-    scales = scales * rank if len(scales) == 1 else scales
-    return tuple(math.floor(size * s)
-                 for size, s in zip(x.shape[x.ndim - rank:], scales))
-
-
-def _upsample(x, output_size, scales, rank, mode, align_corners=False,
-              sample=resize):
-    """Resize with ``sample`` (ops/_resize.resize or its fast twin)."""
-    if x.ndim != rank + 2:
-        raise ValueError(f"Upsample: {rank + 2}-D input expected, got {x.shape}")
-    size = _output_size(x, output_size, scales, rank)
-    return sample(x, size, mode, align_corners,
-                  mode == "linear" and not align_corners)
-
-
 _FLOAT_CONVERT = {"output_size": optional(args.ints),
                   "scales": optional(_floats)}
 
 
 @register("UpsampleNearest1D", "UpsampleNearest2D", "UpsampleNearest3D",
-          family="nn", dtypes=NUMBERS, convert=_FLOAT_CONVERT)
+          family="nn", dtypes=NUMBERS, convert=_FLOAT_CONVERT,
+          kernels={"numba": resize_kernels.upsample_nearest})
 def upsample_nearest(x, output_size=None, scales=None):
     """Nearest-neighbour resize of the trailing 1, 2 or 3 axes (PyTorch).
 
@@ -58,12 +37,14 @@ def upsample_nearest(x, output_size=None, scales=None):
     mint.nn.functional.interpolate(mode="nearest") exports. dtypes: floats
     and integers.
     """
-    return _upsample(x, output_size, scales, x.ndim - 2, "nearest")
+    return upsample_with(resize, x, output_size, scales, x.ndim - 2,
+                         "nearest")
 
 
 @register("UpsampleLinear1D", "UpsampleBilinear2D", family="nn",
           dtypes=FLOATS,
-          convert=dict(_FLOAT_CONVERT, align_corners=args.boolean))
+          convert=dict(_FLOAT_CONVERT, align_corners=args.boolean),
+          kernels={"numba": resize_kernels.upsample_linear})
 def upsample_linear(x, output_size=None, scales=None, align_corners=False):
     """(Bi)linear resize of the trailing 1 or 2 axes with PyTorch's rules.
 
@@ -73,12 +54,13 @@ def upsample_linear(x, output_size=None, scales=None, align_corners=False):
     2.7.1 has no CPU kernel for UpsampleBilinear2D. dtypes: float16
     (computed in float32), float32, float64.
     """
-    return _upsample(x, output_size, scales, x.ndim - 2, "linear",
-                     align_corners)
+    return upsample_with(resize, x, output_size, scales, x.ndim - 2,
+                         "linear", align_corners)
 
 
 @register("UpsampleTrilinear3D", family="nn", dtypes=FLOATS,
-          convert=dict(_FLOAT_CONVERT, align_corners=args.boolean))
+          convert=dict(_FLOAT_CONVERT, align_corners=args.boolean),
+          kernels={"numba": resize_kernels.upsample_trilinear3d})
 def upsample_trilinear3d(x, output_size=None, scales=None,
                          align_corners=False):
     """Trilinear resize of (D, H, W) with PyTorch's rules.
@@ -86,7 +68,8 @@ def upsample_trilinear3d(x, output_size=None, scales=None,
     As UpsampleBilinear2D over three axes; align_corners is an attribute
     here. dtypes: float16 (computed in float32), float32, float64.
     """
-    return _upsample(x, output_size, scales, 3, "linear", align_corners)
+    return upsample_with(resize, x, output_size, scales, 3, "linear",
+                         align_corners)
 
 
 _MODES = {0: "asymmetric", 1: "align_corners", 2: "half_pixel"}
@@ -104,7 +87,8 @@ def _coordinate_mode(value):
 
 @register("ResizeLinear1D", family="nn", dtypes=FLOATS,
           convert={"size": args.ints,
-                   "coordinate_transformation_mode": _coordinate_mode})
+                   "coordinate_transformation_mode": _coordinate_mode},
+          kernels={"numba": resize_kernels.resize_linear1d})
 def resize_linear1d(x, size, coordinate_transformation_mode="align_corners"):
     """Linear resize of the last axis (ops.interpolate(mode="linear")).
 
@@ -114,47 +98,5 @@ def resize_linear1d(x, size, coordinate_transformation_mode="align_corners"):
     code 0). Arguments: x (N, C, L); size (one int); the mode. dtypes:
     float16 (computed in float32), float32, float64.
     """
-    return _resize_linear1d(resize, x, size, coordinate_transformation_mode)
-
-
-def _resize_linear1d(sample, x, size, mode):
-    """ResizeLinear1D with ``sample`` (ops/_resize.resize or its fast
-    twin)."""
-    return sample(x, size[-1:], "linear", mode == "align_corners",
-                  mode == "half_pixel")
-
-
-# -- numba backend -------------------------------------------------------------
-@register_kernel("UpsampleNearest1D", "numba")
-@register_kernel("UpsampleNearest2D", "numba")
-@register_kernel("UpsampleNearest3D", "numba")
-def upsample_nearest_numba(x, output_size=None, scales=None):
-    """UpsampleNearest1D/2D/3D with the resize kernels of ops/_resize.py."""
-    return _upsample(x, output_size, scales, x.ndim - 2, "nearest",
-                     sample=fast_resize)
-
-
-@register_kernel("UpsampleLinear1D", "numba")
-@register_kernel("UpsampleBilinear2D", "numba")
-def upsample_linear_numba(x, output_size=None, scales=None,
-                          align_corners=False):
-    """UpsampleLinear1D / UpsampleBilinear2D with the resize kernels of
-    ops/_resize.py."""
-    return _upsample(x, output_size, scales, x.ndim - 2, "linear",
-                     align_corners, fast_resize)
-
-
-@register_kernel("UpsampleTrilinear3D", "numba")
-def upsample_trilinear3d_numba(x, output_size=None, scales=None,
-                               align_corners=False):
-    """UpsampleTrilinear3D with the resize kernels of ops/_resize.py."""
-    return _upsample(x, output_size, scales, 3, "linear", align_corners,
-                     fast_resize)
-
-
-@register_kernel("ResizeLinear1D", "numba")
-def resize_linear1d_numba(x, size,
-                          coordinate_transformation_mode="align_corners"):
-    """ResizeLinear1D with the resize kernels of ops/_resize.py."""
-    return _resize_linear1d(fast_resize, x, size,
-                            coordinate_transformation_mode)
+    return resize_linear1d_with(resize, x, size,
+                                coordinate_transformation_mode)

@@ -11,18 +11,18 @@ Pattern (each intermediate value used by the next node only)::
 BatchNorm folding (inference mode, constant statistics), in float64 then
 rounded to W's dtype:  inv = scale / sqrt(var + eps),  W' = W * inv[o],
 b' = (b - mean) * inv + beta.  The fused node computes
-act(conv(x, W') + b' + residual) with :func:`ops.conv2d.fused_conv2d`.
+act(conv(x, W') + b' + residual) with :func:`ops._kernels.conv.fused_conv2d`.
 Weights are packed once here: contiguous, and for 3x3 stride-1 one-group
 convolutions transformed for Winograd F(2x2, 3x3)
-(:class:`ops.conv2d.WinogradFilter`).
+(:class:`ops._kernels.conv.WinogradFilter`).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..graph import Node, Ref
-from ..ops._kernels import program as _fast
-from ..ops.conv2d import WinogradFilter, fused_conv2d
+from ..ops._kernels import program
+from ..ops._kernels.conv import WinogradFilter, fused_conv2d
 from .fused import (GraphEditor, activation, const, fused_node, op_name,
                     tensor_abstract)
 
@@ -42,7 +42,7 @@ def _fuse(editor: GraphEditor, conv: Node) -> None:
         return
     weight = const(conv, 1)
     weight64, bias64 = weight.astype(np.float64), None
-    group, residual, act = [conv], None, _fast.ACT_NONE
+    group, residual, act = [conv], None, program.ACT_NONE
     user = editor.sole_user(conv)
     if op_name(user) == "BiasAdd" and _channel_constant(user, 1, weight):
         bias64 = const(user, 1).astype(np.float64)

@@ -11,7 +11,7 @@ Patterns (the intermediate used by the next node only)::
 with W a 2-D float constant and b a constant vector along the last axis.
 The weight is taken as (K, N) (a transposed view for transpose_b and
 Dense); the fused node computes
-act(x @ W + b) with :func:`ops.mat_mul.fused_matmul`. A constant Reshape
+act(x @ W + b) with :func:`ops._kernels.gemm.fused_matmul`. A constant Reshape
 between the bias and the activation (what nn.Dense on a 3-D input exports)
 is absorbed: the activation is elementwise, so it commutes with it.
 """
@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Node, Ref
-from ..ops._kernels import program as _fast
-from ..ops.mat_mul import fused_matmul
+from ..ops._kernels import program
+from ..ops._kernels.gemm import fused_matmul
 from .fused import GraphEditor, activation, const, fused_node, op_name
 
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -38,7 +38,7 @@ def _fuse(editor: GraphEditor, node: Node) -> None:
     packed = _packed_weight(node)
     if packed is None:
         return
-    group, bias, act = [node], _dense_bias(node, packed), _fast.ACT_NONE
+    group, bias, act = [node], _dense_bias(node, packed), program.ACT_NONE
     if bias is Ellipsis:
         return
     user = editor.sole_user(node)

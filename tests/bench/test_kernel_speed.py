@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from refinfer.ops._kernels import program as _fast
-from refinfer.ops.conv2d import fused_conv2d
+from refinfer.ops._kernels.conv import fused_conv2d
 from refinfer.registry import get_op
 
 pytestmark = pytest.mark.skipif(not os.environ.get("REFINFER_BENCH"),

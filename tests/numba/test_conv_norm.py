@@ -1,6 +1,6 @@
-"""The convolution, normalisation, linear and LSTM kernels (ops/_conv.py,
-ops/_norm.py and the op files) equal their NumPy references: every pad
-mode, stride, dilation, group and output padding, 1-D to 3-D, channel-first
+"""The convolution, normalisation, linear and LSTM kernels
+(ops/_kernels/conv.py, norm.py and gemm.py) equal their NumPy references:
+every pad mode, stride, dilation, group and output padding, 1-D to 3-D, channel-first
 and channel-last layouts, special values, and the inputs they hand back to
 the reference (float16, mixed dtypes, empty tensors, errors).
 
@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from refinfer.registry import get_op
-from refinfer.ops import l2_normalize, lstm
 from refinfer.ops._kernels import conv as _conv
+from refinfer.ops._kernels import gemm as _gemm
 from refinfer.ops._kernels import norm as _norm
 
 from kernel_check import FLOATS, check, normal, rng
@@ -24,7 +24,7 @@ def pieces(request, monkeypatch):
     """Run a case with the real work grains, then with grains of one item
     and column blocks of one row / channel."""
     if request.param:
-        for module in (_conv, _norm, l2_normalize, lstm):
+        for module in (_conv, _gemm, _norm):
             monkeypatch.setattr(module, "min_items", lambda *args: 1)
         monkeypatch.setattr(_conv, "BLOCK", 1)
 

@@ -9,7 +9,7 @@ disk, so the cases keep to float32 and float64 and to few array ranks.
 import numpy as np
 import pytest
 
-from refinfer.ops import mat_mul
+from refinfer.ops._kernels import gemm
 from refinfer.ops._kernels import program as _fast
 from refinfer.registry import get_op
 
@@ -223,14 +223,14 @@ def test_parallel_matmul_splits_by_rows_or_by_weight_columns(shape, act):
     code = {"none": _fast.ACT_NONE, "relu": _fast.ACT_RELU}[act]
     expected = x.astype(np.float64) @ w + bias
     expected = np.maximum(expected, 0) if act == "relu" else expected
-    got = mat_mul.parallel_matmul(x, w, bias, code)
+    got = gemm.parallel_matmul(x, w, bias, code)
     assert got.dtype == np.float32 and got.shape == (m, n)
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
 
 
 def test_fused_matmul_of_a_vector():
     x, w, bias = normal((1024,)), normal((1024, 1030)), normal((1030,))
-    got = mat_mul.fused_matmul(x, w, bias, _fast.ACT_NONE)
+    got = gemm.fused_matmul(x, w, bias, _fast.ACT_NONE)
     assert got.shape == (1030,)
     np.testing.assert_allclose(got, x.astype(np.float64) @ w + bias, rtol=1e-4, atol=1e-4)
 

@@ -1,4 +1,4 @@
-"""The pooling and resize kernels (ops/_fast_window.py, ops/_resize.py) equal
+"""The pooling and resize kernels (ops/_kernels/window.py, resize.py) equal
 their NumPy references: window pools in 1-D, 2-D and 3-D with padding, ceil
 mode, dilation and the divisor rules, adaptive pools, nearest and linear
 resizes with every coordinate rule; NaN / inf and ties in the max pools;

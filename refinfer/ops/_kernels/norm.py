@@ -1,54 +1,33 @@
-"""Mean / variance normalisation shared by the LayerNorm, GroupNorm,
-InstanceNorm and BatchNormExt kernels."""
+"""Normalisation kernels (``numba`` backend of BatchNorm, BatchNormExt,
+BiasAdd, GroupNorm, InstanceNorm, LayerNorm, LayerNormExt, L2Normalize,
+Softmax, LogSoftmax and LogSoftmaxExt).
+
+Every normalisation is a pass over rows of a 2-D view x (R, L) with a
+per-channel weight and bias. The channel of element (r, j) is
+c = ((row0 + r) % groups) * (L // inner) + j // inner, row0 being the
+first row of the slice a worker thread got:
+  channel-first (N, C, *S) per channel (BatchNorm, BiasAdd, InstanceNorm):
+      rows (n, c), groups = C, inner = L;
+  GroupNorm: rows (n, g), groups = G, inner = prod(S);
+  channel-last (N, ..., C) and LayerNorm: rows of C, groups = 1, inner = 1.
+One compiled kernel per dtype serves each of: row statistics + affine
+(:func:`normalize_rows`), given statistics + affine (:func:`affine_rows`)
+and statistics alone (:func:`row_moments`).
+"""
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
-from .._ref.common import compute_dtype
+from refinfer.jit import kernel
+from refinfer.threads import min_items, parallel_for
 
-
-def standardize(x: np.ndarray, axes, epsilon):
-    """(x - mean) / sqrt(var + epsilon) over ``axes`` (biased variance), in
-    the compute dtype (float16 -> float32). Returns (z, mean, var) with
-    mean and var keeping the reduced axes as length 1."""
-    work = compute_dtype(x.dtype)
-    xw = x.astype(work, copy=False)
-    mean = xw.mean(axis=axes, keepdims=True)
-    var = np.square(xw - mean).mean(axis=axes, keepdims=True)
-    z = (xw - mean) / np.sqrt(var + work.type(epsilon))
-    return z, mean, var
-
-
-def affine(z: np.ndarray, weight, bias, shape) -> np.ndarray:
-    """z * weight + bias with both reshaped to ``shape`` (None: skipped)."""
-    if weight is not None:
-        z = z * weight.astype(z.dtype, copy=False).reshape(shape)
-    if bias is not None:
-        z = z + bias.astype(z.dtype, copy=False).reshape(shape)
-    return z
-
-
-def rstd(var: np.ndarray, epsilon) -> np.ndarray:
-    """1 / sqrt(var + epsilon)."""
-    return 1.0 / np.sqrt(var + var.dtype.type(epsilon))
-
-
-# -- numba backend -------------------------------------------------------------
-# Every normalisation is a pass over rows of a 2-D view x (R, L) with a
-# per-channel weight and bias. The channel of element (r, j) is
-# c = ((row0 + r) % groups) * (L // inner) + j // inner, row0 being the
-# first row of the slice a worker thread got:
-#   channel-first (N, C, *S) per channel (BatchNorm, BiasAdd, InstanceNorm):
-#       rows (n, c), groups = C, inner = L;
-#   GroupNorm: rows (n, g), groups = G, inner = prod(S);
-#   channel-last (N, ..., C) and LayerNorm: rows of C, groups = 1, inner = 1.
-# One compiled kernel per dtype serves each of: row statistics + affine
-# (:func:`normalize_rows`), given statistics + affine (:func:`affine_rows`)
-# and statistics alone (:func:`row_moments`).
-from refinfer.jit import kernel  # noqa: E402
-from refinfer.threads import min_items, parallel_for  # noqa: E402
-
-from . import program as _fast  # noqa: E402
+from . import program
+from . import reduce
+from .libm import fast_exp, sum64
+from .._ref.common import cast
+from .._ref.norm import rstd
 
 
 LANES = 8   # partial sums per row: one chain of dependent float64
@@ -152,7 +131,7 @@ def row_moments(x, mean, var):
 
 def rows_of(x: np.ndarray, rows: int) -> np.ndarray:
     """x as a C-contiguous (rows, L) array (a copy only if needed)."""
-    return _fast.writable(x).reshape(rows, -1)
+    return program.writable(x).reshape(rows, -1)
 
 
 def normalize(x2, weight, bias, groups, inner, epsilon):
@@ -215,14 +194,263 @@ def _vector(value, dtype) -> np.ndarray:
     """A per-row or per-channel operand as a contiguous 1-D array (empty
     for None)."""
     if value is None:
-        return _fast.no_bias(dtype)
-    return _fast.flat(value)
+        return program.no_bias(dtype)
+    return program.flat(value)
 
 
 def fits(x, size: int, *vectors) -> bool:
     """x is a non-empty float32/float64 tensor and every vector is None or
     of x's dtype with ``size`` elements (what the kernels above take)."""
     given = [v for v in vectors if v is not None]
-    return _fast.float_operands(x, *given) is not None and x.ndim > 0 \
+    return program.float_operands(x, *given) is not None and x.ndim > 0 \
         and x.size > 0 and all(isinstance(v, np.ndarray) and v.size == size
                                for v in given)
+
+
+# -- L2Normalize ---------------------------------------------------------------------
+@kernel
+def l2_normalize_lines(x, y, epsilon, j0, j1):
+    """x (A, K, J): y[a, :, j] = x[a, :, j] / sqrt(max(sum_k x[a, k, j]^2,
+    epsilon)) for j0 <= j < j1, the sums accumulated in float64 and rounded
+    to x's dtype (a NaN sum propagates, as np.maximum's)."""
+    eps = x.dtype.type(epsilon)
+    if x.shape[2] == 1:     # contiguous lines: partial sums along each
+        _normalize_rows(x.reshape(x.shape[0], x.shape[1]),
+                        y.reshape(y.shape[0], y.shape[1]), eps)
+        return
+    width, first = np.uint64(j1 - j0), np.uint64(j0)
+    total, norm = np.empty(width, np.float64), np.empty(width, x.dtype)
+    for a in range(x.shape[0]):
+        total[:] = 0.0      # a sum per column, the columns vectorised
+        for k in range(x.shape[1]):
+            for j in range(width):
+                v = np.float64(x[a, k, first + j])
+                total[j] += v * v
+        for j in range(width):
+            norm[j] = _norm_of(x.dtype.type(total[j]), eps)
+        for k in range(x.shape[1]):
+            for j in range(width):
+                y[a, k, first + j] = x[a, k, first + j] / norm[j]
+
+
+@kernel
+def _normalize_rows(x, y, eps):
+    """The J = 1 case: each row of x (A, K) divided by its norm."""
+    lanes = np.empty((2, LANES), np.float64)
+    for a in range(x.shape[0]):
+        total = centered_sums(x, a, x.dtype.type(0), lanes)[1]
+        norm = _norm_of(x.dtype.type(total), eps)
+        for k in range(x.shape[1]):
+            y[a, k] = x[a, k] / norm
+
+
+@kernel
+def _norm_of(total, eps):
+    """sqrt(max(total, eps)), NaN propagating."""
+    return np.sqrt(total if total >= eps or total != total else eps)
+
+
+def l2_normalize(x, axis=(0,), epsilon=1e-4):
+    """L2Normalize in two compiled passes over (outer, axis, inner) lines,
+    split across the worker threads by outer blocks (or, with a single
+    one, by inner columns); other dtypes decline."""
+    if len(axis) != 1 or program.float_operands(x) is None or x.size == 0 \
+            or not -x.ndim <= axis[0] < x.ndim:
+        return None
+    a = axis[0] % x.ndim
+    outer = math.prod(x.shape[:a])
+    x3 = program.writable(x).reshape(outer, x.shape[a], -1)
+    y = np.empty(x3.shape, x.dtype)
+    line = x3.shape[1] * x3.shape[2]
+    if outer > 1:
+        parallel_for(outer, lambda lo, hi: l2_normalize_lines(
+            x3[lo:hi], y[lo:hi], float(epsilon), 0, x3.shape[2]),
+            grain=min_items(line))
+    else:
+        parallel_for(x3.shape[2], lambda lo, hi: l2_normalize_lines(
+            x3, y, float(epsilon), lo, hi), grain=min_items(x3.shape[1]))
+    return y.reshape(x.shape)
+
+
+# -- Softmax -------------------------------------------------------------------------
+@kernel
+def softmax_rows(x, y, log):
+    """Each row of x (R, C): y = exp(x - max) / sum(exp(x - max)), or with
+    ``log`` y = (x - max) - log(sum(exp(x - max))). exp is
+    :func:`libm.fast_exp` (within 2 ulp) in a loop of its own, so that
+    it vectorises; sums accumulate in float64 (:func:`libm.sum64`).
+    A NaN anywhere in a row makes the sum, hence the whole row, NaN (as in
+    the reference)."""
+    for r in range(x.shape[0]):
+        row, out = x[r], y[r]
+        top = row[0]
+        for j in range(1, row.shape[0]):
+            top = row[j] if row[j] > top else top
+        for j in range(row.shape[0]):
+            out[j] = fast_exp(row[j] - top)
+        total = sum64(out)
+        if log:
+            shift = out.dtype.type(np.log(total))
+            for j in range(row.shape[0]):
+                out[j] = (row[j] - top) - shift
+        else:
+            norm = out.dtype.type(total)
+            for j in range(row.shape[0]):
+                out[j] = out[j] / norm
+
+
+def _last_axis_rows(x, axis, log):
+    """Softmax / LogSoftmax of float32/float64 x along its last axis with
+    :func:`softmax_rows`; other axes and dtypes decline."""
+    if program.float_operands(x) is None or x.ndim == 0 or len(axis) != 1 \
+            or axis[0] not in (-1, x.ndim - 1) or x.size == 0:
+        return None
+    x2 = program.writable(x).reshape(-1, x.shape[-1])
+    y = np.empty(x2.shape, x.dtype)
+    parallel_for(x2.shape[0], lambda lo, hi: softmax_rows(x2[lo:hi], y[lo:hi], log),
+                 grain=min_items(x2.shape[1]))
+    return y.reshape(x.shape)
+
+
+def softmax(input, axis=(-1,)):
+    """Softmax along the last axis, one pass per row (see softmax_rows)."""
+    return _last_axis_rows(input, axis, False)
+
+
+def log_softmax(logits, axis=(-1,)):
+    """LogSoftmax along the last axis, one pass per row."""
+    return _last_axis_rows(logits, axis, True)
+
+
+def log_softmax_ext(input, dim=None, dtype=None):
+    """LogSoftmaxExt of float32/float64 tensors along any dim without moving
+    it (max, sum of exponentials, then the output, per row or column
+    block: :func:`reduce.log_softmax`); float16 declines."""
+    work = input if dtype is None else cast(input, dtype)
+    axis = dim if dim is not None else 0 if work.ndim in (0, 1, 3) else 1
+    return reduce.log_softmax(work, int(axis))
+
+
+# -- the normalisations ----------------------------------------------------------------
+def batch_norm(x, scale, bias, mean, variance, is_training=False,
+               epsilon=1e-5, momentum=0.1, data_format="NCHW"):
+    """BatchNorm as one compiled pass y = x * inv[c] + shift[c], inv and
+    shift precomputed as the reference does (training: from the batch's
+    statistics, one more pass); other dtypes decline."""
+    axis = x.ndim - 1 if data_format == "NHWC" else 1
+    if x.ndim < 2 or not fits(x, x.shape[axis], scale, bias, mean,
+                              variance):
+        return None
+    channels, last = x.shape[axis], axis == x.ndim - 1
+    x2 = rows_of(x, x.size // channels if last else x.shape[0] * channels)
+    extra = tuple(np.zeros(scale.shape, scale.dtype) for _ in range(4))
+    if is_training:
+        mean, variance = channel_moments(
+            x2.T.copy()[None] if last else x2.reshape(x.shape[0], channels, -1))
+        extra = extra[:2] + (mean, variance)
+    inv = scale / np.sqrt(variance + x.dtype.type(epsilon))
+    shift = bias - mean * inv
+    if last:        # rows of channels
+        y = affine_pass(x2, None, None, inv, shift, 1, 1)
+    else:           # a row per (sample, channel)
+        y = affine_pass(x2, None, np.tile(inv, x.shape[0]), None, shift,
+                        channels, x2.shape[1])
+    return (y.reshape(x.shape),) + extra
+
+
+def batch_norm_ext(input, weight=None, bias=None, running_mean=None,
+                   running_var=None, training=False, momentum=0.1,
+                   epsilon=1e-5):
+    """BatchNormExt as one compiled pass per (sample, channel) row,
+    y = (x - mean[c]) * rstd[c] * weight[c] + bias[c] (batch statistics:
+    one more pass); other dtypes decline."""
+    if input.ndim < 2 or not fits(input, input.shape[1], weight, bias,
+                                  running_mean, running_var):
+        return None
+    n, c = input.shape[:2]
+    x2 = rows_of(input, n * c)
+    if training or running_mean is None or running_var is None:
+        mean, var = channel_moments(x2.reshape(n, c, -1))
+    else:
+        mean, var = running_mean.reshape(-1), running_var.reshape(-1)
+    inv = rstd(var, epsilon)
+    y = affine_pass(x2, np.tile(mean, n), np.tile(inv, n), weight, bias, c,
+                    x2.shape[1])
+    return y.reshape(input.shape), mean.copy(), inv
+
+
+def bias_add(input_x, bias, data_format="NCHW"):
+    """BiasAdd as one compiled pass over (sample, channel) rows
+    (affine_rows); channel-last, NumPy's broadcast add (one ufunc
+    pass along contiguous channels is as fast); integers and mixed dtypes
+    decline."""
+    last = data_format == "NHWC"
+    if input_x.ndim < 2 or bias.ndim != 1 or not fits(
+            input_x, input_x.shape[-1 if last else 1], bias):
+        return None
+    if last or input_x.ndim == 2:
+        return np.add(input_x, bias)
+    channels = bias.shape[0]
+    x2 = rows_of(input_x, input_x.shape[0] * channels)
+    y = affine_pass(x2, None, None, None, bias, channels, x2.shape[1])
+    return y.reshape(input_x.shape)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """GroupNorm, one row kernel pass per (sample, group)
+    (normalize_rows); other dtypes decline."""
+    groups = int(num_groups)
+    if input.ndim < 2 or groups <= 0 or input.shape[1] % groups \
+            or not fits(input, input.shape[1], weight, bias):
+        return None
+    n, c = input.shape[:2]
+    x2 = rows_of(input, n * groups)
+    y, mean, var = normalize(x2, weight, bias, groups,
+                             x2.shape[1] // (c // groups), eps)
+    return (y.reshape(input.shape), mean.reshape(n, groups),
+            rstd(var, eps).reshape(n, groups))
+
+
+def instance_norm(input_x, gamma, beta, mean, variance, epsilon=1e-5,
+                  momentum=0.1):
+    """InstanceNorm, one row kernel pass per (sample, channel)
+    (normalize_rows); other dtypes decline."""
+    if input_x.ndim < 2 or not fits(input_x, input_x.shape[1], gamma, beta):
+        return None
+    x2 = rows_of(input_x, input_x.shape[0] * input_x.shape[1])
+    y, _, _ = normalize(x2, gamma, beta, input_x.shape[1], x2.shape[1],
+                        epsilon)
+    return y.reshape(input_x.shape), mean.copy(), variance.copy()
+
+
+def layer_norm(input_x, gamma, beta, begin_norm_axis=1,
+               begin_params_axis=1, epsilon=1e-7):
+    """LayerNorm of float32/float64 rows, with gamma and beta over the same
+    trailing axes (the usual case), one row kernel pass per normalised row
+    (normalize_rows); anything else declines."""
+    rank = input_x.ndim
+    start = int(begin_norm_axis) % rank if rank else 0
+    if rank == 0 or int(begin_params_axis) % rank != start \
+            or gamma.shape != input_x.shape[start:] or beta.shape != gamma.shape \
+            or not fits(input_x, gamma.size, gamma, beta):
+        return None
+    x2 = rows_of(input_x, input_x.size // gamma.size)
+    y, mean, var = normalize(x2, gamma, beta, 1, 1, epsilon)
+    kept = input_x.shape[:start] + (1,) * (rank - start)
+    return y.reshape(input_x.shape), mean.reshape(kept), var.reshape(kept)
+
+
+def layer_norm_ext(input, normalized_shape, weight=None, bias=None,
+                   eps=1e-5):
+    """LayerNormExt, one row kernel pass per normalised row
+    (normalize_rows); other dtypes decline."""
+    count = len(normalized_shape)
+    size = math.prod(normalized_shape)
+    if tuple(input.shape[input.ndim - count:]) != tuple(normalized_shape) \
+            or not fits(input, size, weight, bias):
+        return None
+    x2 = rows_of(input, input.size // size)
+    y, mean, var = normalize(x2, weight, bias, 1, 1, eps)
+    kept = input.shape[:input.ndim - count] + (1,) * count
+    return (y.reshape(input.shape), mean.reshape(kept),
+            rstd(var, eps).reshape(kept))

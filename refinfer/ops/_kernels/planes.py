@@ -9,7 +9,7 @@ phase. A whole plane is then one long vectorised loop per tap over
 i*pitch + j, computing pitch - OW garbage columns per row that are dropped
 when the result is copied out.
 
-Indexing follows ops/_fast.py: no sub-array views inside loops, and indices
+Indexing follows ops/program.py: no sub-array views inside loops, and indices
 Numba cannot prove non-negative made unsigned.
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ import numpy as np
 from refinfer.jit import kernel
 from refinfer.threads import min_items, parallel_for
 
-from . import program as _fast
+from . import program
 from .._ref import window as win
 
 
@@ -154,8 +154,8 @@ def each_channel_range(images: int, channels: int, plane_pixels: int, fn):
 def pool_nchw(x, kernel_size, strides, pad_mode, data_format, maximum):
     """MaxPool (``maximum``) or AvgPool of a float32/float64 NCHW x with
     :func:`pool`, channel ranges across the worker threads; None for what
-    the kernel does not cover (the caller uses the reference)."""
-    if data_format != "NCHW" or _fast.float_operands(x) is None \
+    the kernel does not cover."""
+    if data_format != "NCHW" or program.float_operands(x) is None \
             or x.ndim != 4 or pad_mode not in ("VALID", "SAME"):
         return None
     pads = win.resolve_pads(x.shape[2:], kernel_size, strides, (1, 1), pad_mode)
@@ -164,13 +164,25 @@ def pool_nchw(x, kernel_size, strides, pad_mode, data_format, maximum):
     counts = np.empty(0, x.dtype) if maximum else _window_counts(
         x.shape[2:], tuple(kernel_size), tuple(strides), pads, tuple(out_hw),
         x.dtype)
-    x = _fast.writable(x)
+    x = program.writable(x)
 
     def run(n, lo, hi):
         pool(x[n:n + 1, lo:hi], y[n:n + 1, lo:hi], *kernel_size, *strides,
              pads[0][0], pads[1][0], maximum, counts)
     each_channel_range(x.shape[0], x.shape[1], y.shape[2] * y.shape[3], run)
     return y
+
+
+def max_pool(x, kernel_size=(1, 1), strides=(1, 1), pad_mode="VALID",
+             data_format="NCHW"):
+    """MaxPool of NCHW float32/float64 planes (:func:`pool_nchw`)."""
+    return pool_nchw(x, kernel_size, strides, pad_mode, data_format, True)
+
+
+def avg_pool(x, kernel_size=(1, 1), strides=(1, 1), pad_mode="VALID",
+             data_format="NCHW"):
+    """AvgPool of NCHW float32/float64 planes (:func:`pool_nchw`)."""
+    return pool_nchw(x, kernel_size, strides, pad_mode, data_format, False)
 
 
 @lru_cache(maxsize=256)

@@ -1,16 +1,9 @@
-"""Source coordinates and separable sampling for the resize ops.
+"""Resize kernels (``numba`` backend of ResizeBilinearV2,
+ResizeNearestNeighbor(V2), the Upsample ops and ResizeLinear1D; the
+sampling rules are ops/_ref/resize.py's).
 
-TensorFlow's conventions, which MindSpore's ResizeBilinearV2 and
-ResizeNearestNeighbor(V2) CPU kernels follow: with
-scale = (in - 1) / (out - 1) if align_corners (and out > 1) else in / out,
-output index i samples the input at
-
-- bilinear: src = (i + 0.5) * scale - 0.5 with half_pixel_centers, else
-  i * scale; it blends floor(src) and ceil(src), both clamped into
-  [0, in - 1], with weight src - floor(src);
-- nearest: src = (i + 0.5) * scale with half_pixel_centers, else
-  i * scale; the index is round(src) (half away from zero) with
-  align_corners, else floor(src), clamped into [0, in - 1].
+Both kernels see the input as (planes, D, H, W): every leading axis folded
+into the planes, 1-D and 2-D resizes given unit leading spatial axes.
 """
 from __future__ import annotations
 
@@ -18,78 +11,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from .._ref.common import compute_dtype
+from refinfer.jit import kernel
+from refinfer.threads import min_items, parallel_for
 
-
-def _scale(size_in: int, size_out: int, align_corners: bool) -> float:
-    if align_corners and size_out > 1:
-        return (size_in - 1) / (size_out - 1)
-    return size_in / size_out
-
-
-def nearest_indices(size_in, size_out, align_corners, half_pixel_centers):
-    """The input index each output index copies."""
-    scale = _scale(size_in, size_out, align_corners)
-    src = np.arange(size_out, dtype=np.float64)
-    src = (src + 0.5) * scale if half_pixel_centers else src * scale
-    index = np.floor(src + 0.5) if align_corners else np.floor(src)
-    return np.clip(index.astype(np.int64), 0, size_in - 1)
-
-
-def linear_weights(size_in, size_out, align_corners, half_pixel_centers):
-    """(lower index, upper index, weight of the upper one) per output."""
-    scale = _scale(size_in, size_out, align_corners)
-    src = np.arange(size_out, dtype=np.float64)
-    src = (src + 0.5) * scale - 0.5 if half_pixel_centers else src * scale
-    floor = np.floor(src)
-    lower = np.clip(floor, 0, size_in - 1).astype(np.int64)
-    upper = np.clip(np.ceil(src), 0, size_in - 1).astype(np.int64)
-    return lower, upper, src - floor
-
-
-def check_image(op: str, image: np.ndarray, size) -> None:
-    """The 2-D resize ops take an (N, C, H, W) image and two sizes."""
-    if image.ndim != 4 or len(size) != 2:
-        raise ValueError(f"{op}: 4-D image and 2 sizes expected, got "
-                         f"{image.shape} and {size}")
-
-
-def resize(x: np.ndarray, size, mode: str, align_corners: bool,
-           half_pixel_centers: bool) -> np.ndarray:
-    """Resize the trailing len(size) axes of x, one axis at a time
-    ("nearest" or "linear"; bilinear is linear along H then W)."""
-    if any(int(s) <= 0 for s in size):
-        raise ValueError(f"resize: output size {tuple(size)} must be positive")
-    first = x.ndim - len(size)
-    if mode == "nearest":
-        y = x
-        for k, out in enumerate(size):
-            index = nearest_indices(x.shape[first + k], int(out),
-                                    align_corners, half_pixel_centers)
-            y = np.take(y, index, axis=first + k)
-        return y
-    work = compute_dtype(x.dtype)
-    y = x.astype(work, copy=False)
-    for k, out in enumerate(size):
-        axis = first + k
-        lower, upper, weight = linear_weights(x.shape[axis], int(out),
-                                              align_corners,
-                                              half_pixel_centers)
-        shape = [1] * x.ndim
-        shape[axis] = int(out)
-        weight = weight.astype(work).reshape(shape)
-        low, high = np.take(y, lower, axis=axis), np.take(y, upper, axis=axis)
-        y = low + (high - low) * weight
-    return y.astype(x.dtype, copy=False)
-
-
-# -- numba backend -------------------------------------------------------------
-# Both kernels see the input as (planes, D, H, W): every leading axis folded
-# into the planes, 1-D and 2-D resizes given unit leading spatial axes.
-from refinfer.jit import kernel  # noqa: E402
-from refinfer.threads import min_items, parallel_for  # noqa: E402
-
-from . import program as _fast  # noqa: E402
+from . import program
+from .._ref import resize as _resize
+from .._ref.resize import linear_weights, nearest_indices
 
 _KEPT = np.zeros((0, 2), np.int64)      # the pairs of an axis not resized
 
@@ -170,18 +97,18 @@ def _linear_table(size_in, size_out, align_corners, half_pixel_centers, dtype):
 
 def fast_resize(x: np.ndarray, size, mode: str, align_corners: bool,
                 half_pixel_centers: bool) -> np.ndarray:
-    """:func:`resize` with the Numba kernels: "nearest" for every dtype of
-    1, 2, 4 or 8 bytes (moved as unsigned words), "linear" for float32 and
-    float64; other cases go to the reference."""
+    """ops/_ref/resize.resize with the Numba kernels: "nearest" for every
+    dtype of 1, 2, 4 or 8 bytes (moved as unsigned words), "linear" for
+    float32 and float64; None for other cases."""
     rank, nearest = len(size), mode == "nearest"
     word = f"u{x.dtype.itemsize}" if x.dtype.itemsize in (1, 2, 4, 8) else None
     if not 1 <= rank <= 3 or x.ndim < rank or 0 in x.shape[x.ndim - rank:] \
             or any(int(s) <= 0 for s in size) \
-            or (word is None if nearest else _fast.float_operands(x) is None):
-        return resize(x, size, mode, align_corners, half_pixel_centers)
+            or (word is None if nearest else program.float_operands(x) is None):
+        return None
     lead = x.shape[:x.ndim - rank]
     planes = int(np.prod(lead, dtype=np.int64))
-    src = _fast.writable(x).reshape(
+    src = program.writable(x).reshape(
         (planes,) + (1,) * (3 - rank) + x.shape[x.ndim - rank:])
     out = tuple(int(s) for s in size)
     dst = np.empty((planes,) + (1,) * (3 - rank) + out, x.dtype)
@@ -202,3 +129,51 @@ def fast_resize(x: np.ndarray, size, mode: str, align_corners: bool,
             linear_planes(src[lo:hi], dst[lo:hi], *pairs, *weights)
     parallel_for(planes, run, grain=min_items(dst[0].size if planes else 1))
     return dst.reshape(lead + out)
+
+
+# -- the ops' kernels: their references' argument handling with fast_resize ----------
+def resize_bilinear_v2(image, size, align_corners=False,
+                       half_pixel_centers=False):
+    """ResizeBilinearV2 (float32/float64)."""
+    return _resize.resize_bilinear_with(fast_resize, image, size,
+                                        align_corners, half_pixel_centers)
+
+
+def resize_nearest_neighbor_v2(image, size, align_corners=False,
+                               half_pixel_centers=False):
+    """ResizeNearestNeighborV2 (elements of 1, 2, 4 or 8 bytes)."""
+    return _resize.resize_nearest_with(fast_resize, image, size,
+                                       align_corners, half_pixel_centers)
+
+
+def resize_nearest_neighbor(input_x, size, align_corners=False,
+                            half_pixel_centers=False):
+    """ResizeNearestNeighbor: half_pixel_centers ignored, as the
+    reference's."""
+    return _resize.resize_nearest_with(fast_resize, input_x, size,
+                                       align_corners, False)
+
+
+def upsample_nearest(x, output_size=None, scales=None):
+    """UpsampleNearest1D/2D/3D (elements of 1, 2, 4 or 8 bytes)."""
+    return _resize.upsample_with(fast_resize, x, output_size, scales,
+                                 x.ndim - 2, "nearest")
+
+
+def upsample_linear(x, output_size=None, scales=None, align_corners=False):
+    """UpsampleLinear1D / UpsampleBilinear2D (float32/float64)."""
+    return _resize.upsample_with(fast_resize, x, output_size, scales,
+                                 x.ndim - 2, "linear", align_corners)
+
+
+def upsample_trilinear3d(x, output_size=None, scales=None,
+                         align_corners=False):
+    """UpsampleTrilinear3D (float32/float64)."""
+    return _resize.upsample_with(fast_resize, x, output_size, scales, 3,
+                                 "linear", align_corners)
+
+
+def resize_linear1d(x, size, coordinate_transformation_mode="align_corners"):
+    """ResizeLinear1D (float32/float64)."""
+    return _resize.resize_linear1d_with(fast_resize, x, size,
+                                        coordinate_transformation_mode)

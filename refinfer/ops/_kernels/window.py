@@ -1,5 +1,5 @@
 """Numba kernel for every max and average pool, windowed or adaptive
-(``numba`` backend of the ops using ops/_pool.py).
+(``numba`` backend of the ops using ops/_ref/pool.py).
 
 One description serves all of them. Along each spatial axis, output
 position o reads the input at ``start[o] + t * step`` for t < ``count[o]``
@@ -7,7 +7,7 @@ position o reads the input at ``start[o] + t * step`` for t < ``count[o]``
 
 - window pools: start = o * stride - pad_before, count = kernel,
   step = dilation;
-- adaptive pools: the bin [start, end) of ops/_pool.adaptive_bins, step 1.
+- adaptive pools: the bin [start, end) of ops/_ref/pool.adaptive_bins, step 1.
 
 The input is seen as (planes, D * H, W): N * C planes (or every leading
 axis of an adaptive pool), 1-D and 2-D pools given unit leading spatial
@@ -35,7 +35,7 @@ import numpy as np
 from refinfer.jit import kernel
 from refinfer.threads import min_items, parallel_for
 
-from . import program as _fast
+from . import program
 from .._ref import pool as _pool
 from .._ref import window as win
 
@@ -47,7 +47,7 @@ MARGIN = np.iinfo(np.int32).max   # index of a padding cell: loses every tie
 
 # -- kernels -------------------------------------------------------------------
 # Indices are made unsigned where Numba cannot prove them non-negative (see
-# ops/_fast.py), and choices are written as selects, so the loops vectorise.
+# _kernels/program.py), and choices are written as selects, so the loops vectorise.
 @kernel
 def beats(v, i, best, best_i):
     """Whether value v at flat index i beats (best, best_i) in a max pool:
@@ -258,7 +258,7 @@ def window_taps(out: int, stride: int, before: int, kernel: int,
 @lru_cache(maxsize=512)
 def adaptive_taps(size: int, out: int) -> np.ndarray:
     """The tap table of an adaptive pool along one axis (bins of
-    ops/_pool.adaptive_bins)."""
+    ops/_ref/pool.adaptive_bins)."""
     bins = np.array(_pool.adaptive_bins(size, out), np.int64).reshape(-1, 2)
     return np.stack([bins[:, 0], bins[:, 1] - bins[:, 0],
                      np.ones(out, np.int64)], axis=1)
@@ -273,7 +273,7 @@ def run_pool(x, lead: int, rank: int, tables: list, divisors=None,
     spatial = _spatial3(x.shape, rank)
     planes = int(np.prod(x.shape[:lead], dtype=np.int64))
     out = tuple(len(t) for t in tables)
-    x3 = _fast.writable(x).reshape(planes, spatial[0] * spatial[1], spatial[2])
+    x3 = program.writable(x).reshape(planes, spatial[0] * spatial[1], spatial[2])
     tables = _pad3(tables)
     out3 = tuple(len(t) for t in tables)
     y = np.empty((planes, out3[0] * out3[1], out3[2]), x.dtype)
@@ -294,16 +294,17 @@ def _applies(x, rank: int) -> bool:
     """Whether :func:`pool_planes` pools x over its trailing ``rank``
     axes: float32/float64, 1 to 3 non-empty axes, planes of fewer than
     2**31 elements (its indices are int32)."""
-    if _fast.float_operands(x) is None or not 1 <= rank <= 3 or x.ndim < rank:
+    if program.float_operands(x) is None or not 1 <= rank <= 3 or x.ndim < rank:
         return False
     spatial = x.shape[x.ndim - rank:]
     return 0 not in spatial and math.prod(spatial) < MARGIN
 
 
 def max_pool(x, kernel, stride, dilation, pads, ceil_mode=False, argmax=False):
-    """ops/_pool.max_pool with :func:`pool_planes` (float32/float64)."""
+    """ops/_ref/pool.max_pool with :func:`pool_planes` (float32/float64;
+    None for other inputs)."""
     if x.ndim != len(kernel) + 2 or not _applies(x, len(kernel)):
-        return _pool.max_pool(x, kernel, stride, dilation, pads, ceil_mode, argmax)
+        return None
     out = win.output_hw(x.shape[2:], kernel, stride, dilation, pads, ceil_mode)
     tables = [window_taps(*geometry) for geometry in zip(
         out, stride, (p[0] for p in pads), kernel, dilation)]
@@ -312,12 +313,11 @@ def max_pool(x, kernel, stride, dilation, pads, ceil_mode=False, argmax=False):
 
 def avg_pool(x, kernel, stride, pads, ceil_mode=False, count_include_pad=True,
              divisor_override=0):
-    """ops/_pool.avg_pool with :func:`pool_planes` (float32/float64): the
-    divisor is divisor_override, else the product of ops/_pool's per-axis
-    window counts."""
+    """ops/_ref/pool.avg_pool with :func:`pool_planes` (float32/float64;
+    None for other inputs): the divisor is divisor_override, else the
+    product of ops/_ref/pool's per-axis window counts."""
     if x.ndim != len(kernel) + 2 or not _applies(x, len(kernel)):
-        return _pool.avg_pool(x, kernel, stride, pads, ceil_mode,
-                              count_include_pad, divisor_override)
+        return None
     spatial = x.shape[2:]
     ones = (1,) * len(spatial)
     out = win.output_hw(spatial, kernel, stride, ones, pads, ceil_mode)
@@ -344,17 +344,95 @@ def _adaptive_tables(x, out_size):
 
 
 def adaptive_avg_pool(x, out_size):
-    """ops/_pool.adaptive_avg_pool with :func:`pool_planes`."""
+    """ops/_ref/pool.adaptive_avg_pool with :func:`pool_planes` (None
+    where it does not apply)."""
     tables = _adaptive_tables(x, out_size)
     if tables is None:
-        return _pool.adaptive_avg_pool(x, out_size)
+        return None
     divisors = [t[:, 1].astype(np.float64) for t in tables]
     return run_pool(x, x.ndim - len(tables), len(tables), tables, divisors)
 
 
 def adaptive_max_pool(x, out_size):
-    """ops/_pool.adaptive_max_pool with :func:`pool_planes`."""
+    """ops/_ref/pool.adaptive_max_pool with :func:`pool_planes` (None
+    where it does not apply)."""
     tables = _adaptive_tables(x, out_size)
     if tables is None:
-        return _pool.adaptive_max_pool(x, out_size)
+        return None
     return run_pool(x, x.ndim - len(tables), len(tables), tables, argmax=True)
+
+
+# -- the ops' kernels: their references' argument handling with these pools ----------
+def adaptive_avg_pool_nd(input, output_size):
+    """AdaptiveAvgPool1D/2D/3D(Ext) (float32/float64)."""
+    _pool.check_output_size("AdaptiveAvgPool", input, output_size)
+    return adaptive_avg_pool(input, output_size)
+
+
+def adaptive_max_pool_nd(input, output_size):
+    """AdaptiveMaxPool1D/2D (float32/float64)."""
+    _pool.check_output_size("AdaptiveMaxPool", input, output_size)
+    return adaptive_max_pool(input, output_size)
+
+
+def max_pool3d(x, kernel_size=(1, 1, 1), strides=(1, 1, 1), pad_mode="VALID",
+               pad_list=(0, 0, 0, 0, 0, 0), ceil_mode=False,
+               data_format="NCDHW"):
+    """MaxPool3D (float32/float64)."""
+    return _pool.max_pool3d_with(max_pool, x, kernel_size, strides, pad_mode,
+                                 pad_list, ceil_mode, data_format)
+
+
+def avg_pool3d(input, kernel_size=(1, 1, 1), strides=(1, 1, 1),
+               pad_mode="VALID", pad=(0, 0, 0, 0, 0, 0), ceil_mode=False,
+               count_include_pad=True, divisor_override=0,
+               data_format="NCDHW", pad_list=None):
+    """AvgPool3D (float32/float64)."""
+    return _pool.avg_pool3d_with(avg_pool, input, kernel_size, strides,
+                                 pad_mode, pad, ceil_mode, count_include_pad,
+                                 divisor_override, data_format, pad_list)
+
+
+def max_pool3d_with_argmax(x, ksize, strides, pads, dilation=(1, 1, 1),
+                           ceil_mode=False, data_format="NCDHW",
+                           argmax_type=np.dtype(np.int64)):
+    """MaxPool3DWithArgmax (float32/float64)."""
+    _pool.check_ncdhw(x, data_format)
+    return _pool.pool_with_argmax(max_pool, x, ksize, strides, pads,
+                                  dilation, ceil_mode, argmax_type)
+
+
+def max_pool_with_argmax(x, kernel_size=(1, 1), strides=(1, 1),
+                         pad_mode="VALID", data_format="NCHW"):
+    """MaxPoolWithArgmax (float32/float64)."""
+    return _pool.max_pool_with_argmax_with(max_pool, x, kernel_size, strides,
+                                           pad_mode, data_format)
+
+
+def max_pool_with_argmax_v2(x, kernel_size, strides=None, pads=(0, 0),
+                            dilation=(1, 1), ceil_mode=False,
+                            argmax_type=np.dtype(np.int64)):
+    """MaxPoolWithArgmaxV2 (float32/float64)."""
+    return _pool.pool_with_argmax(max_pool, x, kernel_size, strides, pads,
+                                  dilation, ceil_mode, argmax_type)
+
+
+def mint_avg_pool(rank: int):
+    """The kernel of the rank-D mint average pool (AvgPool1D, AvgPool2D,
+    AvgPool3DExt; AvgPool1D passes no divisor_override)."""
+    def avg_pool_nd(input, kernel_size, stride=None, padding=(0,),
+                    ceil_mode=False, count_include_pad=True,
+                    divisor_override=None):
+        return _pool.torch_avg_pool(avg_pool, rank, input, kernel_size, stride,
+                                    padding, ceil_mode, count_include_pad,
+                                    divisor_override)
+    return avg_pool_nd
+
+
+def max_pool_with_indices(x, kernel_size, strides=None, pads=(0, 0),
+                          dilation=(1, 1), ceil_mode=False,
+                          argmax_type=np.dtype(np.int64)):
+    """MaxPoolWithIndices / MaxPoolWithMask."""
+    return _pool.max_pool_with_indices_with(max_pool, x, kernel_size, strides,
+                                            pads, dilation, ceil_mode,
+                                            argmax_type)

@@ -3,13 +3,21 @@
 Shared by MaxPool3D, AvgPool3D, MaxPool3DWithArgmax, the adaptive pools and
 the mint pools. Inputs are (N, C, *spatial); the kernels loop over the
 kernel taps (or the adaptive bins), never over output pixels.
+
+The ops' argument checks and resolutions are here too, each taking the
+``pool`` to run: one of the functions above for the references, their
+twin in ops/_kernels/window.py (which returns None where it declines) for
+the kernels.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from refinfer import args
+
 from . import window as win
 from .common import compute_dtype
+from .conv import spatial_ints
 
 
 def _lowest(dtype: np.dtype):
@@ -134,3 +142,132 @@ def adaptive_max_pool(x: np.ndarray, out_size):
                                                    -1)[..., 0]
         index[(Ellipsis,) + cell] = inside[best]
     return y, index
+
+
+def check_output_size(op: str, input, output_size) -> None:
+    """An adaptive pool pools at most all of the input's axes."""
+    if len(output_size) > input.ndim:
+        raise ValueError(f"{op}: output_size {output_size} for input "
+                         f"{input.shape}")
+
+
+def pool_pad_mode(value):
+    """A pool's pad_mode: "VALID", "SAME", or "PAD" (the 3-D pools export
+    explicit padding as "CALCULATED"); codes as for Conv2D."""
+    if isinstance(value, str) and value.upper() == "CALCULATED":
+        return "PAD"
+    return args.pad_mode(value)
+
+
+def max_pool3d_with(pool, x, kernel_size, strides, pad_mode, pad_list,
+                    ceil_mode, data_format):
+    """MaxPool3D's arguments checked and resolved for ``pool``."""
+    if x.ndim != 5 or data_format != "NCDHW":
+        raise ValueError(f"MaxPool3D: NCDHW input expected, got {x.shape}")
+    pads = win.resolve_pads(x.shape[2:], kernel_size, strides, (1, 1, 1),
+                            pad_mode, pad_list)
+    return pool(x, kernel_size, strides, (1, 1, 1), pads,
+                ceil_mode and pad_mode == "PAD")
+
+
+def avg_pool3d_with(pool, input, kernel_size, strides, pad_mode, pad,
+                    ceil_mode, count_include_pad, divisor_override,
+                    data_format, pad_list):
+    """AvgPool3D's arguments checked and resolved for ``pool``."""
+    if input.ndim != 5 or data_format != "NCDHW":
+        raise ValueError(f"AvgPool3D: NCDHW input expected, got "
+                         f"{input.shape}")
+    explicit = pad_list if pad_list is not None else pad
+    pads = win.resolve_pads(input.shape[2:], kernel_size, strides, (1, 1, 1),
+                            pad_mode, explicit)
+    return pool(input, kernel_size, strides, pads,
+                ceil_mode and pad_mode == "PAD", count_include_pad,
+                int(divisor_override))
+
+
+def argmax_dtype(value) -> np.dtype:
+    """The index dtype: "int32" / "int64", a TypeId, or Lite's codes 3 / 4
+    (MaxPoolWithArgmaxV2)."""
+    if isinstance(value, (int, np.integer)) and int(value) in (3, 4):
+        return np.dtype(np.int32 if int(value) == 3 else np.int64)
+    return args.dtype(value)
+
+
+def pool_with_argmax(pool, x, kernel, strides, pads, dilation, ceil_mode,
+                     argmax_type):
+    """(y, argmax as argmax_type) of ``pool`` with ``pads`` on both sides
+    of each axis; strides None means the kernel size."""
+    strides = kernel if strides is None else strides
+    pooled = pool(x, kernel, strides, dilation, tuple((p, p) for p in pads),
+                  ceil_mode, argmax=True)
+    if pooled is None:
+        return None
+    return pooled[0], pooled[1].astype(argmax_type)
+
+
+def check_ncdhw(x, data_format):
+    if x.ndim != 5 or data_format != "NCDHW":
+        raise ValueError(f"MaxPool3DWithArgmax: NCDHW input expected, got "
+                         f"{x.shape}")
+
+
+def max_pool_with_argmax_with(pool, x, kernel_size, strides, pad_mode,
+                              data_format):
+    """MaxPoolWithArgmax (the classic primitive) with ``pool``."""
+    if x.ndim != 4 or data_format != "NCHW":
+        raise ValueError(f"MaxPoolWithArgmax: NCHW input expected, got "
+                         f"{x.shape}")
+    pads = win.resolve_pads(x.shape[2:], kernel_size, strides, (1, 1),
+                            pad_mode)
+    if pad_mode == "SAME":
+        pads = _legacy_same_split(kernel_size, strides, pads)
+    pooled = pool(x, kernel_size, strides, (1, 1), pads, argmax=True)
+    if pooled is None:
+        return None
+    y, index = pooled
+    plane = x.shape[2] * x.shape[3]  # the index counts earlier channels too
+    index += np.arange(x.shape[1]).reshape(1, -1, 1, 1) * plane
+    return y, index.astype(np.int32)
+
+
+def _legacy_same_split(kernel, strides, pads):
+    """SAME padding re-split as MaxPoolWithArgmax's CPU kernel does:
+    max((k - s) // 2, 0) before, the rest of the same total after."""
+    split = []
+    for k, s, (before, after) in zip(kernel, strides, pads):
+        first = min(max((k - s) // 2, 0), before + after)
+        split.append((first, before + after - first))
+    return tuple(split)
+
+
+def batched(input, rank, pool):
+    """Run ``pool`` on (N, C, *S); an unbatched (C, *S) input gets N = 1."""
+    if input.ndim == rank + 1:
+        out = pool(input[None])
+        if out is None:
+            return None
+        return tuple(o[0] for o in out) if isinstance(out, tuple) else out[0]
+    if input.ndim != rank + 2:
+        raise ValueError(f"{rank}-D pooling of an input of shape "
+                         f"{input.shape}")
+    return pool(input)
+
+
+def torch_avg_pool(pool, rank, input, kernel_size, stride, padding,
+                   ceil_mode, count_include_pad, divisor_override):
+    """A rank-D mint average pool with ``pool``."""
+    per_axis = spatial_ints(rank)
+    kernel = per_axis(kernel_size)
+    stride = kernel if stride is None or not stride else per_axis(stride)
+    pads = tuple((p, p) for p in per_axis(padding))
+    return batched(input, rank, lambda x: pool(
+        x, kernel, stride, pads, ceil_mode, count_include_pad,
+        int(divisor_override or 0)))
+
+
+def max_pool_with_indices_with(pool, x, kernel_size, strides, pads,
+                               dilation, ceil_mode, argmax_type):
+    """MaxPoolWithIndices with ``pool``."""
+    return batched(x, 2, lambda batch: pool_with_argmax(
+        pool, batch, kernel_size, strides, pads, dilation, ceil_mode,
+        argmax_type))

@@ -3,10 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import binary
+from ._kernels.program import OP_DIV
 from ._ref.common import ALL, as_result, promote
 
 
-@register("Div", family="elementwise", dtypes=ALL)
+@register("Div", family="elementwise", dtypes=ALL, recipe=binary(OP_DIV))
 def div(input, other):
     """Elementwise true division with broadcasting: y = input / other.
 
@@ -20,16 +22,3 @@ def div(input, other):
         a, b = a.astype(np.float32), b.astype(np.float32)
     with np.errstate(divide="ignore", invalid="ignore"):
         return as_result(np.true_divide(a, b))
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("Div", "numba")
-def div_numba(input, other):
-    """Div of float32/float64 tensors (Python numbers beside them) through
-    ``_fast``; everything else through the reference."""
-    return _fast.elementwise(_fast.OP_DIV, div, input, other)

@@ -78,16 +78,15 @@ class Recipe:
             args = self.prepare(*args)
             if args is None:
                 return None
-        values = args[:self.values]
-        dtype, pattern = value_pattern(values)
+        dtype, pattern, tensors = value_pattern(args[:self.values])
         if dtype is None:
             return None
+        params = args[self.values:]
         try:
-            runner = _alone(self, dtype, pattern, plain(args[self.values:]))
+            runner = _alone(self, dtype, pattern, plain(params) if params else ())
         except (TypeError, ValueError):     # an unhashable or odd parameter
             return None
-        return None if runner is None else \
-            runner([v for v in values if type(v) is np.ndarray])
+        return None if runner is None else runner(tensors)
 
 
 def recipe(values: int = 1, prepare: Callable | None = None):
@@ -305,25 +304,26 @@ def log_sigmoid_pair(input):
 
 # -- programs -----------------------------------------------------------------
 def value_pattern(values) -> tuple:
-    """(dtype, pattern) of an op's values: all tensors of one float32 /
-    float64 dtype, Python numbers and None; the pattern has "tensor" for a
-    tensor, ("number", v) for a number, None for None. (None, None) for
-    anything else."""
-    dtype, pattern = None, []
+    """(dtype, pattern, tensors) of an op's values: all tensors of one
+    float32 / float64 dtype, Python numbers and None; the pattern has
+    "tensor" for a tensor, ("number", v) for a number, None for None.
+    (None, None, None) for anything else."""
+    dtype, pattern, tensors = None, [], []
     for v in values:
         if type(v) is np.ndarray:
             if dtype is not None and v.dtype != dtype:
-                return None, None
+                return None, None, None
             dtype = v.dtype
             pattern.append("tensor")
+            tensors.append(v)
         elif type(v) is float or type(v) is int:
             pattern.append(("number", v))
         elif v is None:
             pattern.append(None)
         else:
-            return None, None
-    return (dtype, tuple(pattern)) if dtype in FAST_DTYPES \
-        else (None, None)
+            return None, None, None
+    return (dtype, tuple(pattern), tensors) if dtype in FAST_DTYPES \
+        else (None, None, None)
 
 
 def plain(params) -> tuple:

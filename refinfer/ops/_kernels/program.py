@@ -726,14 +726,18 @@ def alone(program: Program):
         return program
     ufunc, n_inputs, consts = UFUNCS[opcode], program.n_inputs, program.consts
     registers = (a, b) if is_binary(opcode) else (a,)
+    if registers == tuple(range(n_inputs)):     # the operands, in order
+        pick = tuple
+    else:
+        def pick(operands):
+            return [operands[r] if r < n_inputs else consts[r - n_inputs]
+                    for r in registers]
 
     def run(operands):
-        args = [operands[r] if r < n_inputs else consts[r - n_inputs]
-                for r in registers]
         if opcode not in QUIET:
-            return np.asarray(ufunc(*args))
+            return np.asarray(ufunc(*pick(operands)))
         with np.errstate(all="ignore"):
-            return np.asarray(ufunc(*args))
+            return np.asarray(ufunc(*pick(operands)))
     return run
 
 

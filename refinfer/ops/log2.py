@@ -13,6 +13,7 @@ from ._ref.math import unary_float
 def log2(input):
     """Elementwise base-2 logarithm.
 
+    y = log2(x) = ln(x) / ln(2): log2(0) = -inf, x < 0 gives NaN.
     Argument: input. What mint.log2 exports (ops.log2 exports Log and Div).
     MindSpore 2.7.1 has no CPU kernel for it. Floats keep their dtype
     (float16 is computed in float32); integer and bool inputs give float32.

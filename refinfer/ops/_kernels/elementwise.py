@@ -68,6 +68,7 @@ class Recipe:
                             f"{n_params} parameters")
 
     def kernels(self) -> dict[str, Callable]:
+        """The op's kernels by backend (the registry wraps each once)."""
         return {"numba": self.run}
 
     def run(self, *args):

@@ -3,23 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_ABS
 from ._ref.common import ALL, as_result
 
 
-@register("Abs", family="elementwise", dtypes=ALL)
+@register("Abs", family="elementwise", dtypes=ALL, recipe=unary(OP_ABS))
 def abs(input):
     """Elementwise absolute value, same dtype (int8 -128 stays -128)."""
     return as_result(np.abs(input))
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("Abs", "numba")
-def abs_numba(input):
-    """Abs of float32/float64 tensors (Python numbers beside them) through
-    ``_fast``; everything else through the reference."""
-    return _fast.elementwise(_fast.OP_ABS, abs, input)

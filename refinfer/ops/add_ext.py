@@ -1,11 +1,12 @@
 """AddExt."""
 from refinfer.registry import register
 
+from ._kernels.elementwise import ADD_EXT
 from ._ref.common import ALL, as_result, promote
 from ._ref.math import scaled
 
 
-@register("AddExt", family="elementwise", dtypes=ALL)
+@register("AddExt", family="elementwise", dtypes=ALL, recipe=ADD_EXT)
 def add_ext(input, other, alpha=1):
     """Elementwise y = input + alpha * other, with broadcasting (mint.add).
 
@@ -15,16 +16,3 @@ def add_ext(input, other, alpha=1):
     """
     a, b = promote(input, other)
     return as_result(a + scaled(b, alpha, "AddExt"), a.dtype)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("AddExt", "numba")
-def add_ext_numba(input, other, alpha=1):
-    """AddExt of float32/float64 tensors (Python numbers beside them) through
-    its ``_fast_math`` recipe; everything else through the reference."""
-    return _fast_math.apply("AddExt", add_ext, input, other, alpha)

@@ -3,11 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import ADDCDIV
 from ._ref.common import FLOATS, as_result
 from ._ref.math import common_dtype
 
 
-@register("Addcdiv", "AddcdivExt", family="elementwise", dtypes=FLOATS)
+@register("Addcdiv", "AddcdivExt", family="elementwise", dtypes=FLOATS, recipe=ADDCDIV)
 def addcdiv(input, tensor1, tensor2, value=1):
     """Elementwise y = input + value * tensor1 / tensor2, with broadcasting.
 
@@ -19,18 +20,3 @@ def addcdiv(input, tensor1, tensor2, value=1):
     a, t1, t2, v = common_dtype(input, tensor1, tensor2, value)
     with np.errstate(all="ignore"):
         return as_result(a + v * np.true_divide(t1, t2), a.dtype)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("Addcdiv", "numba")
-@register_kernel("AddcdivExt", "numba")
-def addcdiv_numba(input, tensor1, tensor2, value=1):
-    """Addcdiv / AddcdivExt of float32/float64 tensors (Python numbers beside
-    them) through its ``_fast_math`` recipe; everything else through the
-    reference."""
-    return _fast_math.apply("Addcdiv", addcdiv, input, tensor1, tensor2, value)

@@ -3,11 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import ADDCMUL
 from ._ref.common import NUMBERS, as_result
 from ._ref.math import common_dtype
 
 
-@register("Addcmul", "AddcmulExt", family="elementwise", dtypes=NUMBERS)
+@register("Addcmul", "AddcmulExt", family="elementwise", dtypes=NUMBERS, recipe=ADDCMUL)
 def addcmul(input, tensor1, tensor2, value=1):
     """Elementwise y = input + value * tensor1 * tensor2, with broadcasting.
 
@@ -19,18 +20,3 @@ def addcmul(input, tensor1, tensor2, value=1):
     a, t1, t2, v = common_dtype(input, tensor1, tensor2, value)
     with np.errstate(over="ignore"):
         return as_result(a + v * t1 * t2, a.dtype)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("Addcmul", "numba")
-@register_kernel("AddcmulExt", "numba")
-def addcmul_numba(input, tensor1, tensor2, value=1):
-    """Addcmul / AddcmulExt of float32/float64 tensors (Python numbers beside
-    them) through its ``_fast_math`` recipe; everything else through the
-    reference."""
-    return _fast_math.apply("Addcmul", addcmul, input, tensor1, tensor2, value)

@@ -3,11 +3,13 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_ATANH
 from ._ref.common import FLOATS
 from ._ref.math import unary_float
 
 
-@register("Atanh", family="elementwise", dtypes=FLOATS)
+@register("Atanh", family="elementwise", dtypes=FLOATS, recipe=unary(OP_ATANH))
 def atanh(input):
     """Elementwise inverse hyperbolic tangent.
 
@@ -16,16 +18,3 @@ def atanh(input):
     float32.
     """
     return unary_float(np.arctanh, input)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("Atanh", "numba")
-def atanh_numba(input):
-    """Atanh of float32/float64 tensors (Python numbers beside them) through
-    its ``_fast_math`` recipe; everything else through the reference."""
-    return _fast_math.apply("Atanh", atanh, input)

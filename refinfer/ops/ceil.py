@@ -3,11 +3,13 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_CEIL
 from ._ref.common import FLOATS
 from ._ref.math import unary_float
 
 
-@register("Ceil", family="elementwise", dtypes=FLOATS)
+@register("Ceil", family="elementwise", dtypes=FLOATS, recipe=unary(OP_CEIL))
 def ceil(input):
     """Elementwise ceiling: the smallest integer >= x.
 
@@ -15,16 +17,3 @@ def ceil(input):
     integer and bool inputs give float32.
     """
     return unary_float(np.ceil, input)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("Ceil", "numba")
-def ceil_numba(input):
-    """Ceil of float32/float64 tensors (Python numbers beside them) through its
-    ``_fast_math`` recipe; everything else through the reference."""
-    return _fast_math.apply("Ceil", ceil, input)

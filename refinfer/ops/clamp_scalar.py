@@ -1,11 +1,12 @@
 """ClampScalar."""
 from refinfer.registry import register
 
+from ._kernels.elementwise import CLAMP
 from ._ref.common import NUMBERS
 from ._ref.math import clamp
 
 
-@register("ClampScalar", family="elementwise", dtypes=NUMBERS)
+@register("ClampScalar", family="elementwise", dtypes=NUMBERS, recipe=CLAMP)
 def clamp_scalar(input, min=None, max=None):
     """Elementwise clamp to [min, max] with Python-number bounds (ops.clamp).
 
@@ -15,17 +16,3 @@ def clamp_scalar(input, min=None, max=None):
     first (int32 input, min 0.5, max 2.5 clamps to [0, 2], as MindSpore).
     """
     return clamp(input, min, max)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("ClampScalar", "numba")
-def clamp_scalar_numba(input, min=None, max=None):
-    """ClampScalar of float32/float64 tensors (Python numbers beside them)
-    through its ``_fast_math`` recipe; everything else through the
-    reference."""
-    return _fast_math.apply("ClampScalar", clamp_scalar, input, min, max)

@@ -3,11 +3,13 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_COSH
 from ._ref.common import FLOATS
 from ._ref.math import unary_float
 
 
-@register("Cosh", family="elementwise", dtypes=FLOATS)
+@register("Cosh", family="elementwise", dtypes=FLOATS, recipe=unary(OP_COSH))
 def cosh(input):
     """Elementwise hyperbolic cosine.
 
@@ -15,16 +17,3 @@ def cosh(input):
     integer and bool inputs give float32.
     """
     return unary_float(np.cosh, input)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("Cosh", "numba")
-def cosh_numba(input):
-    """Cosh of float32/float64 tensors (Python numbers beside them) through its
-    ``_fast_math`` recipe; everything else through the reference."""
-    return _fast_math.apply("Cosh", cosh, input)

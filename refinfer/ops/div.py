@@ -1,11 +1,13 @@
 """Div."""
 from refinfer.registry import register
 
+from ._kernels.elementwise import binary
+from ._kernels.program import OP_DIV
 from ._ref.common import ALL
 from ._ref.math import true_divide
 
 
-@register("Div", family="elementwise", dtypes=ALL)
+@register("Div", family="elementwise", dtypes=ALL, recipe=binary(OP_DIV))
 def div(input, other):
     """Elementwise true division with broadcasting: y = input / other.
 
@@ -15,16 +17,3 @@ def div(input, other):
     gives +-inf or NaN (IEEE). Compare RealDiv, which keeps integers.
     """
     return true_divide(input, other)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("Div", "numba")
-def div_numba(input, other):
-    """Div of float32/float64 tensors (Python numbers beside them) through
-    ``_fast``; everything else through the reference."""
-    return _fast.elementwise(_fast.OP_DIV, div, input, other)

@@ -1,11 +1,13 @@
 """Erf."""
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_ERF
 from ._ref.common import FLOATS
 from ._ref.math import erf_f64, unary_float
 
 
-@register("Erf", family="elementwise", dtypes=FLOATS)
+@register("Erf", family="elementwise", dtypes=FLOATS, recipe=unary(OP_ERF))
 def erf(input):
     """Elementwise error function: y = 2/sqrt(pi) * integral_0^x exp(-t^2) dt.
 
@@ -14,16 +16,3 @@ def erf(input):
     integer and bool inputs give float32.
     """
     return unary_float(erf_f64, input)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("Erf", "numba")
-def erf_numba(input):
-    """Erf of float32/float64 tensors (Python numbers beside them) through
-    ``_fast``; everything else through the reference."""
-    return _fast.elementwise(_fast.OP_ERF, erf, input)

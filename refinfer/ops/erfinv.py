@@ -1,11 +1,13 @@
 """Erfinv."""
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_ERFINV
 from ._ref.common import FLOATS
 from ._ref.math import erfinv_f64, unary_float
 
 
-@register("Erfinv", family="elementwise", dtypes=FLOATS)
+@register("Erfinv", family="elementwise", dtypes=FLOATS, recipe=unary(OP_ERFINV))
 def erfinv(input):
     """Elementwise inverse error function: erf(y) = x.
 
@@ -14,16 +16,3 @@ def erfinv(input):
     in float32); integer and bool inputs give float32.
     """
     return unary_float(erfinv_f64, input)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("Erfinv", "numba")
-def erfinv_numba(input):
-    """Erfinv of float32/float64 tensors (Python numbers beside them) through
-    its ``_fast_math`` recipe; everything else through the reference."""
-    return _fast_math.apply("Erfinv", erfinv, input)

@@ -3,10 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_EXP
 from ._ref.common import ALL, as_float, as_result
 
 
-@register("Exp", family="elementwise", dtypes=ALL)
+@register("Exp", family="elementwise", dtypes=ALL, recipe=unary(OP_EXP))
 def exp(input):
     """Elementwise natural exponential: y = e ** x.
 
@@ -15,16 +17,3 @@ def exp(input):
     """
     with np.errstate(over="ignore"):
         return as_result(np.exp(as_float(input)))
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("Exp", "numba")
-def exp_numba(input):
-    """Exp of float32/float64 tensors (Python numbers beside them) through
-    ``_fast``; everything else through the reference."""
-    return _fast.elementwise(_fast.OP_EXP, exp, input)

@@ -3,11 +3,13 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_EXP2
 from ._ref.common import FLOATS
 from ._ref.math import unary_float
 
 
-@register("Exp2", family="elementwise", dtypes=FLOATS)
+@register("Exp2", family="elementwise", dtypes=FLOATS, recipe=unary(OP_EXP2))
 def exp2(input):
     """Elementwise base-2 exponential: y = 2 ** x.
 
@@ -17,16 +19,3 @@ def exp2(input):
     float32.
     """
     return unary_float(np.exp2, input)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("Exp2", "numba")
-def exp2_numba(input):
-    """Exp2 of float32/float64 tensors (Python numbers beside them) through its
-    ``_fast_math`` recipe; everything else through the reference."""
-    return _fast_math.apply("Exp2", exp2, input)

@@ -3,11 +3,13 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_EXPM1
 from ._ref.common import FLOATS
 from ._ref.math import unary_float
 
 
-@register("Expm1", family="elementwise", dtypes=FLOATS)
+@register("Expm1", family="elementwise", dtypes=FLOATS, recipe=unary(OP_EXPM1))
 def expm1(input):
     """Elementwise y = e ** x - 1, accurate for small x.
 
@@ -15,16 +17,3 @@ def expm1(input):
     integer and bool inputs give float32.
     """
     return unary_float(np.expm1, input)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("Expm1", "numba")
-def expm1_numba(input):
-    """Expm1 of float32/float64 tensors (Python numbers beside them) through
-    its ``_fast_math`` recipe; everything else through the reference."""
-    return _fast_math.apply("Expm1", expm1, input)

@@ -3,6 +3,8 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_FAST_GELU
 from ._ref.common import FLOATS
 from ._ref.math import unary_float
 
@@ -11,7 +13,7 @@ def fast_gelu_math(x):
     return x / (1 + np.exp(-1.702 * np.abs(x))) * np.exp(0.851 * (x - np.abs(x)))
 
 
-@register("FastGeLU", family="activation", dtypes=FLOATS)
+@register("FastGeLU", family="activation", dtypes=FLOATS, recipe=unary(OP_FAST_GELU))
 def fast_gelu(x):
     """Fast GeLU: y = x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|)).
 
@@ -19,16 +21,3 @@ def fast_gelu(x):
     float16 is computed in float32.
     """
     return unary_float(fast_gelu_math, x)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("FastGeLU", "numba")
-def fast_gelu_numba(x):
-    """FastGeLU of float32/float64 tensors (Python numbers beside them) through
-    ``_fast``; everything else through the reference."""
-    return _fast.elementwise(_fast.OP_FAST_GELU, fast_gelu, x)

@@ -3,10 +3,11 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import FRAC
 from ._ref.common import NUMBERS, as_result
 
 
-@register("Frac", family="elementwise", dtypes=NUMBERS)
+@register("Frac", family="elementwise", dtypes=NUMBERS, recipe=FRAC)
 def frac(input):
     """Elementwise fractional part: y = x - trunc(x), with x's sign.
 
@@ -17,16 +18,3 @@ def frac(input):
     if input.dtype.kind != "f":
         return np.zeros_like(input)
     return as_result(input - np.trunc(input), input.dtype)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("Frac", "numba")
-def frac_numba(input):
-    """Frac of float32/float64 tensors (Python numbers beside them) through its
-    ``_fast_math`` recipe; everything else through the reference."""
-    return _fast_math.apply("Frac", frac, input)

@@ -1,11 +1,13 @@
 """GeLU."""
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_GELU
 from ._ref.common import FLOATS
 from ._ref.math import gelu_tanh, unary_float
 
 
-@register("GeLU", family="activation", dtypes=FLOATS)
+@register("GeLU", family="activation", dtypes=FLOATS, recipe=unary(OP_GELU))
 def gelu(input):
     """Gaussian error linear unit, tanh approximation, elementwise.
 
@@ -14,16 +16,3 @@ def gelu(input):
     Div, Add, Mul). Argument: input; float16 is computed in float32.
     """
     return unary_float(gelu_tanh, input)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("GeLU", "numba")
-def gelu_numba(input):
-    """GeLU of float32/float64 tensors (Python numbers beside them) through
-    ``_fast``; everything else through the reference."""
-    return _fast.elementwise(_fast.OP_GELU, gelu, input)

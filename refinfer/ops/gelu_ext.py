@@ -3,6 +3,7 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import GELU_EXT
 from ._ref.common import FLOATS
 from ._ref.math import erf_f64, gelu_tanh, unary_float
 
@@ -24,7 +25,7 @@ def gelu_erf(x):
 
 
 @register("GeluExt", family="activation", dtypes=FLOATS,
-          convert={"approximate": approximation})
+          convert={"approximate": approximation}, recipe=GELU_EXT)
 def gelu_ext(input, approximate="none"):
     """Gaussian error linear unit (mint.nn.functional.gelu), elementwise.
 
@@ -33,16 +34,3 @@ def gelu_ext(input, approximate="none"):
     has no CPU kernel for it.
     """
     return unary_float(gelu_tanh if approximate == "tanh" else gelu_erf, input)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("GeluExt", "numba")
-def gelu_ext_numba(input, approximate="none"):
-    """GeluExt of float32/float64 tensors (Python numbers beside them) through
-    its ``_fast_math`` recipe; everything else through the reference."""
-    return _fast_math.apply("GeluExt", gelu_ext, input, approximate)

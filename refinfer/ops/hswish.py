@@ -3,10 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_HSWISH
 from ._ref.common import NUMBERS, as_result, compute_dtype
 
 
-@register("HSwish", family="activation", dtypes=NUMBERS)
+@register("HSwish", family="activation", dtypes=NUMBERS, recipe=unary(OP_HSWISH))
 def hswish(input):
     """Hard swish: y = x * min(max(x + 3, 0), 6) / 6, elementwise.
 
@@ -19,16 +21,3 @@ def hswish(input):
     x = input.astype(work, copy=False)
     y = x * np.clip(x + 3, 0, 6) / 6
     return as_result(y, input.dtype)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("HSwish", "numba")
-def hswish_numba(input):
-    """HSwish of float32/float64 tensors (Python numbers beside them) through
-    ``_fast``; everything else through the reference."""
-    return _fast.elementwise(_fast.OP_HSWISH, hswish, input)

@@ -3,11 +3,13 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import binary
+from ._kernels.program import OP_HYPOT
 from ._ref.common import FLOATS
 from ._ref.math import binary_float
 
 
-@register("Hypot", family="elementwise", dtypes=FLOATS)
+@register("Hypot", family="elementwise", dtypes=FLOATS, recipe=binary(OP_HYPOT))
 def hypot(x1, x2):
     """Elementwise hypotenuse: y = sqrt(x1 ** 2 + x2 ** 2), without overflow.
 
@@ -15,16 +17,3 @@ def hypot(x1, x2):
     promoted dtype (MindSpore 2.7.1 CPU: float32, float64).
     """
     return binary_float(np.hypot, x1, x2)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("Hypot", "numba")
-def hypot_numba(x1, x2):
-    """Hypot of float32/float64 tensors (Python numbers beside them) through
-    its ``_fast_math`` recipe; everything else through the reference."""
-    return _fast_math.apply("Hypot", hypot, x1, x2)

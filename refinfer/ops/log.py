@@ -3,11 +3,13 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_LOG
 from ._ref.common import FLOATS
 from ._ref.math import unary_float
 
 
-@register("Log", family="elementwise", dtypes=FLOATS)
+@register("Log", family="elementwise", dtypes=FLOATS, recipe=unary(OP_LOG))
 def log(input):
     """Elementwise natural logarithm: y = ln(x).
 
@@ -16,16 +18,3 @@ def log(input):
     float32.
     """
     return unary_float(np.log, input)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("Log", "numba")
-def log_numba(input):
-    """Log of float32/float64 tensors (Python numbers beside them) through
-    ``_fast``; everything else through the reference."""
-    return _fast.elementwise(_fast.OP_LOG, log, input)

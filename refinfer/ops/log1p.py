@@ -3,11 +3,13 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_LOG1P
 from ._ref.common import FLOATS
 from ._ref.math import unary_float
 
 
-@register("Log1p", family="elementwise", dtypes=FLOATS)
+@register("Log1p", family="elementwise", dtypes=FLOATS, recipe=unary(OP_LOG1P))
 def log1p(input):
     """Elementwise y = ln(1 + x), accurate for small x.
 
@@ -16,16 +18,3 @@ def log1p(input):
     float32.
     """
     return unary_float(np.log1p, input)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("Log1p", "numba")
-def log1p_numba(input):
-    """Log1p of float32/float64 tensors (Python numbers beside them) through
-    its ``_fast_math`` recipe; everything else through the reference."""
-    return _fast_math.apply("Log1p", log1p, input)

@@ -3,10 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import binary
+from ._kernels.program import OP_MAX
 from ._ref.common import ALL, as_result, promote
 
 
-@register("Maximum", family="elementwise", dtypes=ALL)
+@register("Maximum", family="elementwise", dtypes=ALL, recipe=binary(OP_MAX))
 def maximum(input, other):
     """Elementwise maximum with broadcasting.
 
@@ -16,16 +18,3 @@ def maximum(input, other):
     """
     a, b = promote(input, other)
     return as_result(np.maximum(a, b))
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("Maximum", "numba")
-def maximum_numba(input, other):
-    """Maximum of float32/float64 tensors (Python numbers beside them) through
-    ``_fast``; everything else through the reference."""
-    return _fast.elementwise(_fast.OP_MAX, maximum, input, other)

@@ -3,10 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import binary
+from ._kernels.program import OP_MIN
 from ._ref.common import ALL, as_result, promote
 
 
-@register("Minimum", family="elementwise", dtypes=ALL)
+@register("Minimum", family="elementwise", dtypes=ALL, recipe=binary(OP_MIN))
 def minimum(input, other):
     """Elementwise minimum with broadcasting.
 
@@ -16,16 +18,3 @@ def minimum(input, other):
     """
     a, b = promote(input, other)
     return as_result(np.minimum(a, b))
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("Minimum", "numba")
-def minimum_numba(input, other):
-    """Minimum of float32/float64 tensors (Python numbers beside them) through
-    ``_fast``; everything else through the reference."""
-    return _fast.elementwise(_fast.OP_MIN, minimum, input, other)

@@ -3,10 +3,11 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import NAN_TO_NUM
 from ._ref.common import FLOATS, as_result
 
 
-@register("NanToNum", family="elementwise", dtypes=FLOATS)
+@register("NanToNum", family="elementwise", dtypes=FLOATS, recipe=NAN_TO_NUM)
 def nan_to_num(input, nan=None, posinf=None, neginf=None):
     """Replace NaN, +inf and -inf with finite values.
 
@@ -21,16 +22,3 @@ def nan_to_num(input, nan=None, posinf=None, neginf=None):
                       posinf=info.max if posinf is None else posinf,
                       neginf=info.min if neginf is None else neginf)
     return as_result(y, input.dtype)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("NanToNum", "numba")
-def nan_to_num_numba(input, nan=None, posinf=None, neginf=None):
-    """NanToNum of float32/float64 tensors (Python numbers beside them) through
-    its ``_fast_math`` recipe; everything else through the reference."""
-    return _fast_math.apply("NanToNum", nan_to_num, input, nan, posinf, neginf)

@@ -3,10 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import binary
+from ._kernels.program import OP_POW
 from ._ref.common import NUMBERS, as_result, float_to_int, promote
 
 
-@register("Pow", family="elementwise", dtypes=NUMBERS)
+@register("Pow", family="elementwise", dtypes=NUMBERS, recipe=binary(OP_POW))
 def pow(input, exponent):
     """Elementwise power with broadcasting: y = input ** exponent.
 
@@ -31,16 +33,3 @@ def pow(input, exponent):
             real = np.power(a.astype(np.float64), b.astype(np.float64))
         y = np.where(negative, float_to_int(real, a.dtype), y)
     return as_result(y)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("Pow", "numba")
-def pow_numba(input, exponent):
-    """Pow of float32/float64 tensors (Python numbers beside them) through
-    ``_fast``; everything else through the reference."""
-    return _fast.elementwise(_fast.OP_POW, pow, input, exponent)

@@ -1,12 +1,14 @@
 """PowTensorScalar, PowScalarTensor."""
 from refinfer.registry import register
 
+from ._kernels.elementwise import binary
+from ._kernels.program import OP_POW
 from ._ref.common import NUMBERS
 from .pow import pow as power
 
 
 @register("PowTensorScalar", "PowScalarTensor", family="elementwise",
-          dtypes=NUMBERS)
+          dtypes=NUMBERS, recipe=binary(OP_POW))
 def pow_scalar(input, exponent):
     """Power with one Python-number operand: y = input ** exponent.
 
@@ -19,18 +21,3 @@ def pow_scalar(input, exponent):
     an int scalar instead.
     """
     return power(input, exponent)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("PowTensorScalar", "numba")
-@register_kernel("PowScalarTensor", "numba")
-def pow_scalar_numba(input, exponent):
-    """PowTensorScalar / PowScalarTensor of float32/float64 tensors (Python
-    numbers beside them) through its ``_fast_math`` recipe; everything else
-    through the reference."""
-    return _fast_math.apply("PowTensorScalar", pow_scalar, input, exponent)

@@ -3,10 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import binary
+from ._kernels.program import OP_DIV
 from ._ref.common import NUMBERS, as_result, promote
 
 
-@register("RealDiv", family="elementwise", dtypes=NUMBERS)
+@register("RealDiv", family="elementwise", dtypes=NUMBERS, recipe=binary(OP_DIV))
 def real_div(x, y):
     """Elementwise division with broadcasting, keeping the promoted dtype.
 
@@ -30,16 +32,3 @@ def real_div(x, y):
     info = np.iinfo(a.dtype)
     limit = np.where(a > 0, info.max, np.where(a < 0, info.min, 0))
     return as_result(np.where(zero, limit.astype(a.dtype), q))
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("RealDiv", "numba")
-def real_div_numba(x, y):
-    """RealDiv of float32/float64 tensors (Python numbers beside them) through
-    ``_fast``; everything else through the reference."""
-    return _fast.elementwise(_fast.OP_DIV, real_div, x, y)

@@ -3,10 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_RELU6
 from ._ref.common import NUMBERS, as_result
 
 
-@register("ReLU6", family="activation", dtypes=NUMBERS)
+@register("ReLU6", family="activation", dtypes=NUMBERS, recipe=unary(OP_RELU6))
 def relu6(x):
     """ReLU capped at 6: y = min(max(x, 0), 6), elementwise.
 
@@ -20,16 +22,3 @@ def relu6(x):
     if x.dtype.kind == "f":
         y = np.where(np.isnan(x), zero, y)
     return as_result(y)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("ReLU6", "numba")
-def relu6_numba(x):
-    """ReLU6 of float32/float64 tensors (Python numbers beside them) through
-    ``_fast``; everything else through the reference."""
-    return _fast.elementwise(_fast.OP_RELU6, relu6, x)

@@ -4,11 +4,12 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels.elementwise import ROUND
 from ._ref.common import ALL, as_result
 
 
 @register("Round", family="elementwise", dtypes=ALL,
-          convert={"decimals": args.scalar})
+          convert={"decimals": args.scalar}, recipe=ROUND)
 def round(input, decimals=0):
     """Elementwise rounding to ``decimals`` places, halves to even.
 
@@ -21,16 +22,3 @@ def round(input, decimals=0):
     if input.dtype.kind != "f":
         return input
     return as_result(np.round(input, int(decimals)), input.dtype)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("Round", "numba")
-def round_numba(input, decimals=0):
-    """Round of float32/float64 tensors (Python numbers beside them) through
-    its ``_fast_math`` recipe; everything else through the reference."""
-    return _fast_math.apply("Round", round, input, decimals)

@@ -3,11 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import RSQRT
 from ._ref.common import FLOATS
 from ._ref.math import unary_float
 
 
-@register("Rsqrt", family="elementwise", dtypes=FLOATS)
+@register("Rsqrt", family="elementwise", dtypes=FLOATS, recipe=RSQRT)
 def rsqrt(input):
     """Elementwise reciprocal square root: y = 1 / sqrt(x).
 
@@ -16,16 +17,3 @@ def rsqrt(input):
     give float32.
     """
     return unary_float(lambda x: 1 / np.sqrt(x), input)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("Rsqrt", "numba")
-def rsqrt_numba(input):
-    """Rsqrt of float32/float64 tensors (Python numbers beside them) through
-    its ``_fast_math`` recipe; everything else through the reference."""
-    return _fast_math.apply("Rsqrt", rsqrt, input)

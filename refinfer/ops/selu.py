@@ -3,18 +3,18 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import SELU
 from ._ref.common import FLOATS, as_result, float_to_int
-from ._ref.math import unary_float
-
-ALPHA = 1.6732632423543772
-SCALE = 1.0507009873554805
+from ._ref.math import SELU_ALPHA, SELU_SCALE, unary_float
 
 
 def selu_math(x):
-    return SCALE * np.where(x > 0, x, ALPHA * np.expm1(np.minimum(x, 0)))
+    return SELU_SCALE * np.where(
+        x > 0, x, SELU_ALPHA * np.expm1(np.minimum(x, 0)))
 
 
-@register("SeLU", "SeLUExt", family="activation", dtypes=FLOATS + ("int8", "int32"))
+@register("SeLU", "SeLUExt", family="activation", dtypes=FLOATS + ("int8", "int32"),
+          recipe=SELU)
 def selu(input):
     """Scaled exponential linear unit, elementwise.
 
@@ -26,20 +26,5 @@ def selu(input):
     """
     if input.dtype.kind in "iu":
         positive = np.maximum(input, 0).astype(np.float64)
-        return as_result(float_to_int(SCALE * positive, input.dtype))
+        return as_result(float_to_int(SELU_SCALE * positive, input.dtype))
     return unary_float(selu_math, input)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("SeLU", "numba")
-@register_kernel("SeLUExt", "numba")
-def selu_numba(input):
-    """SeLU / SeLUExt of float32/float64 tensors (Python numbers beside them)
-    through its ``_fast_math`` recipe; everything else through the
-    reference."""
-    return _fast_math.apply("SeLU", selu, input)

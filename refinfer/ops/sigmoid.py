@@ -3,10 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_SIGMOID
 from ._ref.common import FLOATS, as_result, compute_dtype
 
 
-@register("Sigmoid", family="activation", dtypes=FLOATS)
+@register("Sigmoid", family="activation", dtypes=FLOATS, recipe=unary(OP_SIGMOID))
 def sigmoid(input):
     """Logistic function: y = 1 / (1 + exp(-x)), elementwise.
 
@@ -17,16 +19,3 @@ def sigmoid(input):
     with np.errstate(over="ignore"):
         y = 1 / (1 + np.exp(-x))
     return as_result(y, input.dtype)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("Sigmoid", "numba")
-def sigmoid_numba(input):
-    """Sigmoid of float32/float64 tensors (Python numbers beside them) through
-    ``_fast``; everything else through the reference."""
-    return _fast.elementwise(_fast.OP_SIGMOID, sigmoid, input)

@@ -3,11 +3,13 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_SIN
 from ._ref.common import FLOATS
 from ._ref.math import unary_float
 
 
-@register("Sin", family="elementwise", dtypes=FLOATS)
+@register("Sin", family="elementwise", dtypes=FLOATS, recipe=unary(OP_SIN))
 def sin(input):
     """Elementwise sine (radians).
 
@@ -15,16 +17,3 @@ def sin(input):
     integer and bool inputs give float32.
     """
     return unary_float(np.sin, input)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("Sin", "numba")
-def sin_numba(input):
-    """Sin of float32/float64 tensors (Python numbers beside them) through its
-    ``_fast_math`` recipe; everything else through the reference."""
-    return _fast_math.apply("Sin", sin, input)

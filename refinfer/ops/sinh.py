@@ -3,11 +3,13 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_SINH
 from ._ref.common import FLOATS
 from ._ref.math import unary_float
 
 
-@register("Sinh", family="elementwise", dtypes=FLOATS)
+@register("Sinh", family="elementwise", dtypes=FLOATS, recipe=unary(OP_SINH))
 def sinh(input):
     """Elementwise hyperbolic sine.
 
@@ -15,16 +17,3 @@ def sinh(input):
     integer and bool inputs give float32.
     """
     return unary_float(np.sinh, input)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("Sinh", "numba")
-def sinh_numba(input):
-    """Sinh of float32/float64 tensors (Python numbers beside them) through its
-    ``_fast_math`` recipe; everything else through the reference."""
-    return _fast_math.apply("Sinh", sinh, input)

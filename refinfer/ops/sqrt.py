@@ -3,10 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_SQRT
 from ._ref.common import ALL, as_float, as_result
 
 
-@register("Sqrt", family="elementwise", dtypes=ALL)
+@register("Sqrt", family="elementwise", dtypes=ALL, recipe=unary(OP_SQRT))
 def sqrt(x):
     """Elementwise square root.
 
@@ -15,16 +17,3 @@ def sqrt(x):
     """
     with np.errstate(invalid="ignore"):
         return as_result(np.sqrt(as_float(x)))
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("Sqrt", "numba")
-def sqrt_numba(x):
-    """Sqrt of float32/float64 tensors (Python numbers beside them) through
-    ``_fast``; everything else through the reference."""
-    return _fast.elementwise(_fast.OP_SQRT, sqrt, x)

@@ -3,10 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import unary
+from ._kernels.program import OP_TANH
 from ._ref.common import FLOATS, as_result, compute_dtype
 
 
-@register("Tanh", family="activation", dtypes=FLOATS)
+@register("Tanh", family="activation", dtypes=FLOATS, recipe=unary(OP_TANH))
 def tanh(input):
     """Hyperbolic tangent, elementwise.
 
@@ -15,16 +17,3 @@ def tanh(input):
     """
     x = input.astype(compute_dtype(input.dtype), copy=False)
     return as_result(np.tanh(x), input.dtype)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import program as _fast  # noqa: E402
-
-
-@register_kernel("Tanh", "numba")
-def tanh_numba(input):
-    """Tanh of float32/float64 tensors (Python numbers beside them) through
-    ``_fast``; everything else through the reference."""
-    return _fast.elementwise(_fast.OP_TANH, tanh, input)

@@ -3,11 +3,12 @@ import numpy as np
 
 from refinfer.registry import register
 
+from ._kernels.elementwise import XLOGY
 from ._ref.common import ALL
 from ._ref.math import binary_float
 
 
-@register("Xlogy", family="elementwise", dtypes=ALL)
+@register("Xlogy", family="elementwise", dtypes=ALL, recipe=XLOGY)
 def xlogy(input, other):
     """Elementwise y = input * ln(other), with broadcasting.
 
@@ -17,16 +18,3 @@ def xlogy(input, other):
     integer and bool operands give float32.
     """
     return binary_float(lambda a, b: a * np.log(b), input, other)
-
-
-# -- numba backend -------------------------------------------------------------
-from refinfer.registry import register_kernel  # noqa: E402
-
-from ._kernels import elementwise as _fast_math  # noqa: E402
-
-
-@register_kernel("Xlogy", "numba")
-def xlogy_numba(input, other):
-    """Xlogy of float32/float64 tensors (Python numbers beside them) through
-    its ``_fast_math`` recipe; everything else through the reference."""
-    return _fast_math.apply("Xlogy", xlogy, input, other)

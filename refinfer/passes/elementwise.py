@@ -2,13 +2,14 @@
 
 A group is a node plus, recursively, the elementwise producers of its
 values whose result nothing else reads, all recorded by MindIR with the
-root's float dtype. An op is elementwise here when it has a recipe in
-ops/_fast_math.py (arithmetic, math functions, activations) and its
-parameters (alpha, lambd, eps, ...) are constants. The group becomes one
-node whose kernel runs the recipes as one register program
-(:func:`ops._fast.run`) chunk by chunk: one pass over memory instead of one
-per op, and one dispatch instead of many. Scalar constants become constant
-registers; at most ``MAX_OPERANDS`` tensors may enter the group.
+root's float dtype. An op is elementwise here when its definition has a
+recipe (``OpDef.recipe``, see ops/_kernels/elementwise.py: arithmetic, math
+functions, activations) and its parameters (alpha, lambd, eps, ...) are
+constants. The group becomes one node whose kernel runs the recipes as one
+register program (:func:`ops._kernels.program.run`) chunk by chunk: one
+pass over memory instead of one per op, and one dispatch instead of many.
+Scalar constants become constant registers; at most ``MAX_OPERANDS``
+tensors may enter the group.
 """
 from __future__ import annotations
 
@@ -17,9 +18,9 @@ import numbers
 import numpy as np
 
 from ..graph import Node, Ref
-from ..ops._kernels import program as _fast
-from ..ops._kernels.elementwise import RECIPES, plain, program_for
-from .fused import GraphEditor, fused_node, op_name, tensor_abstract
+from ..ops._kernels.elementwise import plain, program_for
+from ..ops._kernels.program import MAX_OPERANDS, ProgramBuilder
+from .fused import GraphEditor, fused_node, tensor_abstract
 
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -31,14 +32,14 @@ def fuse_elementwise(editor: GraphEditor) -> None:
             group = _grow(editor, node)
             if len(group) > 1:
                 chain = Chain(editor, group)
-                if len(chain.inputs) <= _fast.MAX_OPERANDS:
+                if len(chain.inputs) <= MAX_OPERANDS:
                     editor.replace(group, fused_node(
                         group, chain, chain.inputs, ()))
 
 
 def _split(node: Node) -> tuple[list, list]:
     """The node's (value arguments, parameter arguments)."""
-    count = RECIPES[op_name(node)].values
+    count = node.op.recipe.values
     return node.args[:count], node.args[count:]
 
 
@@ -46,8 +47,8 @@ def _dtype(editor: GraphEditor, node: Node):
     """The float dtype of a node that can join a group: a fusable recipe,
     constant parameters the recipe takes, values without run-time
     converters, at least one of them computed at run time; else None."""
-    recipe = RECIPES.get(op_name(node))
-    if recipe is None or not recipe.fusable or node.op.family == "fused":
+    recipe = None if node.op is None else node.op.recipe    # (fused: None)
+    if recipe is None or not recipe.fusable:
         return None
     values, params = _split(node)
     if any(a.ref.kind != "const" for a in params) \
@@ -65,7 +66,7 @@ def _takes(node: Node, dtype) -> bool:
     pattern = tuple(None if a.ref.kind == "const" and a.ref.key is None
                     else "tensor" for a in values)
     try:
-        return program_for(op_name(node), dtype, pattern,
+        return program_for(node.op.recipe, dtype, pattern,
                            plain(a.ref.key for a in params)) is not None
     except (TypeError, ValueError):     # an unhashable or odd parameter
         return False
@@ -98,12 +99,12 @@ class Chain:
     def __init__(self, editor: GraphEditor, group: list[Node]):
         self.dtype = _dtype(editor, group[-1])
         self.inputs: list[Ref] = []
-        builder = _fast.ProgramBuilder(self.dtype)
+        builder = ProgramBuilder(self.dtype)
         results = {}
         for node in group:
             values, params = _split(node)
             handles = [self._operand(a.ref, builder, results) for a in values]
-            results[node.name] = RECIPES[op_name(node)].emit(
+            results[node.name] = node.op.recipe.emit(
                 builder, *handles, *plain(a.ref.key for a in params))
         self.program = builder.build(results[group[-1].name])
 

@@ -1,5 +1,5 @@
-"""The float elementwise math and activation kernels (ops/_fast_math.py
-recipes on ops/_fast.py's program runner) equal their NumPy references:
+"""The float elementwise math and activation kernels (the recipes of
+ops/_kernels/elementwise.py on ops/_kernels/program.py's runner) equal their NumPy references:
 random shapes and broadcasts, special values, parameters, Python numbers,
 the fallbacks (other dtypes), every opcode inside the runner (a lone op
 with a NumPy ufunc runs that ufunc instead), and the fusion of chains of
@@ -19,7 +19,7 @@ from refinfer.jit import kernel
 from refinfer.ops._kernels import broadcast as _broadcast
 from refinfer.ops._kernels import program as _fast
 from refinfer.ops._kernels import libm as _fast_libm
-from refinfer.ops._kernels import elementwise as _fast_math
+from refinfer.ops._kernels.elementwise import program_for
 from refinfer.plan import compile_model
 
 from kernel_check import FLOATS, assert_same, check, normal, rng
@@ -98,7 +98,8 @@ def test_every_opcode_in_the_runner(op, dtype):
     ufunc a lone op is handed to (in a fused chain the runner runs it)."""
     x = np.concatenate([np.array(SPECIAL, dtype), _input(op, (3000,), dtype)])
     for params in PARAMETERS.get(op, [()]):
-        program = _fast_math.program_for(op, np.dtype(dtype), ("tensor",), params)
+        program = program_for(registry.get_op(op).recipe, np.dtype(dtype), ("tensor",),
+                              params)
         with np.errstate(all="ignore"):     # the special values warn in NumPy
             expected = registry.get_op(op).reference(x, *params)
         assert_same(op, program([x]), expected)
@@ -119,8 +120,8 @@ def test_binary(op, dtype, shapes):
     extra = (2.5,) if op in ("AddExt", "SubExt") else ()
     check(op, a, b, *extra)
     check(op, b, a, *extra)
-    runner = _fast_math.program_for(op, np.dtype(dtype), ("tensor", "tensor"),
-                                    extra)([a, b])
+    runner = program_for(registry.get_op(op).recipe, np.dtype(dtype), ("tensor", "tensor"),
+                         extra)([a, b])
     assert_same(op, runner, registry.get_op(op).reference(a, b, *extra))
 
 
@@ -166,7 +167,8 @@ def test_three_operand_ops(dtype, shapes):
                      ("Lerp", (a, b, c)), ("AddExt", (a, b, 2.5)), ("SubExt", (a, b, 2.5))):
         values = [v for v in args if isinstance(v, np.ndarray)]
         pattern = ("tensor",) * len(values)
-        program = _fast_math.program_for(op, np.dtype(dtype), pattern, args[len(values):])
+        program = program_for(registry.get_op(op).recipe, np.dtype(dtype), pattern,
+                              args[len(values):])
         assert _fast.plain_arithmetic(program)
         assert_same(op, program(values), registry.get_op(op).reference(*args))
 
@@ -386,7 +388,7 @@ def test_matrix_product_fuses_the_new_activations(act):
 
 
 def test_broadcast_plan_merges_axes_and_pieces_cover_the_output():
-    """ops/_broadcast.py: axes merge where every operand steps alike, and the
+    """ops/_kernels/broadcast.py: axes merge where every operand steps alike, and the
     pieces tile the output once, in order."""
     shape, dims, steps, count = _broadcast.plan(((8, 12, 128, 128), (8, 1, 1, 128)), 1024)
     assert shape == (8, 12, 128, 128) and dims.tolist() == [8, 1536, 128]

@@ -1,6 +1,6 @@
 """Walking a broadcast in contiguous pieces: the one walker of the compiled
-runners of ops/_fast.py (elementwise programs) and ops/_fast_logic.py
-(comparison, division, select).
+runners of _kernels/program.py (elementwise programs) and
+_kernels/logic.py (comparison, division, select).
 
 :func:`plan` merges the output's axes where every operand steps alike, so
 that any broadcast is rows of a last merged axis; a runner cuts the output

@@ -1,14 +1,17 @@
 """Float elementwise math and activation ops as programs of the elementwise
-runner (ops/_fast.py), for the ``numba`` backend.
+runner (ops/_kernels/program.py), for the ``numba`` backend.
 
-Each op has a *recipe*: its reference formula, in the reference's order of
-operations and dtypes, written as program rows by a
-:class:`ops._fast.ProgramBuilder`. An op's Numba kernel runs its recipe
-alone (:func:`apply`); the fusion pass (refinfer/passes/elementwise.py)
-writes the recipes of a chain of ops into one program, so a chain such as
+Each op declares its *recipe* in its register call: ``recipe=unary(OP_ASIN)``
+or ``recipe=binary(OP_ADD)`` for an op that is one opcode, else one of the
+recipes written here (``recipe=ADD_EXT``). A recipe is the reference formula,
+in the reference's order of operations and dtypes, written as program rows by
+a :class:`program.ProgramBuilder`. The registry checks it against the
+reference's signature and takes the op's Numba kernel from it
+(:meth:`Recipe.run`); the fusion pass (refinfer/passes/elementwise.py) writes
+the recipes of a chain of ops into one program, so a chain such as
 x * sigmoid(x) or a GELU spelled out in Mul, Add, Erf runs in one pass.
 
-A recipe is called with the builder, the handles of the op's *value*
+An emitter is called with the builder, the handles of the op's *value*
 arguments (tensors or numbers, None for an absent optional one) and its
 *parameters* (alpha, lambd, ...: plan-time constants, which decide the rows
 or become parameter registers), and returns the result's handle, or None
@@ -17,204 +20,237 @@ where it does not handle those parameters (the reference then runs).
 Numbers and parameters take the tensors' dtype as NumPy converts a Python
 number beside an array (so as the references compute). A lone op whose
 program is one row of an op NumPy has a ufunc for runs as that ufunc, in
-NumPy's own (often SIMD) loop, and one of plain arithmetic (AddExt, Lerp,
-Addcmul: memory-bound) runs as its reference: the runner gains nothing
-there. In a fused chain the runner runs them all.
+NumPy's own (often SIMD) loop, and a longer one of plain arithmetic (AddExt,
+Lerp, Addcmul: memory-bound) declines to the reference: the runner gains
+nothing there. In a fused chain the runner runs them all.
 """
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Callable
 
 import numpy as np
 
-from . import program as _fast
-from .program import ProgramBuilder
-from ..selu import ALPHA as SELU_ALPHA, SCALE as SELU_SCALE
+from .program import (FAST_DTYPES, alone, plain_arithmetic, ProgramBuilder,
+                      OP_ABS, OP_ADD, OP_CELU, OP_DIV, OP_ELU, OP_EXP, OP_GELU,
+                      OP_GELU_ERF, OP_HSHRINK, OP_LEAKY, OP_LOG, OP_MAX,
+                      OP_MIN, OP_MUL, OP_NAN_TO_NUM, OP_NEG, OP_RINT,
+                      OP_SOFTPLUS, OP_SOFTPLUS_BETA, OP_SOFTSHRINK, OP_SQRT,
+                      OP_SUB, OP_TRUNC)
+from .._ref.math import SELU_ALPHA, SELU_SCALE, channel_weight
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)      # (hashed by identity: a cache key)
 class Recipe:
+    """An op's formula as program rows, and so its Numba kernel."""
     values: int         # leading arguments that are values (the rest: params)
     emit: Callable      # emit(builder, *value handles, *params) -> handle
-    fusable: bool = True    # its values broadcast as NumPy's (PReLU's not)
+    # The op's arguments -> the arguments its program takes, or None to
+    # decline (PReLU shapes its weight to broadcast along axis 1).
+    prepare: Callable | None = None
+
+    @property
+    def fusable(self) -> bool:
+        """Whether its values broadcast as NumPy's, as a fused chain takes
+        them (not where they must be prepared first)."""
+        return self.prepare is None
+
+    def check(self, qualname: str, n_params: int) -> None:
+        """Refuse (TypeError) an op of ``n_params`` parameters this recipe
+        cannot write: fewer than its values, or not what its emitter takes
+        after the builder."""
+        takes = len(inspect.signature(self.emit).parameters) - 1
+        if self.values > n_params or takes != n_params:
+            raise TypeError(f"{qualname}: its recipe takes {self.values} values "
+                            f"and {takes} arguments in all, the op has "
+                            f"{n_params} parameters")
+
+    def kernels(self) -> dict[str, Callable]:
+        """The op's kernels by backend (the registry wraps each once)."""
+        return {"numba": self.run}
+
+    def run(self, *args):
+        """The op through its program on float32/float64 tensors of one
+        dtype (Python numbers beside them); None for anything else, or for
+        shapes that do not broadcast (the reference then raises)."""
+        if self.prepare is not None:
+            args = self.prepare(*args)
+            if args is None:
+                return None
+        dtype, pattern, tensors = value_pattern(args[:self.values])
+        if dtype is None:
+            return None
+        params = args[self.values:]
+        try:
+            runner = _alone(self, dtype, pattern, plain(params) if params else ())
+        except (TypeError, ValueError):     # an unhashable or odd parameter
+            return None
+        return None if runner is None else runner(tensors)
 
 
-RECIPES: dict[str, Recipe] = {}
-
-
-def recipe(*names: str, values: int = 1, fusable: bool = True):
-    """Register the decorated emitter as the recipe of ``names``."""
-    def decorate(emit: Callable) -> Callable:
-        for name in names:
-            RECIPES[name] = Recipe(values, emit, fusable)
-        return emit
+def recipe(values: int = 1, prepare: Callable | None = None):
+    """Decorator: the emitter as the :class:`Recipe` of an op whose first
+    ``values`` arguments are values."""
+    def decorate(emit: Callable) -> Recipe:
+        return Recipe(values, emit, prepare)
     return decorate
 
 
-def _one_row(opcode: int, values: int) -> Recipe:
-    """The recipe of an op that is one opcode over its values."""
-    return Recipe(values, lambda p, *handles: p.op(opcode, *handles))
+@cache
+def unary(opcode: int) -> Recipe:
+    """The recipe of an op that is ``opcode`` of its one value."""
+    return Recipe(1, lambda p, x: None if x is None else p.op(opcode, x))
 
 
-UNARY = {
-    "Neg": _fast.OP_NEG, "Abs": _fast.OP_ABS, "Exp": _fast.OP_EXP,
-    "Log": _fast.OP_LOG, "Sqrt": _fast.OP_SQRT, "Square": _fast.OP_SQUARE,
-    "Erf": _fast.OP_ERF, "Sin": _fast.OP_SIN, "Cos": _fast.OP_COS,
-    "Tan": _fast.OP_TAN, "Asin": _fast.OP_ASIN, "ACos": _fast.OP_ACOS,
-    "Atan": _fast.OP_ATAN, "Sinh": _fast.OP_SINH, "Cosh": _fast.OP_COSH,
-    "Asinh": _fast.OP_ASINH, "Acosh": _fast.OP_ACOSH, "Atanh": _fast.OP_ATANH,
-    "Ceil": _fast.OP_CEIL, "Floor": _fast.OP_FLOOR, "Trunc": _fast.OP_TRUNC,
-    "Sign": _fast.OP_SIGN, "Exp2": _fast.OP_EXP2, "Expm1": _fast.OP_EXPM1,
-    "Log2": _fast.OP_LOG2, "Log10": _fast.OP_LOG10, "Log1p": _fast.OP_LOG1P,
-    "Erfc": _fast.OP_ERFC, "Erfinv": _fast.OP_ERFINV, "Sinc": _fast.OP_SINC,
-    **{name: _fast.OP_COPY + act for name, act in _fast.ACTIVATIONS.items()},
-}
-BINARY = {
-    "Add": _fast.OP_ADD, "Sub": _fast.OP_SUB, "Mul": _fast.OP_MUL,
-    "Muls": _fast.OP_MUL, "RealDiv": _fast.OP_DIV, "Div": _fast.OP_DIV,
-    "Maximum": _fast.OP_MAX, "Minimum": _fast.OP_MIN, "Pow": _fast.OP_POW,
-    "PowTensorScalar": _fast.OP_POW, "PowScalarTensor": _fast.OP_POW,
-    "Atan2": _fast.OP_ATAN2, "Atan2Ext": _fast.OP_ATAN2,
-    "Hypot": _fast.OP_HYPOT, "LogAddExp": _fast.OP_LOGADDEXP,
-}
-RECIPES.update({name: _one_row(op, 1) for name, op in UNARY.items()})
-RECIPES.update({name: _one_row(op, 2) for name, op in BINARY.items()})
+@cache
+def binary(opcode: int) -> Recipe:
+    """The recipe of an op that is ``opcode`` of its two values."""
+    return Recipe(2, lambda p, a, b: None if a is None or b is None
+                  else p.op(opcode, a, b))
 
 
 # -- arithmetic ---------------------------------------------------------------
 def _scaled(p, b, alpha):
     """alpha * b (b itself for alpha == 1, as the reference)."""
-    return b if alpha == 1 else p.op(_fast.OP_MUL, b, p.const(alpha))
+    return b if alpha == 1 else p.op(OP_MUL, b, p.const(alpha))
 
 
-@recipe("AddExt", values=2)
-def _add_ext(p, a, b, alpha):
-    return p.op(_fast.OP_ADD, a, _scaled(p, b, alpha))
+@recipe(values=2)
+def ADD_EXT(p, a, b, alpha):
+    return p.op(OP_ADD, a, _scaled(p, b, alpha))
 
 
-@recipe("SubExt", values=2)
-def _sub_ext(p, a, b, alpha):
-    return p.op(_fast.OP_SUB, a, _scaled(p, b, alpha))
+@recipe(values=2)
+def SUB_EXT(p, a, b, alpha):
+    return p.op(OP_SUB, a, _scaled(p, b, alpha))
 
 
-@recipe("Addcmul", "AddcmulExt", values=4)
-def _addcmul(p, a, t1, t2, value):
+@recipe(values=4)
+def ADDCMUL(p, a, t1, t2, value):
     """input + value * tensor1 * tensor2."""
-    product = p.op(_fast.OP_MUL, p.op(_fast.OP_MUL, value, t1), t2)
-    return p.op(_fast.OP_ADD, a, product)
+    product = p.op(OP_MUL, p.op(OP_MUL, value, t1), t2)
+    return p.op(OP_ADD, a, product)
 
 
-@recipe("Addcdiv", "AddcdivExt", values=4)
-def _addcdiv(p, a, t1, t2, value):
+@recipe(values=4)
+def ADDCDIV(p, a, t1, t2, value):
     """input + value * (tensor1 / tensor2)."""
-    quotient = p.op(_fast.OP_DIV, t1, t2)
-    return p.op(_fast.OP_ADD, a, p.op(_fast.OP_MUL, value, quotient))
+    quotient = p.op(OP_DIV, t1, t2)
+    return p.op(OP_ADD, a, p.op(OP_MUL, value, quotient))
 
 
-@recipe("Lerp", "LerpScalar", values=3)
-def _lerp(p, a, end, weight):
+@recipe(values=3)
+def LERP(p, a, end, weight):
     """input + weight * (end - input)."""
-    step = p.op(_fast.OP_MUL, weight, p.op(_fast.OP_SUB, end, a))
-    return p.op(_fast.OP_ADD, a, step)
+    step = p.op(OP_MUL, weight, p.op(OP_SUB, end, a))
+    return p.op(OP_ADD, a, step)
 
 
-@recipe("ClampScalar", "ClampTensor", "Hardtanh", values=3)
-def _clamp(p, x, low, high):
+@recipe(values=3)
+def CLAMP(p, x, low, high):
     """minimum(maximum(x, low), high), absent bounds skipped."""
     if low is not None:
-        x = p.op(_fast.OP_MAX, x, low)
+        x = p.op(OP_MAX, x, low)
     if high is not None:
-        x = p.op(_fast.OP_MIN, x, high)
+        x = p.op(OP_MIN, x, high)
     return x
 
 
-@recipe("Reciprocal")
-def _reciprocal(p, x):
-    return p.op(_fast.OP_DIV, p.const(1), x)
+@recipe()
+def RECIPROCAL(p, x):
+    return p.op(OP_DIV, p.const(1), x)
 
 
-@recipe("Rsqrt")
-def _rsqrt(p, x):
-    return p.op(_fast.OP_DIV, p.const(1), p.op(_fast.OP_SQRT, x))
+@recipe()
+def RSQRT(p, x):
+    return p.op(OP_DIV, p.const(1), p.op(OP_SQRT, x))
 
 
-@recipe("Frac")
-def _frac(p, x):
-    return p.op(_fast.OP_SUB, x, p.op(_fast.OP_TRUNC, x))
+@recipe()
+def FRAC(p, x):
+    return p.op(OP_SUB, x, p.op(OP_TRUNC, x))
 
 
-@recipe("Xlogy", values=2)
-def _xlogy(p, x, y):
-    return p.op(_fast.OP_MUL, x, p.op(_fast.OP_LOG, y))
+@recipe(values=2)
+def XLOGY(p, x, y):
+    return p.op(OP_MUL, x, p.op(OP_LOG, y))
 
 
-@recipe("Round")
-def _round(p, x, decimals):
+@recipe()
+def ROUND(p, x, decimals):
     """NumPy's rounding: x * 10 ** d, rint (halves to even), / 10 ** d
     (divide first and multiply after for d < 0)."""
     if isinstance(decimals, bool) or not isinstance(decimals, int):
         return None
     if decimals == 0:
-        return p.op(_fast.OP_RINT, x)
-    scale, unscale = (_fast.OP_MUL, _fast.OP_DIV) if decimals > 0 \
-        else (_fast.OP_DIV, _fast.OP_MUL)
+        return p.op(OP_RINT, x)
+    scale, unscale = (OP_MUL, OP_DIV) if decimals > 0 \
+        else (OP_DIV, OP_MUL)
     factor = p.const(10.0 ** abs(decimals))
-    return p.op(unscale, p.op(_fast.OP_RINT, p.op(scale, x, factor)), factor)
+    return p.op(unscale, p.op(OP_RINT, p.op(scale, x, factor)), factor)
 
 
-@recipe("NanToNum")
-def _nan_to_num(p, x, nan, posinf, neginf):
+@recipe()
+def NAN_TO_NUM(p, x, nan, posinf, neginf):
     """NaN -> nan (0), +inf -> posinf, -inf -> neginf (the dtype's largest
     and lowest values by default)."""
     info = np.finfo(p.dtype)
-    return p.op(_fast.OP_NAN_TO_NUM, x, p.params(
+    return p.op(OP_NAN_TO_NUM, x, p.params(
         0.0 if nan is None else nan, info.max if posinf is None else posinf,
         info.min if neginf is None else neginf))
 
 
-@recipe("Logit")
-def _logit(p, x, eps):
+@recipe()
+def LOGIT(p, x, eps):
     """ln(z / (1 - z)), z = clip(x, eps, 1 - eps); no clip for eps < 0."""
     if not eps < 0:     # (a NaN eps clips, to NaN)
-        x = p.op(_fast.OP_MIN, p.op(_fast.OP_MAX, x, p.const(eps)),
+        x = p.op(OP_MIN, p.op(OP_MAX, x, p.const(eps)),
                  p.const(1 - eps))
-    return p.op(_fast.OP_LOG, p.op(_fast.OP_DIV, x,
-                                   p.op(_fast.OP_SUB, p.const(1), x)))
+    return p.op(OP_LOG, p.op(OP_DIV, x,
+                                   p.op(OP_SUB, p.const(1), x)))
 
 
 # -- activations --------------------------------------------------------------
-@recipe("Elu", "EluExt")
-def _elu(p, x, alpha):
-    return p.op(_fast.OP_ELU, x, p.params(alpha))
+@recipe()
+def ELU(p, x, alpha):
+    return p.op(OP_ELU, x, p.params(alpha))
 
 
-@recipe("CeLU")
-def _celu(p, x, alpha):
-    return p.op(_fast.OP_CELU, x, p.params(alpha))
+@recipe()
+def CELU(p, x, alpha):
+    return p.op(OP_CELU, x, p.params(alpha))
 
 
-@recipe("SeLU", "SeLUExt")
-def _selu(p, x):
+@recipe()
+def SELU(p, x):
     """scale * elu(x, alpha)."""
-    return p.op(_fast.OP_MUL, p.const(SELU_SCALE),
-                p.op(_fast.OP_ELU, x, p.params(SELU_ALPHA)))
+    return p.op(OP_MUL, p.const(SELU_SCALE),
+                p.op(OP_ELU, x, p.params(SELU_ALPHA)))
 
 
-@recipe("LeakyReLUExt")
-def _leaky_relu(p, x, negative_slope):
-    return p.op(_fast.OP_LEAKY, x, p.const(negative_slope))
+@recipe()
+def LEAKY_RELU(p, x, negative_slope):
+    return p.op(OP_LEAKY, x, p.const(negative_slope))
 
 
-@recipe("PReLU", values=2, fusable=False)
-def _prelu(p, x, weight):
+def _channel_weight(input, weight):
+    """PReLU's (input, weight) with the weight shaped to broadcast as in
+    the reference; None where they are not both tensors."""
+    if not (isinstance(input, np.ndarray) and isinstance(weight, np.ndarray)):
+        return None
+    return input, channel_weight(input, weight)
+
+
+@recipe(values=2, prepare=_channel_weight)
+def PRELU(p, x, weight):
     """x > 0 ? x : weight * x (weight already shaped to broadcast)."""
-    return p.op(_fast.OP_LEAKY, x, weight)
+    return p.op(OP_LEAKY, x, weight)
 
 
-@recipe("HShrink")
-def _hshrink(p, x, lambd):
+@recipe()
+def HSHRINK(p, x, lambd):
     """x where |x| > lambd. The reference compares in float64: against
     the largest value of the dtype <= lambd, the dtype's comparison agrees
     with it."""
@@ -222,91 +258,73 @@ def _hshrink(p, x, lambd):
         below = p.dtype.type(lambd)
     if float(below) > lambd:
         below = np.nextafter(below, p.dtype.type(-np.inf))
-    return p.op(_fast.OP_HSHRINK, x, p.params(below))
+    return p.op(OP_HSHRINK, x, p.params(below))
 
 
-@recipe("SoftShrink")
-def _soft_shrink(p, x, lambd):
-    return p.op(_fast.OP_SOFTSHRINK, x, p.params(lambd))
+@recipe()
+def SOFT_SHRINK(p, x, lambd):
+    return p.op(OP_SOFTSHRINK, x, p.params(lambd))
 
 
-@recipe("SoftplusExt")
-def _softplus_ext(p, x, beta, threshold):
-    return p.op(_fast.OP_SOFTPLUS_BETA, x, p.params(beta, threshold))
+@recipe()
+def SOFTPLUS_EXT(p, x, beta, threshold):
+    return p.op(OP_SOFTPLUS_BETA, x, p.params(beta, threshold))
 
 
-@recipe("Softsign")
-def _softsign(p, x):
+@recipe()
+def SOFTSIGN(p, x):
     """x / (1 + |x|)."""
-    return p.op(_fast.OP_DIV, x, p.op(_fast.OP_ADD, p.const(1),
-                                      p.op(_fast.OP_ABS, x)))
+    return p.op(OP_DIV, x, p.op(OP_ADD, p.const(1),
+                                      p.op(OP_ABS, x)))
 
 
-@recipe("GeluExt")
-def _gelu_ext(p, x, approximate):
-    opcode = {"none": _fast.OP_GELU_ERF,
-              "tanh": _fast.OP_COPY + _fast.ACT_GELU}.get(approximate)
+@recipe()
+def GELU_EXT(p, x, approximate):
+    opcode = {"none": OP_GELU_ERF, "tanh": OP_GELU}.get(approximate)
     return None if opcode is None else p.op(opcode, x)
 
 
-@recipe("LogSigmoid")
-def _log_sigmoid(p, x):
+@recipe()
+def LOG_SIGMOID(p, x):
     """-ln(1 + e ** -x) (the op's first output)."""
-    return p.op(_fast.OP_NEG, p.op(_fast.OP_SOFTPLUS, p.op(_fast.OP_NEG, x)))
+    return p.op(OP_NEG, p.op(OP_SOFTPLUS, p.op(OP_NEG, x)))
 
 
-@recipe("LogSigmoid.buffer")
-def _log_sigmoid_buffer(p, x):
+@recipe()
+def LOG_SIGMOID_BUFFER(p, x):
     """e ** -|x| (LogSigmoid's second output)."""
-    return p.op(_fast.OP_EXP, p.op(_fast.OP_NEG, p.op(_fast.OP_ABS, x)))
+    return p.op(OP_EXP, p.op(OP_NEG, p.op(OP_ABS, x)))
 
 
-# -- running one op -----------------------------------------------------------
-def apply(name: str, reference, *args):
-    """Op ``name`` through its recipe on float32/float64 tensors of one
-    dtype (Python numbers beside them); anything else, or shapes that do
-    not broadcast (for the reference's error), through ``reference(*args)``."""
-    result = run_recipe(name, *args)
-    return reference(*args) if result is None else result
+def log_sigmoid_pair(input):
+    """LogSigmoid's pair (y, e ** -|x|), or None where its programs do not
+    apply."""
+    y = LOG_SIGMOID.run(input)
+    return None if y is None else (y, LOG_SIGMOID_BUFFER.run(input))
 
 
-def run_recipe(name: str, *args):
-    """Op ``name`` through its recipe, or None where it does not apply."""
-    entry = RECIPES[name]
-    values, params = args[:entry.values], args[entry.values:]
-    dtype, pattern = value_pattern(values)
-    if dtype is None:
-        return None
-    try:
-        program = program_for(name, dtype, pattern, plain(params))
-    except (TypeError, ValueError):     # an unhashable or odd parameter
-        return None
-    if program is None or _fast.plain_arithmetic(program):
-        return None     # (plain arithmetic: NumPy's loops are as fast)
-    tensors = [v for v in values if type(v) is np.ndarray]
-    return _fast.evaluate(program, tensors)
-
-
+# -- programs -----------------------------------------------------------------
 def value_pattern(values) -> tuple:
-    """(dtype, pattern) of an op's values: all tensors of one float32 /
-    float64 dtype, Python numbers and None; the pattern has "tensor" for a
-    tensor, ("number", v) for a number, None for None. (None, None) for
-    anything else."""
-    dtype, pattern = None, []
+    """(dtype, pattern, tensors) of an op's values: all tensors of one
+    float32 / float64 dtype, Python numbers and None; the pattern has
+    "tensor" for a tensor, ("number", v) for a number, None for None.
+    (None, None, None) for anything else."""
+    dtype, pattern, tensors = None, [], []
     for v in values:
         if type(v) is np.ndarray:
             if dtype is not None and v.dtype != dtype:
-                return None, None
+                return None, None, None
             dtype = v.dtype
             pattern.append("tensor")
+            tensors.append(v)
         elif type(v) is float or type(v) is int:
             pattern.append(("number", v))
         elif v is None:
             pattern.append(None)
         else:
-            return None, None
-    return (dtype, tuple(pattern)) if dtype in _fast.FAST_DTYPES \
-        else (None, None)
+            return None, None, None
+    return (dtype, tuple(pattern), tensors) if dtype in FAST_DTYPES \
+        else (None, None, None)
 
 
 def plain(params) -> tuple:
@@ -318,9 +336,9 @@ def plain(params) -> tuple:
 
 
 @lru_cache(maxsize=1024)
-def program_for(name: str, dtype: np.dtype, pattern: tuple, params: tuple):
-    """The op's program for values of this pattern (see value_pattern),
-    or None where its recipe declines the parameters."""
+def program_for(recipe: Recipe, dtype: np.dtype, pattern: tuple, params: tuple):
+    """The recipe's program for values of this pattern (see value_pattern),
+    or None where it declines the parameters."""
     p = ProgramBuilder(dtype)
     handles, inputs = [], 0
     for kind in pattern:
@@ -329,12 +347,15 @@ def program_for(name: str, dtype: np.dtype, pattern: tuple, params: tuple):
             inputs += 1
         else:
             handles.append(None if kind is None else p.const(kind[1]))
-    result = RECIPES[name].emit(p, *handles, *params)
+    result = recipe.emit(p, *handles, *params)
     return None if result is None else p.build(result)
 
 
-def log_sigmoid(x):
-    """LogSigmoid's pair (y, e ** -|x|), or None where the runner does not
-    apply."""
-    y = run_recipe("LogSigmoid", x)
-    return None if y is None else (y, run_recipe("LogSigmoid.buffer", x))
+@lru_cache(maxsize=1024)
+def _alone(recipe: Recipe, dtype: np.dtype, pattern: tuple, params: tuple):
+    """How the op runs alone on values of this pattern (see
+    :func:`program.alone`), or None where it declines them."""
+    program = program_for(recipe, dtype, pattern, params)
+    if program is None or len(program.rows) > 1 and plain_arithmetic(program):
+        return None     # (plain arithmetic: NumPy's loops are as fast)
+    return alone(program)

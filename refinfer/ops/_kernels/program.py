@@ -8,16 +8,16 @@
   by chunk, so one compiled kernel per dtype serves every chain and the
   intermediate values never leave the cache (two in fact: the core
   opcodes, and all of them, compiled only where used). Programs are
-  written with :class:`ProgramBuilder`; ops/_fast_math.py holds the
-  programs of the math and activation ops, ops/_fast_libm.py the
+  written with :class:`ProgramBuilder`; _kernels/elementwise.py holds the
+  recipes of the math and activation ops, _kernels/libm.py the
   vectorisable exp, log and tanh they use.
 - Per-thread scratch buffers.
 
 Parallel work is split into ranges by refinfer/threads.py's parallel_for.
 
 All kernels here take float32 or float64 arrays and compute in that dtype,
-as the reference kernels do; callers fall back to the reference for other
-dtypes.
+as the reference kernels do; callers decline other dtypes (the registry
+then runs the reference).
 """
 from __future__ import annotations
 
@@ -343,7 +343,7 @@ def _with_params(op, r, d, a, p, m):
             r[d, j] = (x if x >= zero or x != x else zero) + \
                 (zero if zero <= e else e)
     elif op == OP_HSHRINK:  # x where |x| > lambd (lambd in x's dtype, see
-        lambd = r[p, 0]     # ops/_fast_math.py), else 0
+        lambd = r[p, 0]     # _kernels/elementwise.py), else 0
         for j in range(m):
             x = r[a, j]
             r[d, j] = x if abs(x) > lambd else zero
@@ -610,9 +610,12 @@ UFUNCS = {OP_ADD: np.add, OP_SUB: np.subtract, OP_MUL: np.multiply,
           OP_RINT: np.rint, OP_EXP2: np.exp2, OP_EXPM1: np.expm1,
           OP_LOG2: np.log2, OP_LOG10: np.log10, OP_LOG1P: np.log1p}
 ARITHMETIC = {OP_ADD, OP_SUB, OP_MUL, OP_DIV}
-# Ops whose reference silences NumPy's floating-point warnings (overflow,
-# division by zero, invalid) around the same computation.
-QUIET = {OP_DIV, OP_POW, OP_EXP, OP_LOG, OP_SQRT}
+# Ufuncs run with NumPy's floating-point warnings (overflow, division by
+# zero, invalid) silenced, as their references do. The others cannot warn,
+# or warn in their references too (an overflowing Add); silencing costs more
+# than the op on a small tensor.
+QUIET = set(UFUNCS) - {OP_ADD, OP_SUB, OP_MUL, OP_MAX, OP_MIN, OP_NEG, OP_ABS,
+                       OP_SQUARE, OP_CEIL, OP_FLOOR, OP_TRUNC, OP_RINT}
 
 
 @dataclass(frozen=True)
@@ -713,18 +716,28 @@ def is_binary(opcode: int) -> bool:
     return opcode < FIRST_UNARY or FIRST_EXTENDED <= opcode < FIRST_PARAM
 
 
-def evaluate(program: Program, operands):
-    """``program`` over ``operands``: NumPy's own loop when it is one row of
-    an op NumPy has a ufunc for, else the runner (None when the operands'
-    shapes do not broadcast)."""
+def alone(program: Program):
+    """``program`` as a callable of its operands for an op run alone:
+    NumPy's own loop where it is one row of an op NumPy has a ufunc for
+    (the runner gains nothing over it there), else the program itself."""
     opcode, _, a, b = program.rows[0].tolist()
     if len(program.rows) > 1 or opcode not in UFUNCS:
-        return program(operands)
-    args = [operands[r] if r < program.n_inputs
-            else program.consts[r - program.n_inputs]
-            for r in ((a, b) if is_binary(opcode) else (a,))]
-    with np.errstate(all="ignore"):
-        return np.asarray(UFUNCS[opcode](*args))
+        return program
+    ufunc, n_inputs, consts = UFUNCS[opcode], program.n_inputs, program.consts
+    registers = (a, b) if is_binary(opcode) else (a,)
+    if registers == tuple(range(n_inputs)):     # the operands, in order
+        pick = tuple
+    else:
+        def pick(operands):
+            return [operands[r] if r < n_inputs else consts[r - n_inputs]
+                    for r in registers]
+
+    def run(operands):
+        if opcode not in QUIET:
+            return np.asarray(ufunc(*pick(operands)))
+        with np.errstate(all="ignore"):
+            return np.asarray(ufunc(*pick(operands)))
+    return run
 
 
 def plain_arithmetic(program: Program) -> bool:
@@ -733,30 +746,6 @@ def plain_arithmetic(program: Program) -> bool:
     fast as the runner copies through its registers (a lone op of them is
     best left to NumPy; in a longer chain the runner saves passes)."""
     return set(program.rows[:, 0].tolist()) <= ARITHMETIC
-
-
-def elementwise(opcode: int, reference, *values):
-    """One elementwise op on float32/float64 operands of one dtype: NumPy's
-    own loop where there is a ufunc (one op gains nothing from the program
-    runner), else the program runner; anything else, or shapes that do
-    not broadcast (for the reference's error), through ``reference``."""
-    operands = float_operands(*values)
-    if operands is None:
-        return reference(*values)
-    if opcode in UFUNCS:
-        if opcode not in QUIET:
-            return np.asarray(UFUNCS[opcode](*operands))
-        with np.errstate(all="ignore"):
-            return np.asarray(UFUNCS[opcode](*operands))
-    result = _single(opcode, len(operands), operands[0].dtype)(operands)
-    return reference(*values) if result is None else result
-
-
-@lru_cache(maxsize=None)
-def _single(opcode: int, arity: int, dtype: np.dtype) -> Program:
-    """The one-row program ``op(input 0[, input 1])``."""
-    p = ProgramBuilder(dtype)
-    return p.build(p.op(opcode, *(p.input(i) for i in range(arity))))
 
 
 def bias_activation(y: np.ndarray, bias, act: int) -> np.ndarray:

@@ -212,3 +212,17 @@ def gelu_tanh(x: np.ndarray) -> np.ndarray:
     """GeLU's tanh approximation, in x's dtype."""
     inner = np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)
     return 0.5 * x * (1 + np.tanh(inner))
+
+
+# SeLU's constants (the reference and its program share them).
+SELU_ALPHA = 1.6732632423543772
+SELU_SCALE = 1.0507009873554805
+
+
+def channel_weight(input, weight):
+    """PReLU's weight shaped to broadcast against input: along axis 1, or
+    one shared value (0-d)."""
+    w = weight.reshape(-1)
+    if input.ndim >= 2 and w.size != 1:
+        return w.reshape((1, -1) + (1,) * (input.ndim - 2))
+    return w.reshape(()) if w.size == 1 else w

@@ -1,0 +1,108 @@
+"""The registry's kernel protocol: a recipe is checked against the op's
+signature when the op registers, a program kernel cannot exist without its
+recipe on the op's definition, and a declining kernel runs the reference."""
+import inspect
+
+import numpy as np
+import pytest
+
+from refinfer import registry
+from refinfer.ops._kernels import elementwise
+from refinfer.ops._kernels.elementwise import ADDCMUL, Recipe, program_for, unary
+from refinfer.ops._kernels.program import OP_NEG
+
+F32 = np.dtype(np.float32)
+
+
+@pytest.fixture
+def throwaway():
+    """register() for test ops, removed from the registry afterwards."""
+    names = []
+
+    def register(name, **options):
+        names.append(name)
+        return registry.register(name, family="elementwise", **options)
+    yield register
+    for name in names:
+        registry._REGISTRY.pop(name, None)
+
+
+def test_a_recipe_that_does_not_fit_the_signature_is_refused(throwaway):
+    def two_values(input, other):
+        return input
+    with pytest.raises(TypeError, match="two_values"):
+        throwaway("_TestUnaryOnTwo", recipe=unary(OP_NEG))(two_values)
+
+    def too_few(input, tensor1, value=1):     # Addcmul's recipe takes 4 values
+        return input
+    with pytest.raises(TypeError, match="too_few"):
+        throwaway("_TestAddcmulOnThree", recipe=ADDCMUL)(too_few)
+
+    def fewer_params_than_values(input):
+        return input
+    wide = Recipe(2, lambda p, x: x)        # its emitter fits, its values do not
+    with pytest.raises(TypeError, match="fewer_params_than_values"):
+        throwaway("_TestTwoValuesOnOne", recipe=wide)(fewer_params_than_values)
+    assert not {"_TestUnaryOnTwo", "_TestAddcmulOnThree",
+                "_TestTwoValuesOnOne"} & set(registry._REGISTRY)
+
+
+def _runs_programs(kernel) -> bool:
+    """Whether a kernel runs the elementwise program runner: a recipe's own
+    kernel, or a kernel of ops/_kernels/elementwise.py built on recipes."""
+    return isinstance(getattr(kernel, "__self__", None), Recipe) \
+        or getattr(kernel, "__module__", None) == elementwise.__name__
+
+
+def test_every_program_kernel_has_its_recipe_on_the_op():
+    program_ops = [op for op in registry.list_ops()
+                   if _runs_programs(op.kernels.get("numba"))]
+    assert len(program_ops) >= 88
+    for op in program_ops:
+        assert op.recipe is not None, op.name
+        kernel = op.kernels["numba"]
+        if isinstance(getattr(kernel, "__self__", None), Recipe):
+            assert kernel.__self__ is op.recipe, op.name
+    for op in registry.list_ops():
+        if op.recipe is not None:
+            assert "numba" in op.kernels, op.name
+
+
+def test_every_recipe_writes_a_program_for_the_op_defaults():
+    """What a name-keyed recipe table could not promise: each op's recipe
+    writes its program from the op's own arguments."""
+    for op in registry.list_ops():
+        if op.recipe is None:
+            continue
+        values = ("tensor",) * op.recipe.values
+        defaults = tuple(p.default for p in op.params[op.recipe.values:])
+        assert inspect.Parameter.empty not in defaults, op.name
+        params = elementwise.plain(defaults)
+        assert program_for(op.recipe, F32, values, params) is not None, op.name
+
+
+def test_a_declined_call_runs_the_reference(throwaway):
+    calls = []
+
+    def declines(input):
+        calls.append(input)
+        return None
+
+    @throwaway("_TestDeclines", kernels={"numba": declines})
+    def reference(input):
+        return ("reference", input)
+
+    fast = registry._REGISTRY["_TestDeclines"].kernel("numba")
+    assert fast(3) == ("reference", 3) and calls == [3]
+
+
+def test_a_recipe_declines_what_it_does_not_run(throwaway):
+    @throwaway("_TestNeg", recipe=unary(OP_NEG))
+    def neg(input):
+        return ("reference", input)
+
+    fast = registry._REGISTRY["_TestNeg"].kernel("numba")
+    x = np.array([1.0, -2.0], np.float32)
+    np.testing.assert_array_equal(fast(x), -x)      # float32: its program
+    ints = np.array([1, 2], np.int32)
+    assert fast(ints)[0] == "reference"             # int32: declined

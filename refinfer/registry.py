@@ -1,6 +1,6 @@
 """The op registry: MindIR primitive name -> op definition.
 
-Each op lives in one file under ``ops/`` (installed as ``refinfer.ops``) and
+Each op lives in one file under ``refinfer/ops/`` and
 registers its NumPy reference function with the :func:`register` decorator.
 The reference function's Python signature *is* the op's argument list, in
 MindSpore's argument order (Appendix A of docs/mindir-format.md), with the
@@ -179,19 +179,6 @@ def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
                                     dict(fast), recipe,
                                     side_effect=side_effect,
                                     no_kernel=no_kernel, mutates=mutates)
-        return fn
-    return decorate
-
-
-def register_kernel(name: str, backend: str):
-    """Register a fast variant (``numba``, ``cuda``) of an op registered
-    before it (in its file, or in a module that file imports). The registry
-    is not loaded from here: ops are imported while it loads."""
-    def decorate(fn: Callable) -> Callable:
-        if name not in _REGISTRY:
-            raise ValueError(f"{fn.__qualname__}: op {name!r} is not registered "
-                             "yet; register its reference first")
-        _REGISTRY[name].kernels[backend] = fn
         return fn
     return decorate
 

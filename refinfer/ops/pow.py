@@ -1,11 +1,10 @@
 """Pow."""
-import numpy as np
-
 from refinfer.registry import register
 
 from ._kernels.elementwise import binary
 from ._kernels.program import OP_POW
-from ._ref.common import NUMBERS, as_result, float_to_int, promote
+from ._ref.common import NUMBERS
+from ._ref.math import power
 
 
 @register("Pow", family="elementwise", dtypes=NUMBERS, recipe=binary(OP_POW))
@@ -20,16 +19,4 @@ def pow(input, exponent):
     exponent gives the real result truncated as MindSpore CPU casts it
     (2 ** -1 -> 0, (-1) ** -1 -> -1, 0 ** -1 -> int32 minimum).
     """
-    a, b = promote(input, exponent)
-    if a.dtype.kind in "fc":
-        with np.errstate(all="ignore"):
-            return as_result(np.power(a, b))
-    a, b = np.broadcast_arrays(a, b)
-    negative = b < 0
-    with np.errstate(over="ignore"):
-        y = np.power(a, np.where(negative, 0, b).astype(b.dtype))
-    if negative.any():
-        with np.errstate(divide="ignore"):
-            real = np.power(a.astype(np.float64), b.astype(np.float64))
-        y = np.where(negative, float_to_int(real, a.dtype), y)
-    return as_result(y)
+    return power(input, exponent)

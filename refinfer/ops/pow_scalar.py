@@ -4,7 +4,7 @@ from refinfer.registry import register
 from ._kernels.elementwise import binary
 from ._kernels.program import OP_POW
 from ._ref.common import NUMBERS
-from .pow import pow as power
+from ._ref.math import power
 
 
 @register("PowTensorScalar", "PowScalarTensor", family="elementwise",

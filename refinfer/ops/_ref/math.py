@@ -112,6 +112,24 @@ def true_divide(input, other) -> np.ndarray:
         return as_result(np.true_divide(a, b))
 
 
+def power(input, exponent) -> np.ndarray:
+    """input ** exponent after promotion; integers with a negative exponent
+    give the real result truncated as MindSpore CPU casts it (Pow)."""
+    a, b = promote(input, exponent)
+    if a.dtype.kind in "fc":
+        with np.errstate(all="ignore"):
+            return as_result(np.power(a, b))
+    a, b = np.broadcast_arrays(a, b)
+    negative = b < 0
+    with np.errstate(over="ignore"):
+        y = np.power(a, np.where(negative, 0, b).astype(b.dtype))
+    if negative.any():
+        with np.errstate(divide="ignore"):
+            real = np.power(a.astype(np.float64), b.astype(np.float64))
+        y = np.where(negative, float_to_int(real, a.dtype), y)
+    return as_result(y)
+
+
 def floor_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """floor(a / b) in the operands' (common) dtype. Floats follow IEEE
     (x / 0 -> +-inf, 0 / 0 -> NaN); an integer x / 0 saturates."""

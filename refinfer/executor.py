@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-import numpy as np
-
 from .closure import Closure, GraphRef
 from .errors import NodeError
 from .plan import CallStep, GraphPlan, Program
+from .step import describe
 
 MAX_CALL_DEPTH = 100_000
 
@@ -81,17 +80,10 @@ def _run_steps(frame: _Frame, hooks: Hooks | None) -> CallStep | None:
         frame.pc += 1
         if type(step) is CallStep:
             return step
-        args = step.template.copy()
-        for pos, slot, convert in step.dynamic:
-            value = slots[slot]
-            args[pos] = value if convert is None else convert(value)
+        args = step.arguments(slots)
         if hooks is not None and hooks.before is not None:
             hooks.before(step.node, args)
-        try:
-            result = step.fn(*args)
-        except Exception as exc:
-            raise NodeError(step.node.scope or step.node.name, step.node.op.name,
-                            describe(args), exc) from exc
+        result = step.call(args)
         if hooks is not None and hooks.after is not None:
             hooks.after(step.node, args, result)
         slots[step.out] = result
@@ -127,21 +119,6 @@ def _finish_call(frame: _Frame, value: Any) -> None:
     for slot in call.frees:
         frame.slots[slot] = None
     frame.pending = None
-
-
-def describe(values: Sequence) -> str:
-    """Short type/shape summary of argument values, for error messages."""
-    return ", ".join(_describe(v) for v in values)
-
-
-def _describe(value) -> str:
-    if isinstance(value, np.ndarray):
-        return f"{value.dtype}{list(value.shape)}"
-    if isinstance(value, (tuple, list)):
-        inner = ", ".join(_describe(v) for v in value[:8])
-        more = ", ..." if len(value) > 8 else ""
-        return f"({inner}{more})" if isinstance(value, tuple) else f"[{inner}{more}]"
-    return repr(value) if not callable(value) else type(value).__name__
 
 
 def flatten(value) -> list:

@@ -10,7 +10,7 @@ from refinfer.format.values import Abstract
 from refinfer.graph import Arg, Graph, Model, Node, Ref
 from refinfer.ops._kernels import program as _fast
 from refinfer.ops.conv2d import WinogradFilter, fused_conv2d
-from refinfer.passes.fused import FusedKernel
+from refinfer.passes.fused import FUSED_BACKEND, fused_node
 from refinfer.plan import compile_model
 from refinfer.runtime import LoadedModel
 
@@ -184,7 +184,7 @@ def test_resnet_uses_winograd_for_its_3x3_stride_1_convolutions():
     case = golden_case("resnet18_narrow")
     fast = LoadedModel(case.model_path, "numba")
     weights = [a for s in fast.program.plans[fast.program.main].steps
-               if s.node.op.family == "fused" for a in s.node.op.reference.constants]
+               if s.node.op.family == "fused" for a in s.template]
     assert sum(isinstance(w, WinogradFilter) for w in weights) == 13
     np.testing.assert_allclose(fast.run(case.inputs())[0], case.outputs()[0],
                                **case.tolerance)
@@ -202,7 +202,7 @@ def test_fused_kernel_falls_back_to_the_original_nodes():
     g = GraphBuilder((4,))
     a = g.add("Mul", X, 3.0, shape=(4,))
     b = g.add("Add", a, 1.0, shape=(4,))
-    kernel = FusedKernel(lambda x: None, (), g.nodes, [X])
+    kernel = fused_node(g.nodes, lambda x: None, [X]).op.kernel(FUSED_BACKEND)
     x = np.arange(4, dtype=np.int32)
     np.testing.assert_array_equal(kernel(x), x * 3 + 1)
     assert b.key == g.nodes[-1].name

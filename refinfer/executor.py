@@ -11,22 +11,14 @@ extra work.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from .closure import Closure, GraphRef
 from .errors import NodeError
 from .plan import CallStep, GraphPlan, Program
-from .step import describe
+from .step import Hooks, describe
 
 MAX_CALL_DEPTH = 100_000
-
-
-class Hooks:
-    """Per-node callbacks; either may be None."""
-
-    def __init__(self, before: Callable | None = None,
-                 after: Callable | None = None):
-        self.before, self.after = before, after
 
 
 class _Frame:
@@ -80,13 +72,7 @@ def _run_steps(frame: _Frame, hooks: Hooks | None) -> CallStep | None:
         frame.pc += 1
         if type(step) is CallStep:
             return step
-        args = step.arguments(slots)
-        if hooks is not None and hooks.before is not None:
-            hooks.before(step.node, args)
-        result = step.call(args)
-        if hooks is not None and hooks.after is not None:
-            hooks.after(step.node, args, result)
-        slots[step.out] = result
+        slots[step.out] = step.run(slots, hooks)
         for slot in step.frees:
             slots[slot] = None
     return None

@@ -6,7 +6,8 @@ float64 oracle, widened once, when the step is made); the others are read
 from numbered slots at run time, each through its converter. The executor,
 the reference fallback of fused kernels (passes/fused.py) and bisect's
 shadow run (tools/bisect.py) all run steps made by :func:`kernel_step` with
-:meth:`KernelStep.arguments` and :meth:`KernelStep.call`.
+:meth:`KernelStep.run`, once per node: one call, as the executor's loop is
+the interpreter's per-node cost.
 """
 from __future__ import annotations
 
@@ -20,6 +21,15 @@ from .graph import Node, Ref, RefKind
 from .precision import compose
 
 
+class Hooks:
+    """Per-node callbacks, ``before(node, args)`` and ``after(node, args,
+    result)``; either may be None."""
+
+    def __init__(self, before: Callable | None = None,
+                 after: Callable | None = None):
+        self.before, self.after = before, after
+
+
 @dataclass
 class KernelStep:
     node: Node
@@ -29,28 +39,29 @@ class KernelStep:
     out: int
     frees: tuple[int, ...] = ()
 
-    def arguments(self, slots: Sequence) -> list:
-        """The kernel's positional arguments, the dynamic ones read from
-        ``slots`` (anything indexed by slot number) through their
-        converters."""
+    def run(self, slots: Sequence, hooks: Hooks | None = None) -> Any:
+        """The kernel's result on its constants and on the dynamic arguments
+        read from ``slots`` (anything indexed by slot number) through their
+        converters. A failure raises NodeError naming the node, its op and
+        the argument types; a NodeError raised inside (by a fused kernel's
+        fallback) already names the node that failed, and passes."""
         args = self.template.copy()
         for pos, slot, convert in self.dynamic:
             value = slots[slot]
             args[pos] = value if convert is None else convert(value)
-        return args
-
-    def call(self, args: list) -> Any:
-        """``fn(*args)``; a failure raises NodeError naming the node, its op
-        and the argument types. A NodeError raised inside (by a fused
-        kernel's fallback) already names the node that failed: it passes."""
+        if hooks is not None and hooks.before is not None:
+            hooks.before(self.node, args)
         try:
-            return self.fn(*args)
+            result = self.fn(*args)
         except NodeError:
             raise
         except Exception as exc:
             node = self.node
             raise NodeError(node.scope or node.name, node.op_name,
                             describe(args), exc) from exc
+        if hooks is not None and hooks.after is not None:
+            hooks.after(self.node, args, result)
+        return result
 
 
 def kernel_step(node: Node, fn: Callable, slot_of: Callable[[Ref], int],

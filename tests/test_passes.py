@@ -7,7 +7,7 @@ import pytest
 from refinfer import executor, registry, threads
 from refinfer.format.reader import ValueInfo
 from refinfer.format.values import Abstract
-from refinfer.graph import Arg, Graph, Model, Node, Ref
+from refinfer.graph import Arg, Graph, Model, Node, Ref, RefKind
 from refinfer.ops._kernels import program as _fast
 from refinfer.ops.conv2d import WinogradFilter, fused_conv2d
 from refinfer.passes.fused import FUSED_BACKEND, fused_node
@@ -35,12 +35,12 @@ class GraphBuilder:
         self.nodes: list[Node] = []
 
     def add(self, op: str, *args, shape, dtype=F32) -> Ref:
-        refs = [a if isinstance(a, Ref) else Ref("const", a) for a in args]
+        refs = [a if isinstance(a, Ref) else Ref(RefKind.CONST, a) for a in args]
         name = f"n{len(self.nodes)}_{op}"
         self.nodes.append(Node(name, f"Default/{name}", registry.get_op(op),
                                [Arg(r) for r in refs], None,
                                Abstract("tensor", tuple(shape), np.dtype(dtype))))
-        return Ref("node", name)
+        return Ref(RefKind.NODE, name)
 
     def model(self, output: Ref) -> Model:
         info = ValueInfo("out", self.nodes[-1].abstract)
@@ -48,7 +48,7 @@ class GraphBuilder:
         return Model("synthetic", {"main": graph}, graph, {})
 
 
-X = Ref("input", 0)
+X = Ref(RefKind.INPUT, 0)
 
 
 def run_both(model: Model, x):

@@ -43,7 +43,7 @@ class GroupReference:
     def __call__(self, *args) -> Any:
         slots = [*args[:self.n_inputs], *[None] * len(self.steps)]
         for step in self.steps:
-            slots[step.out] = step.call(step.arguments(slots))
+            slots[step.out] = step.run(slots)
         return slots[-1]
 
 

@@ -115,7 +115,7 @@ class ShadowReference:
             held = shadow and ref.kind in (RefKind.NODE, RefKind.FREE) \
                 and ref.key in self.values
             slots[slot] = self.values[ref.key] if held else run.args[pos]
-        return step.call(step.arguments(slots))
+        return step.run(slots)
 
 
 def _deaths(program: Program) -> dict[int, list[str]]:

@@ -64,9 +64,9 @@ def primitive_applications(mindir: MindIRFile) -> Counter:
     counts = Counter()
     for graph in mindir.graphs:
         for node in graph.nodes:
-            prim = mindir.primitives.get(node.op_type.removeprefix("REF::"))
+            prim = mindir.primitive_of(node)
             if prim is not None:
-                counts[prim.op_type.removeprefix("S_Prim_")] += 1
+                counts[prim.op_name] += 1
     return counts
 
 

@@ -11,23 +11,14 @@ extra work.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
-
-import numpy as np
+from typing import Any, Sequence
 
 from .closure import Closure, GraphRef
 from .errors import NodeError
 from .plan import CallStep, GraphPlan, Program
+from .step import Hooks, describe
 
 MAX_CALL_DEPTH = 100_000
-
-
-class Hooks:
-    """Per-node callbacks; either may be None."""
-
-    def __init__(self, before: Callable | None = None,
-                 after: Callable | None = None):
-        self.before, self.after = before, after
 
 
 class _Frame:
@@ -81,20 +72,7 @@ def _run_steps(frame: _Frame, hooks: Hooks | None) -> CallStep | None:
         frame.pc += 1
         if type(step) is CallStep:
             return step
-        args = step.template.copy()
-        for pos, slot, convert in step.dynamic:
-            value = slots[slot]
-            args[pos] = value if convert is None else convert(value)
-        if hooks is not None and hooks.before is not None:
-            hooks.before(step.node, args)
-        try:
-            result = step.fn(*args)
-        except Exception as exc:
-            raise NodeError(step.node.scope or step.node.name, step.node.op.name,
-                            describe(args), exc) from exc
-        if hooks is not None and hooks.after is not None:
-            hooks.after(step.node, args, result)
-        slots[step.out] = result
+        slots[step.out] = step.run(slots, hooks)
         for slot in step.frees:
             slots[slot] = None
     return None
@@ -127,21 +105,6 @@ def _finish_call(frame: _Frame, value: Any) -> None:
     for slot in call.frees:
         frame.slots[slot] = None
     frame.pending = None
-
-
-def describe(values: Sequence) -> str:
-    """Short type/shape summary of argument values, for error messages."""
-    return ", ".join(_describe(v) for v in values)
-
-
-def _describe(value) -> str:
-    if isinstance(value, np.ndarray):
-        return f"{value.dtype}{list(value.shape)}"
-    if isinstance(value, (tuple, list)):
-        inner = ", ".join(_describe(v) for v in value[:8])
-        more = ", ..." if len(value) > 8 else ""
-        return f"({inner}{more})" if isinstance(value, tuple) else f"[{inner}{more}]"
-    return repr(value) if not callable(value) else type(value).__name__
 
 
 def flatten(value) -> list:

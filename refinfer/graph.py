@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Callable
 
 from . import registry
@@ -38,17 +39,32 @@ TOKEN_OPS = {"UpdateState"}          # value = the monad token
 GRAPH_ARGUMENT_OPS = {"Partial"}
 
 
+class RefKind(str, Enum):
+    """What a :class:`Ref` points at. A ``str`` enum: each member equals its
+    value, so ``Ref("node", name)`` and ``Ref(RefKind.NODE, name)`` are one."""
+    NODE = "node"       # key: the name of a node of this graph
+    INPUT = "input"     # key: the index of a graph input
+    FREE = "free"       # key: the name of a node of an enclosing graph
+    CONST = "const"     # key: the constant value itself
+    GRAPH = "graph"     # key: the name of a graph used as a value
+    ALIAS = "alias"     # key: another name (only while names are resolved)
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True)
 class Ref:
-    """Where an argument comes from: ``node`` (a node of this graph),
-    ``input`` (graph input index), ``free`` (a node of an enclosing graph),
-    ``const`` (a constant value) or ``graph`` (a graph used as a value)."""
-    kind: str
+    """Where an argument comes from (see :class:`RefKind`)."""
+    kind: RefKind
     key: Any
+
+    def __post_init__(self):
+        object.__setattr__(self, "kind", RefKind(self.kind))
 
     @property
     def is_monad(self) -> bool:
-        return self.kind == "const" and self.key is MONAD
+        return self.kind is RefKind.CONST and self.key is MONAD
 
 
 @dataclass(frozen=True)
@@ -72,7 +88,7 @@ class Node:
     def op_name(self) -> str:
         if self.op is not None:
             return self.op.name
-        if self.callee.kind == "graph":
+        if self.callee.kind is RefKind.GRAPH:
             return f"call {self.callee.key}"
         return "call"
 
@@ -120,7 +136,7 @@ class _Symbols:
 
     def __init__(self, mindir: MindIRFile):
         self.path = mindir.path
-        self.primitives = mindir.primitives
+        self.primitive_of = mindir.primitive_of
         self.graph_names = {g.name for g in mindir.graphs}
         self.constants: dict[str, Any] = {}
         self.owner: dict[str, str] = {}   # node or input name -> its graph
@@ -156,39 +172,40 @@ class _GraphBuilder:
                 self.nodes[raw.name] = self._node(raw)
         self.output = self.resolve(self.raw.output.name)
 
-    def refs(self, kind: str) -> set:
+    def refs(self, kind: RefKind) -> set:
         """Keys of every ``kind`` reference made by any node (or the output)."""
         keys = {a.ref.key for n in self.nodes.values() for a in _refs(n)
-                if a.ref.kind == kind}
-        return keys | ({self.output.key} if self.output.kind == kind else set())
+                if a.ref.kind is kind}
+        return keys | ({self.output.key} if self.output.kind is kind else set())
 
     def finish(self, free_vars: dict[str, set]) -> Graph:
         """Prune and order. Roots: side-effecting nodes (in file order), the
         output, and nodes that called graphs read as free variables."""
         needed_by_callees = set().union(
-            *(free_vars[g] for g in self.refs("graph")))
-        effects = [Ref("node", name) for name, node in self.nodes.items()
+            *(free_vars[g] for g in self.refs(RefKind.GRAPH)))
+        effects = [Ref(RefKind.NODE, name) for name, node in self.nodes.items()
                    if node.op is not None and node.op.side_effect]
-        roots = effects + [self.output] + [Ref("node", n) for n in sorted(
-            needed_by_callees & self.nodes.keys())]
+        roots = effects + [self.output] + [Ref(RefKind.NODE, n) for n in
+                                           sorted(needed_by_callees
+                                                  & self.nodes.keys())]
         return Graph(self.raw.name, self.raw.inputs, self._topological(roots),
                      self.output, self.raw.output, sorted(free_vars[self.raw.name]))
 
     # -- names -------------------------------------------------------------
     def _plan_alias(self, raw: RawNode) -> None:
-        prim = self._primitive_of(raw)
+        prim = self.symbols.primitive_of(raw)
         if prim is None:
             return
         if prim.op_type in ALIAS_OPS and raw.inputs:
-            self.aliases[raw.name] = Ref("alias", raw.inputs[0])
+            self.aliases[raw.name] = Ref(RefKind.ALIAS, raw.inputs[0])
         elif prim.op_type in TOKEN_OPS:
-            self.aliases[raw.name] = Ref("const", MONAD)
+            self.aliases[raw.name] = Ref(RefKind.CONST, MONAD)
 
     def _read_after_in_place_write(self, raw: RawNode) -> None:
         """``Load(x, U)``: if the state ``U`` was last updated by an op that
         wrote ``x`` in place (walking U's UpdateState chain back), the load
         reads that op's result, which our kernels return instead."""
-        prim = self._primitive_of(raw)
+        prim = self.symbols.primitive_of(raw)
         if prim is None or prim.op_type != "Load" or len(raw.inputs) < 2:
             return
         source = self.resolve(raw.inputs[0])
@@ -196,20 +213,20 @@ class _GraphBuilder:
         while state in self.raw_nodes and state not in seen:
             seen.add(state)
             update = self.raw_nodes[state]
-            update_prim = self._primitive_of(update)
+            update_prim = self.symbols.primitive_of(update)
             if update_prim is None or update_prim.op_type not in TOKEN_OPS:
                 return
             for value in reversed(update.inputs[1:]):
                 if self._writes_in_place(value, source):
-                    self.aliases[raw.name] = Ref("alias", value)
+                    self.aliases[raw.name] = Ref(RefKind.ALIAS, value)
                     return
             state = update.inputs[0] if update.inputs else None
 
     def _writes_in_place(self, name: str, source: Ref) -> bool:
         """Whether node ``name`` applies an op that writes ``source`` in place."""
         raw = self.raw_nodes.get(name)
-        prim = raw and self._primitive_of(raw)
-        op_name = prim.op_type.removeprefix("S_Prim_") if prim else ""
+        prim = raw and self.symbols.primitive_of(raw)
+        op_name = prim.op_name if prim else ""
         if not registry.has_op(op_name) or not registry.get_op(op_name).mutates:
             return False
         op = registry.get_op(op_name)
@@ -224,19 +241,19 @@ class _GraphBuilder:
                 raise self.symbols.error(f"alias cycle through {name!r}")
             seen.add(name)
             ref = self.aliases[name]
-            if ref.kind != "alias":
+            if ref.kind is not RefKind.ALIAS:
                 return ref
             name = ref.key
         if name in self.raw_nodes:
-            return Ref("node", name)
+            return Ref(RefKind.NODE, name)
         if name in self.inputs:
             info = self.raw.inputs[self.inputs[name]]
-            return Ref("const", MONAD) if info.is_monad \
-                else Ref("input", self.inputs[name])
+            return Ref(RefKind.CONST, MONAD) if info.is_monad \
+                else Ref(RefKind.INPUT, self.inputs[name])
         if name in self.symbols.constants:
-            return Ref("const", self.symbols.constants[name])
+            return Ref(RefKind.CONST, self.symbols.constants[name])
         if name in self.symbols.graph_names:
-            return Ref("graph", name)
+            return Ref(RefKind.GRAPH, name)
         if name in self.symbols.owner:
             return self._outer(name)
         raise self.symbols.error(f"graph {self.raw.name!r} uses undefined "
@@ -246,32 +263,27 @@ class _GraphBuilder:
         """A value of another (enclosing) graph, read as a free variable."""
         owner = self.symbols.builders[self.symbols.owner[name]]
         ref = owner.resolve(name)
-        if ref.kind in ("const", "graph", "free"):
+        if ref.kind in (RefKind.CONST, RefKind.GRAPH, RefKind.FREE):
             return ref
-        return Ref("free", ref.key if ref.kind == "node" else name)
+        return Ref(RefKind.FREE, ref.key if ref.kind is RefKind.NODE else name)
 
     @property
     def local_names(self) -> set[str]:
         return self.nodes.keys() | self.inputs.keys()
 
-    def _primitive_of(self, raw: RawNode):
-        if not raw.op_type.startswith("REF::"):
-            return None
-        return self.symbols.primitives.get(raw.op_type[5:])
-
     # -- nodes -------------------------------------------------------------
     def _node(self, raw: RawNode) -> Node:
-        if not raw.op_type.startswith("REF::"):
+        target = raw.target
+        if target is None:
             raise self.symbols.error(
                 f"node {raw.name!r} has op_type {raw.op_type!r}: MindIR 1.x "
                 "(legacy) node encoding is not supported")
-        target = raw.op_type[5:]
         args = [self.resolve(i) for i in raw.inputs]
-        prim = self.symbols.primitives.get(target)
+        prim = self.symbols.primitive_of(raw)
         if prim is not None:
             return self._apply(raw, prim, args)
         if target in self.symbols.graph_names:
-            callee = Ref("graph", target)
+            callee = Ref(RefKind.GRAPH, target)
         elif target in self.raw_nodes or target in self.aliases:
             callee = self.resolve(target)
         else:
@@ -282,14 +294,14 @@ class _GraphBuilder:
                     callee, raw.abstract)
 
     def _apply(self, raw: RawNode, prim, args: list[Ref]) -> Node:
-        op_name = prim.op_type.removeprefix("S_Prim_")
+        op_name = prim.op_name
         while args and args[-1].is_monad and op_name not in GRAPH_ARGUMENT_OPS:
             args.pop()
         if not registry.has_op(op_name):
             self.symbols.missing.setdefault(op_name, []).append(
                 raw.scope or raw.name)
             return Node(raw.name, raw.scope, None, [Arg(a) for a in args],
-                        Ref("const", None), raw.abstract)
+                        Ref(RefKind.CONST, None), raw.abstract)
         op = registry.get_op(op_name)
         try:
             bound = _bind(op, prim, args)
@@ -303,7 +315,7 @@ class _GraphBuilder:
         """Nodes the roots depend on, producers first. Iterative: graphs can
         be very deep."""
         order, state = [], {}
-        stack = [r.key for r in reversed(roots) if r.kind == "node"]
+        stack = [r.key for r in reversed(roots) if r.kind is RefKind.NODE]
         while stack:
             name = stack[-1]
             if state.get(name) == "done":
@@ -311,7 +323,8 @@ class _GraphBuilder:
                 continue
             state[name] = "open"
             pending = [a.ref.key for a in _refs(self.nodes[name])
-                       if a.ref.kind == "node" and state.get(a.ref.key) != "done"]
+                       if a.ref.kind is RefKind.NODE
+                       and state.get(a.ref.key) != "done"]
             cycle = [p for p in pending if state.get(p) == "open"]
             if cycle:
                 raise self.symbols.error(f"graph {self.raw.name!r} has a "
@@ -342,7 +355,7 @@ def _bind(op: registry.OpDef, prim, args: list[Ref]) -> list[Arg]:
         if value is inspect.Parameter.empty:
             raise TypeError(f"missing argument {param.name!r} (got "
                             f"{len(args)} inputs, no attribute)")
-        bound.append(_arg(Ref("const", value), convert))
+        bound.append(_arg(Ref(RefKind.CONST, value), convert))
     if len(args) > len(op.params):
         raise TypeError(f"{len(args)} inputs given, {op.name} takes at most "
                         f"{len(op.params)}")
@@ -365,9 +378,9 @@ def _attribute(op: registry.OpDef, prim, param: str):
 def _arg(ref: Ref, convert: Callable | None) -> Arg:
     if convert is None:
         return Arg(ref)
-    if ref.kind == "const":
+    if ref.kind is RefKind.CONST:
         try:
-            return Arg(Ref("const", convert(ref.key)))
+            return Arg(Ref(RefKind.CONST, convert(ref.key)))
         except (TypeError, ValueError) as exc:
             raise ValueError(f"bad constant argument {ref.key!r}: {exc}") \
                 from exc
@@ -383,8 +396,8 @@ def _free_vars(builders: dict[str, "_GraphBuilder"]) -> dict[str, set]:
     """Names of other graphs' nodes each graph reads. A graph that uses
     (calls or passes) another graph also needs that graph's free variables,
     unless it defines them itself."""
-    free = {name: b.refs("free") for name, b in builders.items()}
-    uses = {name: b.refs("graph") for name, b in builders.items()}
+    free = {name: b.refs(RefKind.FREE) for name, b in builders.items()}
+    uses = {name: b.refs(RefKind.GRAPH) for name, b in builders.items()}
     changed = True
     while changed:
         changed = False

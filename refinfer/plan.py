@@ -9,22 +9,13 @@ values as soon as they are dead (unless the caller asks to keep them).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Iterator, Mapping
 
 from .closure import GraphRef
 from . import passes
-from .graph import Graph, Model, Node, Ref
-from .precision import compose, constant_map, value_map
-
-
-@dataclass
-class KernelStep:
-    node: Node
-    fn: Callable
-    template: list          # positional args; constants filled in
-    dynamic: tuple          # (position, slot, convert or None)
-    out: int
-    frees: tuple[int, ...] = ()
+from .graph import Graph, Model, Node, Ref, RefKind
+from .precision import constant_map, value_map
+from .step import KernelStep, kernel_step
 
 
 @dataclass
@@ -47,6 +38,21 @@ class GraphPlan:
     names: dict[str, int]                # node / input name -> slot
     steps: list
     output: int
+    constant_slots: tuple[int, ...] = ()   # slots whose template is a constant
+
+    def constant_places(self) -> Iterator[tuple[str, list, int]]:
+        """``(place, holder, index)`` of every constant: ``holder[index]``
+        is slot ``K``'s initial value (place ``slots/K``: constants read by
+        calls or the output) or argument ``K`` of step ``I`` (``I/args/K``:
+        weights, derived weights, settings)."""
+        for k in self.constant_slots:
+            yield f"slots/{k}", self.template, k
+        for i, step in enumerate(self.steps):
+            if isinstance(step, KernelStep):
+                dynamic = {pos for pos, _, _ in step.dynamic}
+                for k in range(len(step.template)):
+                    if k not in dynamic:
+                        yield f"{i}/args/{k}", step.template, k
 
 
 @dataclass
@@ -56,6 +62,35 @@ class Program:
     backend: str
     keep: bool = False
     precision: str = "float32"
+
+    def constants(self) -> Iterator[tuple[str, Any]]:
+        """``(place, value)`` for every constant of every graph's plan; a
+        place, ``GRAPH/slots/K`` or ``GRAPH/I/args/K``, names the same
+        constant in every program compiled alike from the same model file
+        (see :meth:`GraphPlan.constant_places`)."""
+        for place, holder, k in self._constant_places():
+            yield place, holder[k]
+
+    def replace_constants(self, values: Mapping[str, Any]) -> None:
+        """Put ``values[place]`` in the place of each constant named, e.g.
+        an equal array in shared memory (weight sharing). Runs started
+        afterwards read the new values. A place that holds no constant is a
+        KeyError, and then nothing is replaced."""
+        unknown = set(values)
+        found = []
+        for place, holder, k in self._constant_places():
+            if place in values:
+                found.append((holder, k, values[place]))
+                unknown.discard(place)
+        if unknown:
+            raise KeyError(f"no constant at {', '.join(sorted(unknown))}")
+        for holder, k, value in found:
+            holder[k] = value
+
+    def _constant_places(self) -> Iterator[tuple[str, list, int]]:
+        for name, plan in self.plans.items():
+            for place, holder, k in plan.constant_places():
+                yield f"{name}/{place}", holder, k
 
 
 def compile_model(model: Model, backend: str = "reference",
@@ -92,15 +127,15 @@ class _GraphCompiler:
 
     def slot(self, ref: Ref) -> int:
         """The slot holding ``ref``'s value (constants get one too)."""
-        if ref.kind == "input":
+        if ref.kind is RefKind.INPUT:
             return ref.key
-        if ref.kind == "node" or ref.kind == "free":
+        if ref.kind is RefKind.NODE or ref.kind is RefKind.FREE:
             return self.names[ref.key]
         # Constants live as long as the graph's refs do, so ids are stable.
-        key = ref.key if ref.kind == "graph" else id(ref.key)
+        graph = ref.kind is RefKind.GRAPH
+        key = ref.key if graph else id(ref.key)
         if key not in self.const_slots:
-            value = GraphRef(ref.key) if ref.kind == "graph" \
-                else self.constant(ref.key)
+            value = GraphRef(ref.key) if graph else self.constant(ref.key)
             self.const_slots[key] = self._new_slot(value)
         return self.const_slots[key]
 
@@ -120,22 +155,15 @@ class _GraphCompiler:
             self._add_frees(steps, output)
         return GraphPlan(self.graph.name, len(self.graph.inputs),
                          [i.name for i in self.graph.inputs], self.template,
-                         self.free_slots, self.names, steps, output)
+                         self.free_slots, self.names, steps, output,
+                         tuple(sorted(self.const_slots.values())))
 
     def _step(self, node: Node, out: int):
         if node.op is None:
             return CallStep(node, self.slot(node.callee),
                             tuple(self.slot(a.ref) for a in node.args), out)
-        template, dynamic = [], []
-        for pos, arg in enumerate(node.args):
-            if arg.ref.kind == "const":
-                template.append(self.constant(arg.ref.key))
-            else:
-                template.append(None)
-                dynamic.append((pos, self.slot(arg.ref),
-                                compose(self.widen_value, arg.convert)))
-        return KernelStep(node, node.op.kernel(self.backend), template,
-                          tuple(dynamic), out)
+        return kernel_step(node, node.op.kernel(self.backend), self.slot, out,
+                           self.widen_constant, self.widen_value)
 
     def _add_frees(self, steps: list, output: int) -> None:
         """Give each step the slots it reads for the last time."""

@@ -83,10 +83,10 @@ class OpDef:
             fast, self.reference)
 
 
-@functools.lru_cache(maxsize=None)
 def _or_reference(fast: Callable, reference: Callable) -> Callable:
     """The one fallback: ``fast``'s result, or the reference's where
-    ``fast`` returns None."""
+    ``fast`` returns None. Not cached: a fused op's reference holds its
+    nodes, weights included, which a cache would keep for good."""
     @functools.wraps(fast)
     def run(*args):
         result = fast(*args)

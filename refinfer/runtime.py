@@ -17,7 +17,7 @@ import numpy as np
 from . import executor, process, warmup
 from .format.reader import MindIRFile, read_mindir
 from .format.values import MONAD, Abstract
-from .graph import Graph, Model, Ref, build_model
+from .graph import Graph, Model, Ref, RefKind, build_model
 from .plan import CallStep, Program, compile_model
 
 
@@ -201,7 +201,7 @@ def _output_names(graph: Graph, ref: Ref, count: int) -> list[str]:
     """Lite names outputs after the producing node's scope name, with
     ``:k`` for element k > 0 of a tuple-valued node."""
     nodes = {n.name: n for n in graph.nodes}
-    if ref.kind == "node":
+    if ref.kind is RefKind.NODE:
         node = nodes[ref.key]
         if node.op is not None and node.op.name in ("MakeTuple", "make_list"):
             names = []
@@ -211,7 +211,7 @@ def _output_names(graph: Graph, ref: Ref, count: int) -> list[str]:
             if len(names) == count:
                 return names
         base = node.scope or node.name
-    elif ref.kind == "input":
+    elif ref.kind is RefKind.INPUT:
         base = graph.inputs[ref.key].short_name
     else:
         base = "output"
@@ -219,7 +219,7 @@ def _output_names(graph: Graph, ref: Ref, count: int) -> list[str]:
 
 
 def _leaf_count(nodes: dict, ref: Ref) -> int:
-    node = nodes.get(ref.key) if ref.kind == "node" else None
+    node = nodes.get(ref.key) if ref.kind is RefKind.NODE else None
     if node is None or node.abstract is None:
         return 1
     return len(node.abstract.flatten())

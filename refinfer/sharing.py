@@ -331,37 +331,22 @@ def _derived_constants(program, weights: dict) -> tuple[dict, dict]:
 
 
 def _plan_constants(program):
-    """(place, array) for every array constant in the plan: slot templates, kernel argument
-    templates and fused kernels' constants."""
-    for prefix, holder, attribute in _constant_holders(program):
-        for k, value in enumerate(getattr(holder, attribute)):
-            if isinstance(value, np.ndarray):
-                yield f"{prefix}/{k}", value
-
-
-def _constant_holders(program):
-    for name, plan in program.plans.items():
-        yield f"{name}/slots", plan, "template"
-        for i, step in enumerate(plan.steps):
-            if isinstance(getattr(step, "template", None), list):
-                yield f"{name}/{i}/args", step, "template"
-            if isinstance(getattr(step.fn if hasattr(step, "fn") else None, "constants", None),
-                          tuple):
-                yield f"{name}/{i}/fused", step.fn, "constants"
+    """(place, array) for every array constant in the plan (``Program.constants``: slot
+    templates and kernel arguments, fused kernels' derived weights included)."""
+    return [(place, value) for place, value in program.constants()
+            if isinstance(value, np.ndarray)]
 
 
 def _adopt_derived(program, shared: dict) -> None:
     """Put the shared arrays in the places of equal ones of ``program`` (at build, before
     any run)."""
-    for prefix, holder, attribute in _constant_holders(program):
-        values = list(getattr(holder, attribute))
-        for k, value in enumerate(values):
-            view = shared.get(f"{prefix}/{k}")
-            if view is not None and isinstance(value, np.ndarray) \
-                    and value.dtype == view.dtype and np.array_equal(value, view):
-                view.flags.writeable = value.flags.writeable
-                values[k] = view
-        setattr(holder, attribute, type(getattr(holder, attribute))(values))
+    adopted = {}
+    for place, value in _plan_constants(program):
+        view = shared.get(place)
+        if view is not None and value.dtype == view.dtype and np.array_equal(value, view):
+            view.flags.writeable = value.flags.writeable
+            adopted[place] = view
+    program.replace_constants(adopted)
 
 
 # -- sweeping segments of dead owners ------------------------------------------------------

@@ -16,6 +16,7 @@ import pytest
 
 import refinfer as mslite
 from refinfer import DataType, Format, ModelType, Tensor, TensorMeta, registry
+from refinfer.format.names import op_name
 from refinfer.format.schema import ModelProto
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -36,9 +37,8 @@ def read_proto(path) -> ModelProto:
 
 def missing_ops(path) -> list[str]:
     """Primitives of ``path`` that no registered op implements."""
-    return sorted({p.op_type.removeprefix("S_Prim_")
-                   for p in read_proto(path).primitives
-                   if not registry.has_op(p.op_type.removeprefix("S_Prim_"))})
+    return sorted({op_name(p.op_type) for p in read_proto(path).primitives
+                   if not registry.has_op(op_name(p.op_type))})
 
 
 def require_ops(path):

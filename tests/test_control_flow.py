@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from refinfer.format.values import MONAD
+from refinfer.graph import RefKind
 from refinfer.runtime import LoadedModel
 
 from golden_cases import assert_close, golden_case
@@ -53,7 +54,7 @@ def test_partial_keeps_the_monad_argument_of_its_graph():
     _, model = _model("ctrl_nested_loops")
     partials = [node for g in model.model.graphs.values() for node in g.nodes
                 if node.op is not None and node.op.name == "Partial"]
-    assert any(arg.ref.kind == "const" and arg.ref.key is MONAD
+    assert any(arg.ref.kind is RefKind.CONST and arg.ref.key is MONAD
                for node in partials for arg in node.args)
 
 

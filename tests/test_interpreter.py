@@ -8,6 +8,7 @@ from refinfer import registry
 from refinfer.errors import NodeError
 from refinfer.executor import Hooks
 from refinfer.format import schema
+from refinfer.graph import RefKind
 from refinfer.runtime import LoadedModel
 
 from golden_cases import assert_close, golden_case
@@ -83,7 +84,7 @@ def test_hooks_see_every_kernel_in_dependency_order():
     position = {name: k for k, name in enumerate(seen)}
     for step in plan.steps:
         for arg in step.node.args:
-            if arg.ref.kind == "node":
+            if arg.ref.kind is RefKind.NODE:
                 assert position[arg.ref.key] < position[step.node.name]
     assert shapes[seen[-1]] == outputs[0].shape
     conv = [n for n in seen if "Conv2D" in scopes[n]]

@@ -7,10 +7,10 @@ import pytest
 from refinfer import executor, registry, threads
 from refinfer.format.reader import ValueInfo
 from refinfer.format.values import Abstract
-from refinfer.graph import Arg, Graph, Model, Node, Ref
+from refinfer.graph import Arg, Graph, Model, Node, Ref, RefKind
 from refinfer.ops._kernels import program as _fast
 from refinfer.ops._kernels.conv import WinogradFilter, fused_conv2d
-from refinfer.passes.fused import FusedKernel
+from refinfer.passes.fused import FUSED_BACKEND, fused_node
 from refinfer.plan import compile_model
 from refinfer.runtime import LoadedModel
 
@@ -35,12 +35,12 @@ class GraphBuilder:
         self.nodes: list[Node] = []
 
     def add(self, op: str, *args, shape, dtype=F32) -> Ref:
-        refs = [a if isinstance(a, Ref) else Ref("const", a) for a in args]
+        refs = [a if isinstance(a, Ref) else Ref(RefKind.CONST, a) for a in args]
         name = f"n{len(self.nodes)}_{op}"
         self.nodes.append(Node(name, f"Default/{name}", registry.get_op(op),
                                [Arg(r) for r in refs], None,
                                Abstract("tensor", tuple(shape), np.dtype(dtype))))
-        return Ref("node", name)
+        return Ref(RefKind.NODE, name)
 
     def model(self, output: Ref) -> Model:
         info = ValueInfo("out", self.nodes[-1].abstract)
@@ -48,7 +48,7 @@ class GraphBuilder:
         return Model("synthetic", {"main": graph}, graph, {})
 
 
-X = Ref("input", 0)
+X = Ref(RefKind.INPUT, 0)
 
 
 def run_both(model: Model, x):
@@ -184,7 +184,7 @@ def test_resnet_uses_winograd_for_its_3x3_stride_1_convolutions():
     case = golden_case("resnet18_narrow")
     fast = LoadedModel(case.model_path, "numba")
     weights = [a for s in fast.program.plans[fast.program.main].steps
-               if s.node.op.family == "fused" for a in s.node.op.reference.constants]
+               if s.node.op.family == "fused" for a in s.template]
     assert sum(isinstance(w, WinogradFilter) for w in weights) == 13
     np.testing.assert_allclose(fast.run(case.inputs())[0], case.outputs()[0],
                                **case.tolerance)
@@ -202,7 +202,7 @@ def test_fused_kernel_falls_back_to_the_original_nodes():
     g = GraphBuilder((4,))
     a = g.add("Mul", X, 3.0, shape=(4,))
     b = g.add("Add", a, 1.0, shape=(4,))
-    kernel = FusedKernel(lambda x: None, (), g.nodes, [X])
+    kernel = fused_node(g.nodes, lambda x: None, [X]).op.kernel(FUSED_BACKEND)
     x = np.arange(4, dtype=np.int32)
     np.testing.assert_array_equal(kernel(x), x * 3 + 1)
     assert b.key == g.nodes[-1].name

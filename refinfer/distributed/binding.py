@@ -13,7 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..graph import Model, Node
+from ..graph import Model, Node, RefKind
 from . import launch, session
 from .communicator import DistributedError
 from .local import ThreadCommunicator, run_local
@@ -91,7 +91,7 @@ def rank_threads(active: session.Session, core_list=()):
 
 def _constants(node: Node) -> dict:
     return {param.name: arg.ref.key for param, arg in zip(node.op.params, node.args)
-            if arg.ref.kind == "const"}
+            if arg.ref.kind is RefKind.CONST}
 
 
 def _node_group(active: session.Session, node: Node) -> tuple[int, ...]:
@@ -135,8 +135,8 @@ def _check_nothing_in_place(model: Model) -> None:
     in_place = []
     for graph in model.graphs.values():
         read = {a.ref.key for n in graph.nodes for a in n.args
-                if a.ref.kind == "node"}
-        read |= {graph.output.key} if graph.output.kind == "node" else set()
+                if a.ref.kind is RefKind.NODE}
+        read |= {graph.output.key} if graph.output.kind is RefKind.NODE else set()
         in_place += [f"{n.scope or n.name} ({n.op.name})" for n in graph.nodes
                      if n.op is not None and n.op.family == FAMILY
                      and n.op.name != "Send" and not n.op.mutates

@@ -27,7 +27,7 @@ import numpy as np
 from google.protobuf.message import DecodeError
 
 from ..errors import EncryptedModelError, MindIRError
-from . import crypto, schema, wire
+from . import crypto, names, schema, wire
 from .values import (Abstract, UnsupportedValue, decode_abstract, decode_value,
                      decode_value_info, is_monad_info, tensor_dtype,
                      tensor_from_raw)
@@ -50,6 +50,11 @@ class Primitive:
     is_function: bool         # PRIMITIVE_FUNCTION: settings are node inputs
     instance_name: str = ""
 
+    @property
+    def op_name(self) -> str:
+        """The op's registry name (``op_type`` without export prefixes)."""
+        return names.op_name(self.op_type)
+
 
 @dataclass
 class RawNode:
@@ -58,6 +63,12 @@ class RawNode:
     inputs: list[str]
     scope: str                # fullname_with_scope, e.g. Default/fc1-Dense/..
     abstract: Abstract | None
+
+    @property
+    def target(self) -> str | None:
+        """The primitive, graph or node it applies; None for the MindIR 1.x
+        node encoding."""
+        return names.applied_target(self.op_type)
 
 
 @dataclass
@@ -94,6 +105,11 @@ class MindIRFile:
     @property
     def main(self) -> RawGraph:
         return self.graphs[0]
+
+    def primitive_of(self, node: RawNode) -> Primitive | None:
+        """The primitive ``node`` applies, if it applies one."""
+        target = node.target
+        return None if target is None else self.primitives.get(target)
 
 
 def read_mindir(path: str, dec_key: bytes | None = None,

@@ -2,63 +2,63 @@
 
 A fused node replaces a group of nodes (a convolution and its BatchNorm,
 bias and activation; a chain of elementwise ops) by one node that carries
-the group's last name, so every consumer still finds its value. Its kernel
-is a :class:`FusedKernel`: the fast function, plus the original nodes to
-evaluate one by one with the reference kernels whenever the fast function
-declines (an unexpected dtype or shape at run time). Fusion therefore never
-changes which inputs a model accepts.
+the group's last name, so every consumer still finds its value. Its op is
+made like a registered op's: the fast function is its Numba kernel and the
+group's nodes, run one by one with their reference kernels, are its
+reference, so a fast function that declines its inputs (returns None: an
+unexpected dtype or shape at run time) falls back as every kernel does
+(``registry.OpDef.kernel``). Fusion therefore never changes which inputs a
+model accepts.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
-from ..graph import Arg, Graph, Node, Ref
+from ..graph import Arg, Graph, Node, Ref, RefKind
 from ..ops._kernels import program as _fast
 from ..registry import OpDef
+from ..step import kernel_step
+
+# The backend whose kernels the passes fuse (the runners of ops/_kernels).
+FUSED_BACKEND = "numba"
 
 
-class FusedKernel:
-    """``fast(*values, *constants)`` or, when it returns None, the group's
-    reference kernels. ``values`` are the group's dynamic inputs, in the
-    order of the fused node's arguments."""
+class GroupReference:
+    """A fused op's reference: its group's nodes run one by one with their
+    reference kernels, as plan steps over slots of their own. Takes the
+    fused node's arguments (its inputs, then the fast function's constants,
+    which it does not need: each node has its own)."""
 
-    def __init__(self, fast: Callable, constants: tuple, nodes: list[Node],
-                 inputs: list[Ref]):
-        self.fast, self.constants = fast, constants
-        self.nodes, self.inputs = nodes, inputs
+    def __init__(self, nodes: list[Node], inputs: list[Ref]):
+        slot_of = {ref: k for k, ref in enumerate(inputs)
+                   if ref.kind is not RefKind.CONST}
+        self.n_inputs = len(inputs)
+        self.steps = []
+        for node in nodes:
+            out = self.n_inputs + len(self.steps)
+            self.steps.append(kernel_step(node, node.op.reference,
+                                          slot_of.__getitem__, out))
+            slot_of[Ref(RefKind.NODE, node.name)] = out
 
-    def __call__(self, *values):
-        result = self.fast(*values, *self.constants)
-        return self.reference(values) if result is None else result
-
-    def reference(self, values):
-        """Run the original nodes with the reference kernels."""
-        known = {ref: v for ref, v in zip(self.inputs, values)
-                 if ref.kind != "const"}     # constants: read from the args
-        result = None
-        for node in self.nodes:
-            args = [_value(arg, known) for arg in node.args]
-            result = node.op.reference(*args)
-            known[Ref("node", node.name)] = result
-        return result
-
-
-def _value(arg: Arg, known: dict):
-    if arg.ref.kind == "const":
-        return arg.ref.key
-    value = known[arg.ref]
-    return value if arg.convert is None else arg.convert(value)
+    def __call__(self, *args) -> Any:
+        slots = [*args[:self.n_inputs], *[None] * len(self.steps)]
+        for step in self.steps:
+            slots[step.out] = step.run(slots)
+        return slots[-1]
 
 
 def fused_node(nodes: list[Node], fast: Callable, inputs: list[Ref],
                constants: tuple = ()) -> Node:
     """One node computing ``nodes`` (in order; the last one's value) as
-    ``fast(*inputs, *constants)``."""
+    ``fast(*inputs, *constants)``, or their reference kernels where
+    ``fast`` returns None. The constants are the node's constant arguments,
+    so the plan holds them as it holds any op's."""
     last = nodes[-1]
     name = "+".join(n.op.name for n in nodes)
-    kernel = FusedKernel(fast, constants, nodes, inputs)
-    op = OpDef(name, kernel, "fused", (), ())
-    args = [Arg(ref) for ref in inputs]
+    op = OpDef(name, GroupReference(nodes, inputs), "fused", (), (),
+               kernels={FUSED_BACKEND: fast})
+    args = [Arg(ref) for ref in inputs] + \
+        [Arg(Ref(RefKind.CONST, c)) for c in constants]
     return Node(last.name, last.scope, op, args, None, last.abstract)
 
 
@@ -71,17 +71,17 @@ class GraphEditor:
         self.users: dict[str, list[Node]] = {n.name: [] for n in graph.nodes}
         for node in graph.nodes:
             for ref in _refs(node):
-                if ref.kind == "node":
+                if ref.kind is RefKind.NODE:
                     self.users[ref.key].append(node)
         self.escaping = set(pinned)   # read by other graphs or the output
-        if graph.output.kind == "node":
+        if graph.output.kind is RefKind.NODE:
             self.escaping.add(graph.output.key)
         self.replaced: dict[str, Node] = {}   # last name -> fused node
         self.removed: set[str] = set()
 
     def producer(self, ref: Ref) -> Node | None:
         """The live node behind ``ref``, if it is a node of this graph."""
-        if ref.kind != "node" or ref.key in self.removed:
+        if ref.kind is not RefKind.NODE or ref.key in self.removed:
             return None
         return self.replaced.get(ref.key, self.by_name.get(ref.key))
 
@@ -94,7 +94,7 @@ class GraphEditor:
         user = users[0]
         if user.name in self.removed:
             return None
-        uses = sum(ref == Ref("node", node.name) for ref in _refs(user))
+        uses = sum(ref == Ref(RefKind.NODE, node.name) for ref in _refs(user))
         return self.replaced.get(user.name, user) if uses == 1 else None
 
     def replace(self, nodes: list[Node], fused: Node) -> None:
@@ -135,14 +135,14 @@ def const(node: Node, index: int):
     if index >= len(node.args):
         return Ellipsis
     arg = node.args[index]
-    return arg.ref.key if arg.ref.kind == "const" else Ellipsis
+    return arg.ref.key if arg.ref.kind is RefKind.CONST else Ellipsis
 
 
 def tensor_abstract(editor: GraphEditor, ref: Ref):
     """The (shape, dtype) MindIR recorded for a tensor value, or None."""
-    if ref.kind == "node":
+    if ref.kind is RefKind.NODE:
         abstract = editor.by_name[ref.key].abstract
-    elif ref.kind == "input":
+    elif ref.kind is RefKind.INPUT:
         abstract = editor.graph.inputs[ref.key].abstract
     else:
         return None

@@ -29,10 +29,8 @@ import os
 from dataclasses import dataclass, field
 
 from .. import registry
-from ..errors import NodeError
-from ..executor import describe
-from ..plan import KernelStep
-from ..precision import compose, constant_map, value_map
+from ..graph import RefKind
+from ..plan import KernelStep, Program, compile_model
 from ..runtime import LoadedModel
 from .compare import DEFAULT_ATOL, DEFAULT_RTOL, compare_arrays, \
     parse_tolerance, tolerance_for
@@ -80,26 +78,19 @@ class DumpReference:
 
 
 class ShadowReference:
-    """The candidate's own plan with another backend's kernels and/or
-    another precision, run node by node in lockstep with the candidate."""
+    """The candidate's model compiled again, op by op, with another
+    backend's kernels and/or another precision; its steps run node by node
+    in lockstep with the candidate."""
     own_error = True
 
     def __init__(self, model: LoadedModel, backend: str, precision: str,
                  label: str):
         self.label = label
-        widen_constant = constant_map(precision) or (lambda value: value)
-        widen_value = value_map(precision)
-        self.steps = {}
-        for plan in model.program.plans.values():
-            for step in plan.steps:
-                if isinstance(step, KernelStep):
-                    self.steps[id(step.node)] = KernelStep(
-                        step.node, step.node.op.kernel(backend),
-                        [widen_constant(v) for v in step.template],
-                        tuple((pos, slot, compose(widen_value, convert))
-                              for pos, slot, convert in step.dynamic),
-                        step.out)
-        self.deaths = _deaths(model)
+        program = compile_model(model.model, backend, precision=precision,
+                                fuse=False)
+        self.steps = {id(step.node): step for plan in program.plans.values()
+                      for step in plan.steps if isinstance(step, KernelStep)}
+        self.deaths = _deaths(program)
         self.values: dict[str, object] = {}
 
     def outputs(self, run: NodeRun) -> list:
@@ -114,27 +105,24 @@ class ShadowReference:
         return tensor_leaves(self._run(run, shadow=False))
 
     def _run(self, run: NodeRun, shadow: bool):
+        """The step of ``run.node`` on slots holding the reference's values
+        (``shadow``) where it has them, else the candidate's: graph inputs,
+        call results, and every value for the own error."""
         node, step = run.node, self.steps[id(run.node)]
-        args = step.template.copy()
-        for pos, _, convert in step.dynamic:
+        slots = {}
+        for pos, slot, _ in step.dynamic:
             ref = node.args[pos].ref
-            if shadow and ref.kind in ("node", "free") and \
-                    ref.key in self.values:
-                value = self.values[ref.key]
-            else:      # graph inputs, call results: the candidate's value
-                value = run.args[pos]
-            args[pos] = value if convert is None else convert(value)
-        try:
-            return step.fn(*args)
-        except Exception as exc:
-            raise NodeError(node.scope or node.name, node.op_name,
-                            f"reference: {describe(args)}", exc) from exc
+            held = shadow and ref.kind in (RefKind.NODE, RefKind.FREE) \
+                and ref.key in self.values
+            slots[slot] = self.values[ref.key] if held else run.args[pos]
+        return step.run(slots)
 
 
-def _deaths(model: LoadedModel) -> dict[int, list[str]]:
-    """Node id -> names of the values the candidate frees after it."""
+def _deaths(program: Program) -> dict[int, list[str]]:
+    """Node id -> names of the values freed after it: the candidate's plan
+    as hooks run it (op by op) frees the same."""
     deaths = {}
-    for plan in model.program.plans.values():
+    for plan in program.plans.values():
         name_of = {slot: name for name, slot in plan.names.items()}
         for step in plan.steps:
             if isinstance(step, KernelStep) and step.frees:
@@ -204,10 +192,10 @@ class _Bisector:
                  rules: list):
         self.reference, self.result, self.rules = reference, result, rules
         self.latest: dict[str, dict] = {}       # node name -> last record
-        plans = model.program.plans.values()    # what runs (maybe fused)
-        self.nodes = {s.node.name: s.node for p in plans for s in p.steps}
-        self.plan_of = {id(s.node): p for p in plans for s in p.steps}
-        self.main = model.program.plans[model.program.main]
+        graphs = model.model.graphs.values()    # what hooks run: op by op
+        self.nodes = {n.name: n for g in graphs for n in g.nodes}
+        self.graph_of = {id(n): g for g in graphs for n in g.nodes}
+        self.main = model.model.main
         self.weights = {id(value): name.rpartition(":")[2]
                         for g in model.file.graphs
                         for name, value in g.parameters.items()}
@@ -265,19 +253,18 @@ class _Bisector:
         described = []
         for pos, arg in enumerate(node.args):
             ref = arg.ref
-            if ref.kind in ("node", "free"):
+            if ref.kind in (RefKind.NODE, RefKind.FREE):
                 record = self.latest.get(ref.key)
                 described.append({"position": pos, **(
                     _summary(record) if record else
                     {"node": ref.key, "passed": None,
                      "source": "not compared (a graph call's result)"})})
-            elif ref.kind == "input":
-                plan = self.plan_of[id(node)]
-                where = "model input" if plan is self.main else \
-                    f"input of graph {plan.name}"
-                name = plan.input_names[ref.key].split(":", 1)[-1]
+            elif ref.kind is RefKind.INPUT:
+                graph = self.graph_of[id(node)]
+                where = "model input" if graph is self.main else \
+                    f"input of graph {graph.name}"
                 described.append({"position": pos, "source": where,
-                                  "name": name})
+                                  "name": graph.inputs[ref.key].short_name})
             elif id(ref.key) in self.weights:
                 described.append({"position": pos, "source": "weight",
                                   "name": self.weights[id(ref.key)],
@@ -290,7 +277,7 @@ class _Bisector:
         chain = []
         while len(chain) < CHAIN_LIMIT:
             inputs = [self.latest[a.ref.key] for a in node.args
-                      if a.ref.kind in ("node", "free")
+                      if a.ref.kind in (RefKind.NODE, RefKind.FREE)
                       and a.ref.key in self.latest]
             if not inputs:
                 chain += [i for i in self._inputs(node) if "source" in i

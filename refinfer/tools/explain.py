@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..closure import GraphRef
-from ..graph import Graph, Model, Node, Ref
+from ..graph import Graph, Model, Node, Ref, RefKind
 from ..runtime import LoadedModel
 
 MAX_VALUE_TEXT = 32
@@ -72,12 +72,12 @@ class Listing:
                         for name, value in g.parameters.items()}
 
     def ref_text(self, graph: Graph, ref: Ref) -> str:
-        if ref.kind in ("node", "free"):
+        if ref.kind in (RefKind.NODE, RefKind.FREE):
             return f"%{self.number[ref.key]}" if ref.key in self.number \
                 else ref.key
-        if ref.kind == "input":
+        if ref.kind is RefKind.INPUT:
             return graph.inputs[ref.key].short_name
-        if ref.kind == "graph":
+        if ref.kind is RefKind.GRAPH:
             return f"@{ref.key}"
         if id(ref.key) in self.weights:
             return self.weights[id(ref.key)]
@@ -90,7 +90,7 @@ class Listing:
         params = node.op.params if node.op is not None else ()
         ref = node.args[pos].ref
         text = self.ref_text(graph, ref)
-        named = (ref.kind == "const" and pos < len(params)
+        named = (ref.kind is RefKind.CONST and pos < len(params)
                  and not params[pos].variadic
                  and id(ref.key) not in self.weights
                  and not isinstance(ref.key, np.ndarray))
@@ -138,7 +138,7 @@ def _graph_order(model: Model) -> list[Graph]:
         order.append(graph)
         for node in graph.nodes:
             refs = [a.ref for a in node.args] + [node.callee]
-            queue += [r.key for r in refs if r is not None and r.kind == "graph"]
+            queue += [r.key for r in refs if r is not None and r.kind is RefKind.GRAPH]
     order += [g for name, g in model.graphs.items() if name not in seen]
     return order
 

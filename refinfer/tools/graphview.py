@@ -27,7 +27,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 
-from ..graph import Graph, Node, Ref
+from ..graph import Graph, Node, Ref, RefKind
 from ..runtime import LoadedModel
 from .explain import Listing, type_text
 from .graph_page import PAGE_SCRIPT, PAGE_STYLE
@@ -141,12 +141,12 @@ class _Builder:
               target: str) -> None:
         if ref is None:
             return
-        if ref.kind == "graph":
+        if ref.kind is RefKind.GRAPH:
             self.links.append((target, ref.key))
-        elif ref.kind == "node":
+        elif ref.kind is RefKind.NODE:
             cluster.edges.append((self._node_id(ref.key), target,
                                   self._shape(ref.key)))
-        elif ref.kind == "input" and not graph.inputs[ref.key].is_monad:
+        elif ref.kind is RefKind.INPUT and not graph.inputs[ref.key].is_monad:
             shape = type_text(graph.inputs[ref.key].abstract)
             cluster.edges.append((self._input_id(graph, ref.key), target,
                                   shape))

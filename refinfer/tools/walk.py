@@ -17,6 +17,7 @@ from typing import Callable, TextIO
 
 import numpy as np
 
+from ..graph import RefKind
 from ..runtime import LoadedModel
 from . import metrics
 from .explain import Listing, value_text
@@ -108,7 +109,7 @@ class Walker:
             text = self.listing.arg_text(graph, node, pos)
             if text is None:
                 continue
-            if arg.ref.kind == "const" and "=" in text:
+            if arg.ref.kind is RefKind.CONST and "=" in text:
                 attributes.append(text)
             else:
                 lines.append(f"   in  {text}: {summary(value, self.values)}")

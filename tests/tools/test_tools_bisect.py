@@ -137,3 +137,14 @@ def test_reference_without_matching_names(tmp_path, capsys):
     np.save(other / "unrelated.npy", np.zeros(3, np.float32))
     code, out, _ = run_cli(capsys, "bisect", LENET, "--against", other)
     assert code == 0 and "nothing compared" in out
+
+
+def test_a_fused_fast_model_is_bisected_node_by_node():
+    """Hooks run a fast model without its fusions; the shadow plan is the
+    model's graphs compiled op by op as well."""
+    model = LoadedModel(LENET, "numba")
+    steps = model.program.plans[model.program.main].steps
+    assert any(step.node.op.family == "fused" for step in steps)
+    result = tools_bisect.bisect(model, golden_inputs("lenet5"), "reference")
+    assert result.passed and not result.divergences
+    assert result.runs == len(model.model.main.nodes)

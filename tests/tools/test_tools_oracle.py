@@ -6,7 +6,7 @@ import refinfer as mslite
 from refinfer import executor, registry
 from refinfer.format.reader import ValueInfo
 from refinfer.format.values import Abstract
-from refinfer.graph import Arg, Graph, Model, Node, Ref
+from refinfer.graph import Arg, Graph, Model, Node, Ref, RefKind
 from refinfer.plan import compile_model
 from refinfer.precision import to_float64
 from refinfer.runtime import LoadedModel
@@ -72,8 +72,9 @@ def cast_model(dtype) -> Model:
     cast = registry.get_op("Cast")
     x = ValueInfo("g:x", Abstract("tensor", (3,), np.dtype(np.float32)))
     node = Node("g:y", "Default/Cast-op0", cast,
-                [Arg(Ref("input", 0)), Arg(Ref("const", np.dtype(dtype)))])
-    graph = Graph("g", [x], [node], Ref("node", "g:y"), x)
+                [Arg(Ref(RefKind.INPUT, 0)),
+                 Arg(Ref(RefKind.CONST, np.dtype(dtype)))])
+    graph = Graph("g", [x], [node], Ref(RefKind.NODE, "g:y"), x)
     return Model("cast.mindir", {"g": graph}, graph, {})
 
 

@@ -1,0 +1,96 @@
+"""A kernel step of a compiled plan: the one place where a node's kernel
+arguments are put together and where a failing kernel is named.
+
+A step's constant arguments sit in its ``template`` (converted and, for the
+float64 oracle, widened once, when the step is made); the others are read
+from numbered slots at run time, each through its converter. The executor,
+the reference fallback of fused kernels (passes/fused.py) and bisect's
+shadow run (tools/bisect.py) all run steps made by :func:`kernel_step` with
+:meth:`KernelStep.run`, once per node: one call, as the executor's loop is
+the interpreter's per-node cost.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .errors import NodeError
+from .graph import Node, Ref, RefKind
+from .precision import compose
+
+
+class Hooks:
+    """Per-node callbacks, ``before(node, args)`` and ``after(node, args,
+    result)``; either may be None."""
+
+    def __init__(self, before: Callable | None = None,
+                 after: Callable | None = None):
+        self.before, self.after = before, after
+
+
+@dataclass
+class KernelStep:
+    node: Node
+    fn: Callable
+    template: list          # positional args; constants filled in
+    dynamic: tuple          # (position, slot, convert or None)
+    out: int
+    frees: tuple[int, ...] = ()
+
+    def run(self, slots: Sequence, hooks: Hooks | None = None) -> Any:
+        """The kernel's result on its constants and on the dynamic arguments
+        read from ``slots`` (anything indexed by slot number) through their
+        converters. A failure raises NodeError naming the node, its op and
+        the argument types; a NodeError raised inside (by a fused kernel's
+        fallback) already names the node that failed, and passes."""
+        args = self.template.copy()
+        for pos, slot, convert in self.dynamic:
+            value = slots[slot]
+            args[pos] = value if convert is None else convert(value)
+        if hooks is not None and hooks.before is not None:
+            hooks.before(self.node, args)
+        try:
+            result = self.fn(*args)
+        except NodeError:
+            raise
+        except Exception as exc:
+            node = self.node
+            raise NodeError(node.scope or node.name, node.op_name,
+                            describe(args), exc) from exc
+        if hooks is not None and hooks.after is not None:
+            hooks.after(self.node, args, result)
+        return result
+
+
+def kernel_step(node: Node, fn: Callable, slot_of: Callable[[Ref], int],
+                out: int, constant: Callable | None = None,
+                widen: Callable | None = None) -> KernelStep:
+    """The step applying ``fn`` to ``node``'s arguments: constants, mapped
+    by ``constant``, go in the template; any other argument is read from
+    slot ``slot_of(ref)`` through its converter, then ``widen``."""
+    template, dynamic = [], []
+    for pos, arg in enumerate(node.args):
+        if arg.ref.kind is RefKind.CONST:
+            value = arg.ref.key
+            template.append(value if constant is None else constant(value))
+        else:
+            template.append(None)
+            dynamic.append((pos, slot_of(arg.ref), compose(widen, arg.convert)))
+    return KernelStep(node, fn, template, tuple(dynamic), out)
+
+
+def describe(values: Sequence) -> str:
+    """Short type/shape summary of argument values, for error messages."""
+    return ", ".join(_describe(v) for v in values)
+
+
+def _describe(value) -> str:
+    if isinstance(value, np.ndarray):
+        return f"{value.dtype}{list(value.shape)}"
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(_describe(v) for v in value[:8])
+        more = ", ..." if len(value) > 8 else ""
+        return f"({inner}{more})" if isinstance(value, tuple) else f"[{inner}{more}]"
+    return repr(value) if not callable(value) else type(value).__name__

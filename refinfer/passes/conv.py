@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..graph import Node, Ref
+from ..graph import Node, Ref, RefKind
 from ..ops._kernels import program
 from ..ops._kernels.conv import WinogradFilter, fused_conv2d
 from .fused import (GraphEditor, activation, const, fused_node, op_name,
@@ -32,7 +32,7 @@ FLOAT_WEIGHTS = (np.dtype(np.float32), np.dtype(np.float64))
 def fuse_convolutions(editor: GraphEditor) -> None:
     for node in editor.graph.nodes:
         if op_name(node) == "Conv2D" and editor.producer(
-                Ref("node", node.name)) is node:
+                Ref(RefKind.NODE, node.name)) is node:
             _fuse(editor, node)
 
 
@@ -126,11 +126,11 @@ def _residual(editor: GraphEditor, add: Node, conv_out: Node) -> Ref | None:
     """The other operand of ``add`` when it is a run-time tensor recorded
     with the same shape and dtype as the convolution's output."""
     refs = [a.ref for a in add.args]
-    mine = Ref("node", conv_out.name)
+    mine = Ref(RefKind.NODE, conv_out.name)
     if len(refs) != 2 or refs.count(mine) != 1:
         return None
     other = refs[1] if refs[0] == mine else refs[0]
     expected = tensor_abstract(editor, mine)
-    if other.kind not in ("node", "input") or expected is None:
+    if other.kind not in (RefKind.NODE, RefKind.INPUT) or expected is None:
         return None
     return other if tensor_abstract(editor, other) == expected else None

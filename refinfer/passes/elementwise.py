@@ -17,7 +17,7 @@ import numbers
 
 import numpy as np
 
-from ..graph import Node, Ref
+from ..graph import Node, Ref, RefKind
 from ..ops._kernels.elementwise import plain, program_for
 from ..ops._kernels.program import MAX_OPERANDS, ProgramBuilder
 from .fused import GraphEditor, fused_node, tensor_abstract
@@ -27,7 +27,7 @@ FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 def fuse_elementwise(editor: GraphEditor) -> None:
     for node in reversed(editor.graph.nodes):
-        if editor.producer(Ref("node", node.name)) is node \
+        if editor.producer(Ref(RefKind.NODE, node.name)) is node \
                 and _dtype(editor, node) is not None:
             group = _grow(editor, node)
             if len(group) > 1:
@@ -51,11 +51,11 @@ def _dtype(editor: GraphEditor, node: Node):
     if recipe is None or not recipe.fusable:
         return None
     values, params = _split(node)
-    if any(a.ref.kind != "const" for a in params) \
+    if any(a.ref.kind is not RefKind.CONST for a in params) \
             or any(a.convert is not None for a in values) \
-            or all(a.ref.kind == "const" for a in values):
+            or all(a.ref.kind is RefKind.CONST for a in values):
         return None
-    recorded = tensor_abstract(editor, Ref("node", node.name))
+    recorded = tensor_abstract(editor, Ref(RefKind.NODE, node.name))
     dtype = recorded[1] if recorded and recorded[1] in FLOATS else None
     return dtype if dtype is not None and _takes(node, dtype) else None
 
@@ -63,7 +63,7 @@ def _dtype(editor: GraphEditor, node: Node):
 def _takes(node: Node, dtype) -> bool:
     """Whether the node's recipe writes a program for its parameters."""
     values, params = _split(node)
-    pattern = tuple(None if a.ref.kind == "const" and a.ref.key is None
+    pattern = tuple(None if a.ref.kind is RefKind.CONST and a.ref.key is None
                     else "tensor" for a in values)
     try:
         return program_for(node.op.recipe, dtype, pattern,
@@ -109,11 +109,11 @@ class Chain:
         self.program = builder.build(results[group[-1].name])
 
     def _operand(self, ref: Ref, builder, results: dict):
-        if ref.kind == "node" and ref.key in results:
+        if ref.kind is RefKind.NODE and ref.key in results:
             return results[ref.key]
-        if ref.kind == "const" and ref.key is None:
+        if ref.kind is RefKind.CONST and ref.key is None:
             return None
-        if ref.kind == "const" and _is_scalar(ref.key, self.dtype):
+        if ref.kind is RefKind.CONST and _is_scalar(ref.key, self.dtype):
             return builder.const(np.asarray(ref.key).reshape(-1)[0])
         for index, known in enumerate(self.inputs):
             if _same(known, ref):
@@ -131,7 +131,7 @@ class Chain:
 def _same(a: Ref, b: Ref) -> bool:
     """Refs to the same value (constants by identity: arrays do not
     compare to one truth value)."""
-    if a.kind == "const" or b.kind == "const":
+    if a.kind is RefKind.CONST or b.kind is RefKind.CONST:
         return a.kind == b.kind and a.key is b.key
     return a == b
 

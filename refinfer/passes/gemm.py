@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..graph import Node, Ref
+from ..graph import Node, Ref, RefKind
 from ..ops._kernels import program
 from ..ops._kernels.gemm import fused_matmul
 from .fused import GraphEditor, activation, const, fused_node, op_name
@@ -30,7 +30,7 @@ FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 def fuse_matmuls(editor: GraphEditor) -> None:
     for node in editor.graph.nodes:
         if op_name(node) in ("MatMul", "MatMulExt", "Dense") \
-                and editor.producer(Ref("node", node.name)) is node:
+                and editor.producer(Ref(RefKind.NODE, node.name)) is node:
             _fuse(editor, node)
 
 
@@ -93,7 +93,7 @@ def _dense_bias(node: Node, packed: np.ndarray):
 def _bias_of(user: Node, product: Node, packed: np.ndarray):
     """The constant vector ``user`` adds along the product's last axis."""
     refs = [a.ref for a in user.args[:2]]
-    mine = Ref("node", product.name)
+    mine = Ref(RefKind.NODE, product.name)
     if refs.count(mine) != 1:
         return None
     index = 1 if refs[0] == mine else 0

@@ -272,6 +272,7 @@ def start_workers(procs, count: int) -> list[tuple[Proc, int]]:
     return [(proc, int(proc.line())) for proc in started]
 
 
+@pytest.mark.slow     # worker processes
 def test_a_process_outside_the_whitelist_is_refused(procs):
     (outsider, _), = start_workers(procs, 1)
     model = master([os.getpid() + 100_000])
@@ -282,6 +283,7 @@ def test_a_process_outside_the_whitelist_is_refused(procs):
     assert outsider.finish() == 3
 
 
+@pytest.mark.slow     # worker processes
 def test_a_killed_worker_breaks_neither_master_nor_other_worker(procs):
     (first, pid1), (second, pid2) = start_workers(procs, 2)
     model = master([0, pid1, pid2])
@@ -300,6 +302,7 @@ def test_a_killed_worker_breaks_neither_master_nor_other_worker(procs):
     np.testing.assert_array_equal(second.predict(), expected)
 
 
+@pytest.mark.slow     # worker processes
 def test_a_worker_exiting_does_not_unlink_the_segment(procs):
     """Python 3.11's resource tracker unlinks segments an attaching process registered
     (cpython#82300); workers must not register them."""
@@ -317,6 +320,7 @@ def test_a_worker_exiting_does_not_unlink_the_segment(procs):
     np.testing.assert_array_equal(second.predict(), output(model))
 
 
+@pytest.mark.slow     # worker processes
 def test_segments_go_when_masters_exit_or_are_swept_when_killed(procs):
     """A master that exits unlinks its segment. Killing a master's whole process group
     kills its resource tracker too: that segment stays until the next sweep."""
@@ -334,6 +338,7 @@ def test_segments_go_when_masters_exit_or_are_swept_when_killed(procs):
     assert killed_name not in sharing.segment_names()
 
 
+@pytest.mark.slow     # worker processes
 def test_the_reference_pages_three_process_program(tmp_path):
     """examples/weight_sharing/three_processes.py (Lite's page, MobileNetV2, 1 master and 2
     workers with multiprocessing): every process predicts, nothing stays in /dev/shm.

@@ -93,10 +93,10 @@ def cold_start(sides: dict, runs: int, empty: bool) -> dict:
                 env = dict(os.environ, NUMBA_CACHE_DIR=cache)
                 if not empty and not os.path.isdir(cache):     # fill it once, untimed
                     subprocess.run(side_command(path, "--cold", COLD_MODEL), env=env,
-                                   check=True, cwd=ROOT)
+                                   check=True, cwd=ROOT, capture_output=True)
                 start = time.perf_counter()
                 subprocess.run(side_command(path, "--cold", COLD_MODEL), env=env,
-                               check=True, cwd=ROOT)
+                               check=True, cwd=ROOT, capture_output=True)
                 times[name].append(time.perf_counter() - start)
     return {name: float(np.median(t)) for name, t in times.items()}
 

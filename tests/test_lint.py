@@ -1,6 +1,6 @@
 """Static checks over the whole checkout (pyproject.toml's [tool.ruff]):
 no unused imports or names, no undefined names, no mutable default
-arguments. Dead code is a defect here; ruff finds it in under a second."""
+arguments, no import below a module's top. Dead code is a defect here; ruff finds it in under a second."""
 import os
 import subprocess
 import sys

@@ -32,12 +32,13 @@ import numpy as np
 
 os.environ.setdefault("GLOG_v", "3")  # keep MindSpore's C++ logging quiet
 
-import mindspore as ms  # noqa: E402
-from mindspore import nn, ops  # noqa: E402
+import mindspore as ms
+from mindspore import nn, ops
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "golden"))
+import nets  # MobileNetV2 of the golden cases
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "golden"))
-import nets  # noqa: E402  (MobileNetV2 of the golden cases)
 
 SEQ, HIDDEN, HEADS, FFN, LAYERS = 128, 768, 12, 3072, 12
 BATCHES = (1, 8)
@@ -253,7 +254,7 @@ def export(name, out_root):
 def serve_model(path, input_path, threads):
     """A tools/bench.py worker: ``mindspore.load`` + ``nn.GraphCell`` on CPU."""
     sys.path.insert(0, str(HERE))
-    import bench  # noqa: E402  (standard library and NumPy only at import)
+    import bench  # standard library and NumPy only at import
     bench.pin_to_cores(threads)
     start = time.perf_counter()
     ms.set_context(mode=ms.GRAPH_MODE)

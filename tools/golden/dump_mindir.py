@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mindir_proto import cipher_mode, mind_ir_pb2, read_model  # noqa: E402
+from mindir_proto import cipher_mode, mind_ir_pb2, read_model
 
 AttrType = mind_ir_pb2.AttributeProto.AttributeType
 DataType = mind_ir_pb2.TensorProto.DataType

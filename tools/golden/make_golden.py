@@ -29,13 +29,13 @@ import numpy as np
 
 os.environ.setdefault("GLOG_v", "3")  # keep MindSpore's C++ logging quiet
 
-import mindspore as ms  # noqa: E402
-from mindspore import nn  # noqa: E402
-from mindspore.train import serialization  # noqa: E402
+import mindspore as ms
+from mindspore import nn
+from mindspore.train import serialization
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import mindir_proto  # noqa: E402
-import nets  # noqa: E402
+import mindir_proto
+import nets
 
 FLOAT_TOL = {"rtol": 1e-4, "atol": 1e-5}
 FLOAT16_TOL = {"rtol": 1e-3, "atol": 1e-3}  # one float16 ulp is ~1e-3 relative

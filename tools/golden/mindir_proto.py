@@ -7,7 +7,7 @@ import os
 
 os.environ.setdefault("PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION", "python")
 
-from mindspore.train import mind_ir_pb2  # noqa: E402
+from mindspore.train import mind_ir_pb2
 
 CIPHER_MAGICS = {0x7F3A5ED8: "AES-GCM", 0x7F3A5ED9: "AES-CBC", 0x7F3A5EDA: "SM4-CBC"}
 

@@ -39,12 +39,12 @@ from typing import Callable, Optional, Sequence, Union
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import make_golden  # noqa: E402  (sets up MindSpore logging before importing it)
-import dump_mindir  # noqa: E402
-import mindir_proto  # noqa: E402
-import op_families  # noqa: E402
+import make_golden  # sets up MindSpore logging before importing it
+import dump_mindir
+import mindir_proto
+import op_families
 
-import mindspore as ms  # noqa: E402
+import mindspore as ms
 
 ARG_NAMES = ("x", "y", "z", "w", "v", "u")
 NET_SOURCE = '''\

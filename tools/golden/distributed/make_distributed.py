@@ -25,10 +25,11 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # make_golden, one up
+import cases
+from make_golden import make_writable  # MindSpore writes its files 0400
+
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent)]
-import cases  # noqa: E402
-from make_golden import make_writable  # noqa: E402  (MindSpore writes its files 0400)
 
 REPO = HERE.parents[2]
 MSRUN_TIMEOUT_S = 900

@@ -17,15 +17,14 @@ import numpy as np
 
 os.environ.setdefault("GLOG_v", "3")  # keep MindSpore's C++ logging quiet
 
-import mindspore as ms  # noqa: E402
-from mindspore import nn  # noqa: E402
-from mindspore.communication import create_group, get_group_size, get_rank, init  # noqa: E402
+import mindspore as ms
+from mindspore import nn
+from mindspore.communication import create_group, get_group_size, get_rank, init
 
-HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent)]
-import cases  # noqa: E402
-import make_golden  # noqa: E402  (shared helpers: write_arrays, flatten, to_json)
-import sliced_nets as nets  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # make_golden, one up
+import cases
+import make_golden  # shared helpers: write_arrays, flatten, to_json
+import sliced_nets as nets
 
 RANK_FILE = "model_rank{rank}.mindir"
 MS_SOURCE = "mindspore.nn.GraphCell(mindspore.load(file)) on each rank (a real collective)"

@@ -195,6 +195,23 @@ def load_all() -> None:
     _loaded = True
 
 
+def declare_kernels(backend: str, table: dict[str, Callable]) -> None:
+    """Add one backend's kernels from a family table of its kernel module
+    (primitive name -> kernel with the reference's signature, None to
+    decline): how a backend such as ``"cuda"`` slots in without touching
+    the op files. A name not registered, or a kernel declared twice, is an
+    error here rather than at the first call."""
+    load_all()
+    unknown = sorted(set(table) - set(_REGISTRY))
+    if unknown:
+        raise ValueError(f"{backend} kernels for unregistered ops: {unknown}")
+    twice = sorted(name for name in table if backend in _REGISTRY[name].kernels)
+    if twice:
+        raise ValueError(f"{backend} kernels declared twice: {twice}")
+    for name, fn in table.items():
+        _REGISTRY[name].kernels[backend] = fn
+
+
 def get_op(name: str) -> OpDef:
     load_all()
     return _REGISTRY[name]

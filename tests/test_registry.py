@@ -106,3 +106,24 @@ def test_a_recipe_declines_what_it_does_not_run(throwaway):
     np.testing.assert_array_equal(fast(x), -x)      # float32: its program
     ints = np.array([1, 2], np.int32)
     assert fast(ints)[0] == "reference"             # int32: declined
+
+
+def test_a_backend_slots_in_from_a_family_table():
+    """A new backend's kernels come from a table in its kernel module, so
+    no op file changes; names are checked when the table is declared."""
+    def gather(input_params, input_indices, axis, batch_dims=0):
+        return None if batch_dims else ("test backend", axis)
+
+    registry.declare_kernels("_test", {"Gather": gather})
+    try:
+        kernel = registry.get_op("Gather").kernel("_test")
+        x, i = np.arange(6.0).reshape(2, 3), np.array([[1], [2]])
+        assert kernel(x, i, 1, 0) == ("test backend", 1)
+        np.testing.assert_array_equal(kernel(x, i, 1, 1), [[1.0], [5.0]])
+        with pytest.raises(ValueError, match="declared twice"):
+            registry.declare_kernels("_test", {"Gather": gather})
+    finally:
+        registry.get_op("Gather").kernels.pop("_test")
+    with pytest.raises(ValueError, match="NoSuchOp"):
+        registry.declare_kernels("_test", {"NoSuchOp": gather})
+    assert "_test" not in registry.get_op("Gather").kernels

@@ -627,3 +627,46 @@ def test_dict_constant_decodes():
     attr.values.add(name="a").values.add(type=7, i=1)
     attr.values.add(name="b").values.add(type=8, s=b"x")
     assert decode_value(attr) == {"a": 1, "b": "x"}
+
+
+# -- outputs that are no tensor (issue 17, root cause 4) -------------------------
+def _none_constant(graph, name: str) -> str:
+    node = graph.node.add(name=name, op_type="Constant")
+    node.attribute.add(name="value", type=25)                      # NONE
+    return name
+
+
+@LOADERS
+def test_output_that_is_none(loader, tmp_path):
+    proto = read_proto(MLP)
+    proto.graph.output[0].name = _none_constant(proto.graph, "NoneConst")
+    expect_error(loader, write(tmp_path / "none.mindir", proto),
+                 r"output 'NoneConst' is None, not a tensor")
+
+
+@LOADERS
+def test_output_that_is_a_graph(loader, tmp_path):
+    proto = read_proto(os.path.join(GOLDEN, "ctrl_if", "model.mindir"))
+    branch = proto.functions[0].name
+    proto.graph.output[0].name = branch
+    expect_error(loader, write(tmp_path / "closure.mindir", proto),
+                 re.escape(f"is the graph {branch!r} (a function), not a tensor"))
+
+
+def test_output_that_is_none_at_run_time(tmp_path):
+    """The loop's exit branch returns None: only a run can tell. predict
+    fails naming the file and the output, not with a TypeError from the
+    output conversion."""
+    import numpy as np
+    proto = read_proto(os.path.join(GOLDEN, "ctrl_while", "model.mindir"))
+    exit_branch = proto.functions[0]
+    exit_branch.output[0].name = _none_constant(exit_branch, "NoneConst")
+    path = write(tmp_path / "late.mindir", proto)
+    model = mslite.Model()
+    model.build_from_file(path, mslite.ModelType.MINDIR)
+    with pytest.raises(RuntimeError) as info:
+        model.predict([np.ones((2, 4), np.float32), np.array(3, np.int32)])
+    message = str(info.value)
+    assert message.startswith("predict failed! Error is "), message
+    assert path in message
+    assert re.search(r"output 0 \('[^']+'\) is None, not a tensor", message)

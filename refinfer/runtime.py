@@ -133,12 +133,14 @@ class LoadedModel:
 
     def infer_output_shapes(self, shapes: Sequence) -> list | None:
         """Output shapes for these input shapes, by a run on zeros; None for
-        models with graph calls, whose control flow may depend on values."""
+        models with graph calls, whose control flow may depend on values,
+        and for inputs too big to allocate zeros for (warmup.zeros_of)."""
         if any(isinstance(step, CallStep) for plan in self.program.plans.values()
                for step in plan.steps):
             return None
-        zeros = [np.zeros(shape, spec.dtype)
-                 for shape, spec in zip(shapes, self.inputs)]
+        zeros = warmup.zeros_of(shapes, [spec.dtype for spec in self.inputs])
+        if zeros is None:
+            return None
         return [np.shape(v) for v in self.run(zeros, shapes=shapes)]
 
 

@@ -700,3 +700,45 @@ def test_config_line_limits(relu_path, tmp_path, lines, fails):
             build(relu_path, config_path=str(path))
     else:
         build(relu_path, config_path=str(path))
+
+
+# -- inputs too big to allocate (issue 17, root cause 3) ----------------------------
+HUGE_DIMS = {"4TiB": (2**20, 2**20), "past_int64": (2**40, 2**40),
+             "4GiB": (2**16, 2**14)}
+
+
+@pytest.mark.parametrize("dims", sorted(HUGE_DIMS))
+@pytest.mark.parametrize("backend", ["numba", "reference"])
+def test_build_with_huge_declared_input(dims, backend, tmp_path, capsys):
+    """The build's warm-up allocates no zeros past its limit (no raw
+    MemoryError, no 'array is too big'): it says which input is too big
+    and leaves the kernels to the first predict."""
+    path = make_model(tmp_path / "huge.mindir", dims=HUGE_DIMS[dims])
+    model = build(path, config_dict={"refinfer": {"backend": backend}})
+    assert model._loaded.kernels_compiled == 0
+    said = capsys.readouterr().err
+    if backend == "numba":
+        assert f"{path}: kernels not compiled at build: input 'x' (float32" \
+               f"{list(HUGE_DIMS[dims])}) needs " in said, said
+    else:
+        assert "kernels not compiled" not in said
+
+
+def test_huge_input_without_data_names_the_tensor(tmp_path):
+    (tensor,) = build(make_model(tmp_path / "huge.mindir",
+                                 dims=(2**20, 2**20))).get_inputs()
+    with pytest.raises(RuntimeError, match=r"^tensor 'x' \(float32\[1048576, "
+                       r"1048576\]\): cannot allocate its 4398046511104 bytes$"):
+        tensor.get_data_to_numpy()
+
+
+def test_resize_to_huge_shape_leaves_output_shapes_unknown(dynamic):
+    dynamic.resize(dynamic.get_inputs(), [[2**31 - 1, 2**31 - 1]])
+    (meta,) = dynamic.get_outputs()
+    assert meta.shape == [-1, -1]
+
+
+def test_warmup_byte_sizes():
+    from refinfer.warmup import byte_size
+    assert [byte_size(n) for n in (0, 1023, 1536, 2**30, 4 * 2**40)] == \
+        ["0 bytes", "1023 bytes", "1.5 KiB", "1 GiB", "4 TiB"]

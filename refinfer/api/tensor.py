@@ -8,6 +8,7 @@ data from NumPy keeps a reference to the array, and reading returns a view.
 from __future__ import annotations
 
 import logging
+import math
 
 import numpy as np
 
@@ -43,7 +44,13 @@ class _TensorImpl:
         """The data viewed with the tensor's shape (allocated on demand)."""
         np_type = numpy_type(self.dtype)
         if self.data is None:
-            self.data = np.zeros(self.shape, dtype=np_type)
+            try:
+                self.data = np.zeros(self.shape, dtype=np_type)
+            except (MemoryError, ValueError) as exc:   # ValueError: > 2^63 bytes
+                raise RuntimeError(
+                    f"tensor {self.name!r} ({np.dtype(np_type).name}"
+                    f"{self.shape}): cannot allocate its "
+                    f"{math.prod(self.shape) * self.itemsize} bytes") from exc
         return self.data.reshape(self.shape)
 
 

@@ -670,3 +670,40 @@ def test_output_that_is_none_at_run_time(tmp_path):
     assert message.startswith("predict failed! Error is "), message
     assert path in message
     assert re.search(r"output 0 \('[^']+'\) is None, not a tensor", message)
+
+
+# -- messages that show values (issue 17, root cause 6) --------------------------
+def test_bad_attribute_shows_no_whole_array(tmp_path):
+    """MaxPool's strides as an int64[1000] tensor: the error names the
+    file and the node and shows the tensor's dtype, shape and first
+    values, not its thousand values."""
+    import numpy as np
+    proto = read_proto(os.path.join(GOLDEN, "lenet5", "model.mindir"))
+    pool = next(p for p in proto.primitives if p.op_type == "MaxPool")
+    strides = next(a for a in pool.attribute if a.name == "strides")
+    strides.Clear()
+    strides.name, strides.type = "strides", 17                   # TENSOR
+    strides.t.dims.append(1000)
+    strides.t.data_type = 7                                      # int64
+    strides.t.raw_data = np.arange(1000, dtype=np.int64).tobytes()
+    message = expect_error("runtime", write(tmp_path / "pool.mindir", proto),
+                           r"node '[^']+' \(op MaxPool",
+                           re.escape("int64[1000] [0, 1, 2, 3, ...]"))
+    assert "999" not in message and len(message) < 1000, message
+
+
+@pytest.mark.parametrize("convert,size,expected", [
+    ("pair", 1000, r"^expected 1, 2 or 4 values, got int64\[1000\] "
+                            r"\[0, 1, 2, 3, \.\.\.\]$"),
+    ("pads4", 12, r"^expected 1, 2 or 4 padding values, got "
+                           r"int64\[12\] \[0, 1, 2, 3, \.\.\.\]$"),
+    ("pad_mode", 100, r"^unknown pad_mode int64\[100\] \[0, 1, 2, 3"),
+    ("scalar", 0, r"^expected a value, got an empty tensor int64\[0\]$"),
+    ("dtype", 5000, r"^not a dtype: int64\[5000\] \[0, 1, 2, 3, \.\.\.\]$"),
+])
+def test_argument_conversion_errors_show_no_whole_array(convert, size, expected):
+    """An op argument's converter given an int64[size] tensor."""
+    import numpy as np
+    from refinfer import args
+    with pytest.raises((ValueError, TypeError), match=expected):
+        getattr(args, convert)(np.arange(size))

@@ -10,6 +10,7 @@ BiasAdd are registered.
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 import pytest
@@ -418,18 +419,33 @@ def test_predict_ndarray_wrong_dtype(relu):
     with pytest.raises(RuntimeError) as info:
         relu.predict([X.astype(np.float64)])
     assert str(info.value) == ("data type not equal! Numpy type: <class "
-                               "'numpy.float64'>, Tensor type: DataType.FLOAT32")
+                               "'numpy.float64'>, Tensor type: DataType.FLOAT32"
+                               f" (input 'x' of {relu.model_path_}: expected "
+                               "shape [2, 4] float32)")
 
 
 def test_predict_ndarray_wrong_size(relu):
     with pytest.raises(RuntimeError) as info:
         relu.predict([np.zeros((3, 4), np.float32)])
-    assert str(info.value) == "data size not equal! Numpy size: 48, Tensor size: 32"
+    assert str(info.value) == ("data size not equal! Numpy size: 48, Tensor size: "
+                               f"32 (input 'x' of {relu.model_path_}: expected "
+                               "shape [2, 4] float32)")
 
 
 def test_predict_tensor_of_wrong_dtype(relu):
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError) as info:
         relu.predict([Tensor(X.astype(np.float64))])
+    assert str(info.value) == (
+        f"predict failed! Error is input 0 ('x') has dtype DataType.FLOAT64, the "
+        f"model {relu.model_path_} expects DataType.FLOAT32")
+
+
+def test_predict_tensor_of_wrong_shape(relu):
+    with pytest.raises(RuntimeError) as info:
+        relu.predict([Tensor(np.zeros((3, 4), np.float32))])
+    assert str(info.value) == (
+        f"predict failed! Error is input 0 ('x') has shape [3, 4], the model "
+        f"{relu.model_path_} takes [2, 4] (call resize first)")
 
 
 @pytest.mark.parametrize("outputs,message", [
@@ -620,12 +636,24 @@ def test_resize_wrong_input_count(two_inputs):
 
 
 def test_dynamic_input_needs_resize_before_data(dynamic):
+    """Lite's words (``Tensor size: -4``), then what they mean."""
     (tensor,) = dynamic.get_inputs()
     assert tensor.shape == [-1, 4]
-    with pytest.raises(RuntimeError, match="^data size not equal!"):
+    expected = (r"^data size not equal! Numpy size: 32, Tensor size: -16 \(input "
+                f"'x' of {re.escape(dynamic.model_path_)} has unknown "
+                r"dimensions \[-1, 4\]: call Model.resize first\)$")
+    with pytest.raises(RuntimeError, match=expected):
         tensor.set_data_from_numpy(X)
-    with pytest.raises(RuntimeError, match="^data size not equal!"):
+    with pytest.raises(RuntimeError, match=expected):
         dynamic.predict([X])
+
+
+def test_user_tensor_keeps_lite_message():
+    """A tensor of the user's own belongs to no model: Lite's words only."""
+    tensor = Tensor(np.zeros((2, 4), np.float32))
+    with pytest.raises(RuntimeError) as info:
+        tensor.set_data_from_numpy(np.zeros(3, np.float32))
+    assert str(info.value) == "data size not equal! Numpy size: 12, Tensor size: 32"
 
 
 @pytest.mark.parametrize("dims", [[[3, 4]], ((1, 4),), [[5, 4]]])
@@ -669,9 +697,11 @@ def test_resize_static_model_then_predict(relu):
 
 def test_resize_then_old_sized_numpy_rejected(dynamic):
     dynamic.resize(dynamic.get_inputs(), [[3, 4]])
-    with pytest.raises(RuntimeError, match="^data size not equal! Numpy size: "
-                                           "32, Tensor size: 48$"):
+    with pytest.raises(RuntimeError) as info:
         dynamic.predict([X])
+    assert str(info.value) == ("data size not equal! Numpy size: 32, Tensor size: "
+                               f"48 (input 'x' of {dynamic.model_path_}: expected "
+                               "shape [3, 4] float32)")
 
 
 def test_config_repeated_section_keeps_first_block_only(relu_path, tmp_path):

@@ -110,7 +110,8 @@ class Model:
         self._loaded, self._variable_weights, self._shared = \
             loaded, variable, shared
         self.config = config
-        self._inputs = [_input_impl(spec) for spec in self._loaded.inputs]
+        self._inputs = [_input_impl(spec, model_path)
+                        for spec in self._loaded.inputs]
         self._output_shapes = [spec.shape for spec in self._loaded.outputs]
 
     @staticmethod
@@ -260,16 +261,16 @@ class Model:
         raise TypeError("inputs element must be Tensor, of numpy.")
 
     def _input_array(self, index: int, tensor: Tensor) -> np.ndarray:
-        expected = self._inputs[index]
+        expected, model = self._inputs[index], f"the model {self.model_path_}"
         problem = None
         if tensor.dtype != expected.dtype:
-            problem = f"has dtype {tensor.dtype}, the model expects " \
+            problem = f"has dtype {tensor.dtype}, {model} expects " \
                       f"{expected.dtype}"
         elif tensor.shape != expected.shape:
-            problem = f"has shape {tensor.shape}, the model input is " \
+            problem = f"has shape {tensor.shape}, {model} takes " \
                       f"{expected.shape} (call resize first)"
         elif tensor._tensor.data is None:
-            problem = "has no data"
+            problem = f"has no data ({model})"
         if problem:
             raise RuntimeError(f"predict failed! Error is input {index} "
                                f"({expected.name!r}) {problem}")
@@ -320,8 +321,11 @@ def _check_resize_elements(inputs, dims):
                          f"inputs: {len(inputs)} and dims: {len(dims)}.")
 
 
-def _input_impl(spec: IOSpec) -> _TensorImpl:
-    return _TensorImpl(spec.name, _data_type(spec.dtype), list(spec.shape))
+def _input_impl(spec: IOSpec, model_path: str = "") -> _TensorImpl:
+    """A model's input tensor; its errors name the input and the model."""
+    owner = f"input {spec.name!r}" + (f" of {model_path}" if model_path else "")
+    return _TensorImpl(spec.name, _data_type(spec.dtype), list(spec.shape),
+                       owner=owner)
 
 
 def _data_type(dtype) -> DataType:

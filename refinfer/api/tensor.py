@@ -23,8 +23,9 @@ class _TensorImpl:
     """The tensor state that wrappers share."""
 
     def __init__(self, name="", dtype=DataType.FLOAT32, shape=(),
-                 fmt=Format.NCHW, data=None):
+                 fmt=Format.NCHW, data=None, owner=""):
         self.name = name
+        self.owner = owner            # "input 'x' of m.mindir": for errors
         self.dtype = dtype
         self.shape = list(shape)
         self.format = fmt
@@ -155,12 +156,27 @@ class Tensor:
         data_type = data_type_of(array.dtype)
         if data_type != self.dtype:
             raise RuntimeError(f"data type not equal! Numpy type: "
-                               f"{array.dtype.type}, Tensor type: {self.dtype}")
+                               f"{array.dtype.type}, Tensor type: {self.dtype}"
+                               f"{self._expected()}")
         if array.nbytes != self.data_size:
             raise RuntimeError(f"data size not equal! Numpy size: "
-                               f"{array.nbytes}, Tensor size: {self.data_size}")
+                               f"{array.nbytes}, Tensor size: {self.data_size}"
+                               f"{self._expected()}")
         self._tensor.data = array
         self._tensor.frozen = True
+
+    def _expected(self) -> str:
+        """What a model's input tensor expects, appended to Lite's words in
+        errors (which scripts may match); nothing for the user's tensors."""
+        impl = self._tensor
+        if not impl.owner:
+            return ""
+        if any(d < 0 for d in impl.shape):
+            return (f" ({impl.owner} has unknown dimensions {impl.shape}: "
+                    f"call Model.resize first)")
+        np_type = numpy_type(impl.dtype)
+        dtype = np.dtype(np_type).name if np_type else str(impl.dtype)
+        return f" ({impl.owner}: expected shape {impl.shape} {dtype})"
 
     def __str__(self):
         return (f"name: {self.name},\ndtype: {self.dtype},\nshape: "

@@ -171,7 +171,7 @@ def _with_parameters(file: MindIRFile, updates: Mapping, copy: bool) -> MindIRFi
         new[name] = value
     if problems:
         known = sorted({_short_name(name) for name, _ in by_key.values()})
-        raise ValueError("; ".join(problems) + f" (the model's weights: "
+        raise ValueError(f"{file.path}: {'; '.join(problems)} (the model's weights: "
                          f"{', '.join(known[:20])}{', ...' if len(known) > 20 else ''})")
     graphs = [dataclasses.replace(g, parameters={n: new.get(n, a) for n, a in
                                                  g.parameters.items()})

@@ -631,8 +631,19 @@ def test_resize_empty(relu, args):
 
 def test_resize_wrong_input_count(two_inputs):
     (x, _) = two_inputs.get_inputs()
-    with pytest.raises(RuntimeError, match="^resize failed! Error is "):
+    with pytest.raises(RuntimeError) as info:
         two_inputs.resize([x], [[3, 4]])
+    assert str(info.value) == (f"resize failed! Error is the model "
+                               f"{two_inputs.model_path_} has 2 input(s), got 1 "
+                               f"shape(s)")
+
+
+def test_resize_bad_dim_names_the_input(two_inputs):
+    with pytest.raises(RuntimeError) as info:
+        two_inputs.resize(two_inputs.get_inputs(), [[2, 4], [0, 4]])
+    assert str(info.value) == (f"resize failed! Error is input 1 ('z') of "
+                               f"{two_inputs.model_path_}: every dim must be in "
+                               f"[1, INT_MAX], got [0, 4]")
 
 
 def test_dynamic_input_needs_resize_before_data(dynamic):

@@ -30,7 +30,7 @@ from ..errors import EncryptedModelError, MindIRError
 from . import crypto, names, schema, wire
 from .values import (Abstract, UnsupportedValue, decode_abstract, decode_value,
                      decode_value_info, is_monad_info, tensor_dtype,
-                     tensor_from_raw, text, texts)
+                     tensor_from_raw, are_texts, text, texts)
 
 DATA_HEADER_SIZE = 64
 
@@ -227,15 +227,14 @@ def _read_graph(g, index: int, weights: "_WeightFiles", spans: list) -> RawGraph
     where = ("graph", repr(name))
     nodes, constants = [], {}
     for k, n in enumerate(g.node):
-        node_name = text(n.name, *where, "node", k, "name")
-        op_type = text(n.op_type, *where, "node", k, "op_type")
+        node_name, op_type, inputs, scope = n.name, n.op_type, list(n.input), n.domain
+        if not are_texts(node_name, op_type, scope, *inputs):
+            _refuse_node(n, *where, "node", k)
         if op_type == "Constant":
             constants[node_name] = _constant(n, node_name)
             continue
         shape = next((a for a in n.attribute if a.name == "shape"), None)
-        nodes.append(RawNode(node_name, op_type,
-                             texts(n.input, *where, "node", k, "input"),
-                             text(n.domain, *where, "node", k, "domain"),
+        nodes.append(RawNode(node_name, op_type, inputs, scope,
                              decode_abstract(shape) if shape else None))
     if len(g.output) != 1:
         raise ValueError(f"graph {name!r} has {len(g.output)} outputs; "
@@ -247,6 +246,14 @@ def _read_graph(g, index: int, weights: "_WeightFiles", spans: list) -> RawGraph
         parameters=dict(weights.load(t, span, *where, "parameter", k)
                         for k, (t, span) in enumerate(zip(g.parameter, spans))),
         output=_value_info(g.output[0], *where, "output", 0))
+
+
+def _refuse_node(n, *where) -> None:
+    """Raise the error naming the node's string field that is no text."""
+    text(n.name, *where, "name")
+    text(n.op_type, *where, "op_type")
+    text(n.domain, *where, "domain")
+    texts(n.input, *where, "input")
 
 
 def _value_info(info, *where) -> ValueInfo:

@@ -57,6 +57,16 @@ def text(value, *where) -> str:
                      f"({bytes(value[:40])!r})")
 
 
+def are_texts(*values) -> bool:
+    """Whether every value is a ``str`` (a quick check for hot loops; name
+    the failing field with ``text``)."""
+    try:
+        "".join(values)
+    except TypeError:
+        return False
+    return True
+
+
 def texts(values, *where) -> list[str]:
     """A repeated string field's values, checked (see ``text``)."""
     return [text(v, *where, k) for k, v in enumerate(values)]

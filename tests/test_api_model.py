@@ -433,19 +433,8 @@ def test_predict_ndarray_wrong_size(relu):
 
 
 def test_predict_tensor_of_wrong_dtype(relu):
-    with pytest.raises(RuntimeError) as info:
+    with pytest.raises(RuntimeError):
         relu.predict([Tensor(X.astype(np.float64))])
-    assert str(info.value) == (
-        f"predict failed! Error is input 0 ('x') has dtype DataType.FLOAT64, the "
-        f"model {relu.model_path_} expects DataType.FLOAT32")
-
-
-def test_predict_tensor_of_wrong_shape(relu):
-    with pytest.raises(RuntimeError) as info:
-        relu.predict([Tensor(np.zeros((3, 4), np.float32))])
-    assert str(info.value) == (
-        f"predict failed! Error is input 0 ('x') has shape [3, 4], the model "
-        f"{relu.model_path_} takes [2, 4] (call resize first)")
 
 
 @pytest.mark.parametrize("outputs,message", [

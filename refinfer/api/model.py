@@ -271,16 +271,16 @@ class Model:
         raise TypeError("inputs element must be Tensor, of numpy.")
 
     def _input_array(self, index: int, tensor: Tensor) -> np.ndarray:
-        expected, model = self._inputs[index], f"the model {self.model_path_}"
+        expected = self._inputs[index]
         problem = None
         if tensor.dtype != expected.dtype:
-            problem = f"has dtype {tensor.dtype}, {model} expects " \
+            problem = f"has dtype {tensor.dtype}, the model expects " \
                       f"{expected.dtype}"
         elif tensor.shape != expected.shape:
-            problem = f"has shape {tensor.shape}, {model} takes " \
+            problem = f"has shape {tensor.shape}, the model input is " \
                       f"{expected.shape} (call resize first)"
         elif tensor._tensor.data is None:
-            problem = f"has no data ({model})"
+            problem = "has no data"
         if problem:
             raise RuntimeError(f"predict failed! Error is input {index} "
                                f"({expected.name!r}) {problem}")

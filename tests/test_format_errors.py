@@ -707,3 +707,13 @@ def test_argument_conversion_errors_show_no_whole_array(convert, size, expected)
     from refinfer import args
     with pytest.raises((ValueError, TypeError), match=expected):
         getattr(args, convert)(np.arange(size))
+
+
+def test_describe_value_is_short():
+    import numpy as np
+    from refinfer.errors import describe_value
+    assert describe_value(np.zeros((2, 4), np.float32)) == "float32[2, 4]"
+    assert describe_value((np.arange(3), 5), 2) == "(int64[3] [0, 1, ...], 5)"
+    assert describe_value(list(range(20))) == "[0, 1, 2, 3, 4, 5, 6, 7, ...]"
+    assert describe_value("x" * 1000) == "'" + "x" * 76 + "..."
+    assert describe_value(len) == "builtin_function_or_method"

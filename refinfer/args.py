@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .dtypes import dtype_from_any
+from .errors import SHOWN_VALUES, describe_value
 
 PAD_MODES = {0: "PAD", 1: "SAME", 2: "VALID"}
 FORMATS = {0: "NCHW", 1: "NHWC", 14: "NCDHW", 15: "NWC", 16: "NCW",
@@ -26,7 +27,7 @@ def _enum(codes: dict[int, str], what: str):
                 return codes[int(value)]
         elif isinstance(value, str) and value.upper() in names:
             return value.upper()
-        raise ValueError(f"unknown {what} {value!r} "
+        raise ValueError(f"unknown {what} {_shown(value)} "
                          f"(expected one of {sorted(names)} or their codes)")
     return normalise
 
@@ -69,7 +70,7 @@ def pair(value) -> tuple[int, int]:
         return (v[0], v[0])
     if len(v) in (2, 4):
         return (v[-2], v[-1])
-    raise ValueError(f"expected 1, 2 or 4 values, got {value!r}")
+    raise ValueError(f"expected 1, 2 or 4 values, got {_shown(value)}")
 
 
 def pads4(value) -> tuple[int, int, int, int]:
@@ -81,12 +82,16 @@ def pads4(value) -> tuple[int, int, int, int]:
         return (v[0], v[0], v[1], v[1])
     if len(v) == 4:
         return v
-    raise ValueError(f"expected 1, 2 or 4 padding values, got {value!r}")
+    raise ValueError(f"expected 1, 2 or 4 padding values, got "
+                     f"{_shown(value)}")
 
 
 def scalar(value):
     """A Python scalar or 0-d / 1-element tensor -> Python scalar."""
     if isinstance(value, np.ndarray):
+        if not value.size:
+            raise ValueError(f"expected a value, got an empty tensor "
+                             f"{_shown(value)}")
         return value.reshape(-1)[0].item()
     if isinstance(value, np.generic):
         return value.item()
@@ -95,3 +100,9 @@ def scalar(value):
 
 def boolean(value) -> bool:
     return bool(scalar(value))
+
+
+def _shown(value) -> str:
+    """``value`` for an error message: a tensor's dtype, shape and first
+    values, never the whole array."""
+    return describe_value(value, SHOWN_VALUES)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .errors import SHOWN_VALUES, describe_value
+
 try:  # optional: NumPy has no bfloat16 of its own
     import ml_dtypes
 except ImportError:  # pragma: no cover - depends on the installation
@@ -63,4 +65,4 @@ def dtype_from_any(value) -> np.dtype:
         raise ValueError(f"unknown MindSpore TypeId {int(value)}{hint}")
     if isinstance(value, str):
         return np.dtype(value)
-    raise TypeError(f"not a dtype: {value!r}")
+    raise TypeError(f"not a dtype: {describe_value(value, SHOWN_VALUES)}")

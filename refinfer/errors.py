@@ -1,4 +1,33 @@
-"""Exception types. All derive from RuntimeError, as MindSpore Lite's do."""
+"""Exception types (all derive from RuntimeError, as MindSpore Lite's do),
+and how error messages show values."""
+from __future__ import annotations
+
+import numpy as np
+
+SHOWN_ITEMS = 8         # elements of a sequence an error message shows
+SHOWN_VALUES = 4        # values of a tensor an error message shows
+SHOWN_CHARS = 80        # characters of any other value's repr
+
+
+def describe_value(value, shown: int = 0) -> str:
+    """A value for an error message, never a whole array: a tensor's dtype
+    and shape (``float32[2, 4]``) and its first ``shown`` values, at most
+    ``SHOWN_ITEMS`` elements of a sequence, a function's type, the start of
+    any other value's repr."""
+    if isinstance(value, np.ndarray):
+        text = f"{value.dtype}{list(value.shape)}"
+        if shown and value.size:
+            first = ", ".join(map(str, value.reshape(-1)[:shown].tolist()))
+            text += f" [{first}{', ...' if value.size > shown else ''}]"
+        return text
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(describe_value(v, shown) for v in value[:SHOWN_ITEMS])
+        more = ", ..." if len(value) > SHOWN_ITEMS else ""
+        return f"({inner}{more})" if isinstance(value, tuple) else f"[{inner}{more}]"
+    if callable(value):
+        return type(value).__name__
+    text = repr(value)
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 3] + "..."
 
 
 class MindIRError(RuntimeError):
@@ -35,3 +64,4 @@ class NodeError(RuntimeError):
         super().__init__(f"node {node!r} (op {op}) failed: "
                          f"{type(cause).__name__}: {cause}\n  inputs: {inputs}")
         self.node, self.op = node, op
+

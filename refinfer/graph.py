@@ -27,7 +27,8 @@ from enum import Enum
 from typing import Any, Callable
 
 from . import registry
-from .errors import GraphError, UnsupportedOpsError
+from .errors import (SHOWN_VALUES, GraphError, UnsupportedOpsError,
+                     describe_value)
 from .format.reader import MindIRFile, RawGraph, RawNode, Undecodable, ValueInfo
 from .format.values import MONAD, Abstract
 
@@ -382,8 +383,8 @@ def _arg(ref: Ref, convert: Callable | None) -> Arg:
         try:
             return Arg(Ref(RefKind.CONST, convert(ref.key)))
         except (TypeError, ValueError) as exc:
-            raise ValueError(f"bad constant argument {ref.key!r}: {exc}") \
-                from exc
+            raise ValueError(f"bad constant argument "
+                             f"{describe_value(ref.key, SHOWN_VALUES)}: {exc}") from exc
     return Arg(ref, convert)
 
 

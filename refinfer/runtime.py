@@ -15,6 +15,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from . import executor, process, warmup
+from .errors import GraphError
 from .format.reader import MindIRFile, read_mindir
 from .format.values import MONAD, Abstract
 from .graph import Graph, Model, Ref, RefKind, build_model
@@ -52,6 +53,7 @@ class LoadedModel:
         self.inputs = [_spec(main.inputs[k].short_name, main.inputs[k].abstract)
                        for k in self._data_inputs]
         self.outputs = _output_specs(main)
+        _check_outputs_are_tensors(self.path, main)
         self.kernels_compiled = 0       # compile kernels now, not at predict
         if backend != "reference":
             self.kernels_compiled = warmup.compile_kernels(self)
@@ -69,8 +71,19 @@ class LoadedModel:
         if self.threads is not None:
             self.threads.apply()
         program = self._program(keep, fused=hooks is None)
-        return [np.asarray(v) if np.isscalar(v) else v
-                for v in executor.flatten(executor.run(program, args, hooks))]
+        values = executor.flatten(executor.run(program, args, hooks))
+        return [self._output_array(k, v) for k, v in enumerate(values)]
+
+    def _output_array(self, index: int, value) -> np.ndarray:
+        """Output ``index`` as an array; a value that is no tensor (a
+        function, None, text: known only at run time) is an error naming
+        the output."""
+        array = np.asarray(value) if np.isscalar(value) else value
+        if not _is_tensor(array):
+            name = self.outputs[index].name if index < len(self.outputs) else "?"
+            raise ValueError(f"{self.path}: output {index} ({name!r}) is "
+                             f"{_what_value(value)}, not a tensor")
+        return array
 
     def _program(self, keep: bool, fused: bool = True) -> Program:
         """The plan to run. Debugging (``keep``, or hooks: ``fused=False``)
@@ -120,12 +133,14 @@ class LoadedModel:
 
     def infer_output_shapes(self, shapes: Sequence) -> list | None:
         """Output shapes for these input shapes, by a run on zeros; None for
-        models with graph calls, whose control flow may depend on values."""
+        models with graph calls, whose control flow may depend on values,
+        and for inputs too big to allocate zeros for (warmup.zeros_of)."""
         if any(isinstance(step, CallStep) for plan in self.program.plans.values()
                for step in plan.steps):
             return None
-        zeros = [np.zeros(shape, spec.dtype)
-                 for shape, spec in zip(shapes, self.inputs)]
+        zeros = warmup.zeros_of(shapes, [spec.dtype for spec in self.inputs])
+        if zeros is None:
+            return None
         return [np.shape(v) for v in self.run(zeros, shapes=shapes)]
 
 
@@ -156,7 +171,7 @@ def _with_parameters(file: MindIRFile, updates: Mapping, copy: bool) -> MindIRFi
         new[name] = value
     if problems:
         known = sorted({_short_name(name) for name, _ in by_key.values()})
-        raise ValueError("; ".join(problems) + f" (the model's weights: "
+        raise ValueError(f"{file.path}: {'; '.join(problems)} (the model's weights: "
                          f"{', '.join(known[:20])}{', ...' if len(known) > 20 else ''})")
     graphs = [dataclasses.replace(g, parameters={n: new.get(n, a) for n, a in
                                                  g.parameters.items()})
@@ -195,6 +210,53 @@ def _output_specs(graph: Graph) -> list[IOSpec]:
     leaves = graph.output_info.abstract.flatten()
     names = _output_names(graph, graph.output, len(leaves))
     return [IOSpec(n, tuple(a.shape), a.dtype) for n, a in zip(names, leaves)]
+
+
+def _check_outputs_are_tensors(path: str, graph: Graph) -> None:
+    """Refuse at build a model whose output, as the file writes it, is a
+    function or a constant that is no tensor (None, text): Lite's outputs
+    are tensors. Outputs known only at run time are checked by ``run``."""
+    nodes = {n.name: n for n in graph.nodes}
+    where = f"output {graph.output_info.name!r}"
+    for element, ref in _output_leaves(nodes, graph.output, where):
+        if ref.kind is RefKind.GRAPH:
+            raise GraphError(path, f"the model's {element} is the graph "
+                             f"{ref.key!r} (a function), not a tensor")
+        if ref.kind is RefKind.CONST and not _is_tensor_constant(ref.key):
+            raise GraphError(path, f"the model's {element} is "
+                             f"{_what_value(ref.key)}, not a tensor")
+
+
+def _output_leaves(nodes: dict, ref: Ref, where: str):
+    """``(where, ref)`` for each element of the output, through MakeTuple
+    nodes."""
+    node = nodes.get(ref.key) if ref.kind is RefKind.NODE else None
+    if node is None or node.op is None or \
+            node.op.name not in ("MakeTuple", "make_list"):
+        yield where, ref
+        return
+    for k, arg in enumerate(node.args):
+        yield from _output_leaves(nodes, arg.ref, f"{where} element {k}")
+
+
+def _is_tensor_constant(value) -> bool:
+    if isinstance(value, (tuple, list)):
+        return all(_is_tensor_constant(v) for v in value)
+    return _is_tensor(np.asarray(value) if np.isscalar(value) else value)
+
+
+def _is_tensor(value) -> bool:
+    """An array Lite can return: no objects, no text."""
+    return isinstance(value, np.ndarray) and value.dtype.kind not in "OUS"
+
+
+def _what_value(value) -> str:
+    """What a value that is no tensor is, for error messages."""
+    if value is None or isinstance(value, (str, bytes)):
+        return repr(value)[:60]
+    if isinstance(value, np.ndarray):
+        return f"an array of {value.dtype}"
+    return f"a {type(value).__name__} value"
 
 
 def _output_names(graph: Graph, ref: Ref, count: int) -> list[str]:

@@ -14,9 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-import numpy as np
-
-from .errors import NodeError
+from .errors import NodeError, describe_value
 from .graph import Node, Ref, RefKind
 from .precision import compose
 
@@ -83,14 +81,4 @@ def kernel_step(node: Node, fn: Callable, slot_of: Callable[[Ref], int],
 
 def describe(values: Sequence) -> str:
     """Short type/shape summary of argument values, for error messages."""
-    return ", ".join(_describe(v) for v in values)
-
-
-def _describe(value) -> str:
-    if isinstance(value, np.ndarray):
-        return f"{value.dtype}{list(value.shape)}"
-    if isinstance(value, (tuple, list)):
-        inner = ", ".join(_describe(v) for v in value[:8])
-        more = ", ..." if len(value) > 8 else ""
-        return f"({inner}{more})" if isinstance(value, tuple) else f"[{inner}{more}]"
-    return repr(value) if not callable(value) else type(value).__name__
+    return ", ".join(describe_value(v) for v in values)

@@ -10,6 +10,7 @@ BiasAdd are registered.
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 import pytest
@@ -418,13 +419,17 @@ def test_predict_ndarray_wrong_dtype(relu):
     with pytest.raises(RuntimeError) as info:
         relu.predict([X.astype(np.float64)])
     assert str(info.value) == ("data type not equal! Numpy type: <class "
-                               "'numpy.float64'>, Tensor type: DataType.FLOAT32")
+                               "'numpy.float64'>, Tensor type: DataType.FLOAT32"
+                               f" (input 'x' of {relu.model_path_}: expected "
+                               "shape [2, 4] float32)")
 
 
 def test_predict_ndarray_wrong_size(relu):
     with pytest.raises(RuntimeError) as info:
         relu.predict([np.zeros((3, 4), np.float32)])
-    assert str(info.value) == "data size not equal! Numpy size: 48, Tensor size: 32"
+    assert str(info.value) == ("data size not equal! Numpy size: 48, Tensor size: "
+                               f"32 (input 'x' of {relu.model_path_}: expected "
+                               "shape [2, 4] float32)")
 
 
 def test_predict_tensor_of_wrong_dtype(relu):
@@ -615,17 +620,40 @@ def test_resize_empty(relu, args):
 
 def test_resize_wrong_input_count(two_inputs):
     (x, _) = two_inputs.get_inputs()
-    with pytest.raises(RuntimeError, match="^resize failed! Error is "):
+    with pytest.raises(RuntimeError) as info:
         two_inputs.resize([x], [[3, 4]])
+    assert str(info.value) == (f"resize failed! Error is the model "
+                               f"{two_inputs.model_path_} has 2 input(s), got 1 "
+                               f"shape(s)")
+
+
+def test_resize_bad_dim_names_the_input(two_inputs):
+    with pytest.raises(RuntimeError) as info:
+        two_inputs.resize(two_inputs.get_inputs(), [[2, 4], [0, 4]])
+    assert str(info.value) == (f"resize failed! Error is input 1 ('z') of "
+                               f"{two_inputs.model_path_}: every dim must be in "
+                               f"[1, INT_MAX], got [0, 4]")
 
 
 def test_dynamic_input_needs_resize_before_data(dynamic):
+    """Lite's words (``Tensor size: -4``), then what they mean."""
     (tensor,) = dynamic.get_inputs()
     assert tensor.shape == [-1, 4]
-    with pytest.raises(RuntimeError, match="^data size not equal!"):
+    expected = (r"^data size not equal! Numpy size: 32, Tensor size: -16 \(input "
+                f"'x' of {re.escape(dynamic.model_path_)} has unknown "
+                r"dimensions \[-1, 4\]: call Model.resize first\)$")
+    with pytest.raises(RuntimeError, match=expected):
         tensor.set_data_from_numpy(X)
-    with pytest.raises(RuntimeError, match="^data size not equal!"):
+    with pytest.raises(RuntimeError, match=expected):
         dynamic.predict([X])
+
+
+def test_user_tensor_keeps_lite_message():
+    """A tensor of the user's own belongs to no model: Lite's words only."""
+    tensor = Tensor(np.zeros((2, 4), np.float32))
+    with pytest.raises(RuntimeError) as info:
+        tensor.set_data_from_numpy(np.zeros(3, np.float32))
+    assert str(info.value) == "data size not equal! Numpy size: 12, Tensor size: 32"
 
 
 @pytest.mark.parametrize("dims", [[[3, 4]], ((1, 4),), [[5, 4]]])
@@ -669,9 +697,11 @@ def test_resize_static_model_then_predict(relu):
 
 def test_resize_then_old_sized_numpy_rejected(dynamic):
     dynamic.resize(dynamic.get_inputs(), [[3, 4]])
-    with pytest.raises(RuntimeError, match="^data size not equal! Numpy size: "
-                                           "32, Tensor size: 48$"):
+    with pytest.raises(RuntimeError) as info:
         dynamic.predict([X])
+    assert str(info.value) == ("data size not equal! Numpy size: 32, Tensor size: "
+                               f"48 (input 'x' of {dynamic.model_path_}: expected "
+                               "shape [3, 4] float32)")
 
 
 def test_config_repeated_section_keeps_first_block_only(relu_path, tmp_path):
@@ -700,3 +730,45 @@ def test_config_line_limits(relu_path, tmp_path, lines, fails):
             build(relu_path, config_path=str(path))
     else:
         build(relu_path, config_path=str(path))
+
+
+# -- inputs too big to allocate (issue 17, root cause 3) ----------------------------
+HUGE_DIMS = {"4TiB": (2**20, 2**20), "past_int64": (2**40, 2**40),
+             "4GiB": (2**16, 2**14)}
+
+
+@pytest.mark.parametrize("dims", sorted(HUGE_DIMS))
+@pytest.mark.parametrize("backend", ["numba", "reference"])
+def test_build_with_huge_declared_input(dims, backend, tmp_path, capsys):
+    """The build's warm-up allocates no zeros past its limit (no raw
+    MemoryError, no 'array is too big'): it says which input is too big
+    and leaves the kernels to the first predict."""
+    path = make_model(tmp_path / "huge.mindir", dims=HUGE_DIMS[dims])
+    model = build(path, config_dict={"refinfer": {"backend": backend}})
+    assert model._loaded.kernels_compiled == 0
+    said = capsys.readouterr().err
+    if backend == "numba":
+        assert f"{path}: kernels not compiled at build: input 'x' (float32" \
+               f"{list(HUGE_DIMS[dims])}) needs " in said, said
+    else:
+        assert "kernels not compiled" not in said
+
+
+def test_huge_input_without_data_names_the_tensor(tmp_path):
+    (tensor,) = build(make_model(tmp_path / "huge.mindir",
+                                 dims=(2**20, 2**20))).get_inputs()
+    with pytest.raises(RuntimeError, match=r"^tensor 'x' \(float32\[1048576, "
+                       r"1048576\]\): cannot allocate its 4398046511104 bytes$"):
+        tensor.get_data_to_numpy()
+
+
+def test_resize_to_huge_shape_leaves_output_shapes_unknown(dynamic):
+    dynamic.resize(dynamic.get_inputs(), [[2**31 - 1, 2**31 - 1]])
+    (meta,) = dynamic.get_outputs()
+    assert meta.shape == [-1, -1]
+
+
+def test_warmup_byte_sizes():
+    from refinfer.warmup import byte_size
+    assert [byte_size(n) for n in (0, 1023, 1536, 2**30, 4 * 2**40)] == \
+        ["0 bytes", "1023 bytes", "1.5 KiB", "1 GiB", "4 TiB"]

@@ -511,3 +511,209 @@ def test_graph_with_two_outputs(loader, tmp_path):
     proto = read_proto(MLP)
     proto.graph.output.add(name="extra")
     expect_error(loader, write(tmp_path / "two.mindir", proto), r"outputs")
+
+
+# -- invalid UTF-8 in string fields (issue 17, root cause 1) -------------------
+MARK = "@@NOT-UTF8@@"
+
+
+def _invalid_utf8(proto) -> bytes:
+    """``proto`` serialised, with every ``MARK`` it holds replaced by as
+    many bytes that are not UTF-8 (protobuf refuses to set them)."""
+    blob = proto.SerializeToString()
+    assert MARK.encode() in blob
+    return blob.replace(MARK.encode(), b"\xff\xfe" + MARK.encode()[2:])
+
+
+def _set_mark(message, field: str):
+    if isinstance(getattr(message, field), str):
+        setattr(message, field, MARK)
+    else:
+        getattr(message, field)[0] = MARK
+
+
+def _dict_attribute(proto):
+    attr = proto.primitives[0].attribute.add(name="table", type=22)    # DICT
+    item = attr.values.add(name=MARK)
+    item.values.add(type=7, i=1)                                       # INT64
+
+
+# field -> (mutation marking it, what the error must name)
+UTF8_FIELDS = {
+    "node_op_type": (lambda p: _set_mark(p.graph.node[4], "op_type"),
+                     r"node 4 op_type"),
+    "node_name": (lambda p: _set_mark(p.graph.node[4], "name"), r"node 4 name"),
+    "node_input": (lambda p: _set_mark(p.graph.node[4], "input"),
+                   r"node 4 input 0"),
+    "node_scope": (lambda p: _set_mark(p.graph.node[4], "domain"),
+                   r"node 4 domain"),
+    "constant_name": (lambda p: _set_mark(p.graph.node[0], "name"),
+                      r"node 0 name"),
+    "graph_name": (lambda p: _set_mark(p.graph, "name"), r"graph 0 name"),
+    "graph_input": (lambda p: _set_mark(p.graph.input[0], "name"),
+                    r"input 0 name"),
+    "graph_output": (lambda p: _set_mark(p.graph.output[0], "name"),
+                     r"output 0 name"),
+    "parameter_name": (lambda p: _set_mark(p.graph.parameter[1], "name"),
+                       r"parameter 1 name"),
+    "primitive_name": (lambda p: _set_mark(p.primitives[6], "name"),
+                       r"primitive 6 name"),
+    "primitive_op_type": (lambda p: _set_mark(p.primitives[6], "op_type"),
+                          r"primitive 'MatMul:4' op_type"),
+    "primitive_instance_name": (
+        lambda p: _set_mark(p.primitives[6], "instance_name"),
+        r"primitive 'MatMul:4' instance_name"),
+    "attribute_name": (lambda p: _set_mark(p.primitives[0].attribute[0], "name"),
+                       r"primitive 'Depend:19' attribute 0 name"),
+    "dict_key": (_dict_attribute, r"DICT element 0 key"),
+    "user_info": (lambda p: p.user_info.add(key="k", value=MARK),
+                  r"user_info 0 value"),
+    "model_version": (lambda p: setattr(p, "model_version", MARK),
+                      r"model_version"),
+}
+
+
+@pytest.mark.parametrize("field", sorted(UTF8_FIELDS))
+def test_invalid_utf8_in_string_field(field, tmp_path):
+    """protobuf hands back ``bytes`` for such a field; the reader refuses
+    it naming the file and the field, never a raw TypeError later."""
+    mutate, where = UTF8_FIELDS[field]
+    proto = read_proto(MLP)
+    mutate(proto)
+    path = write(tmp_path / "utf8.mindir", _invalid_utf8(proto))
+    if field == "dict_key":         # an attribute no op reads: loads
+        from refinfer.format.reader import read_mindir
+        table = read_mindir(path).primitives["Depend:19"].attrs["table"]
+        assert re.search(where + r": not valid UTF-8", table.reason)
+        return
+    for loader in ("runtime", "lite"):
+        expect_error(loader, path, where + r": not valid UTF-8")
+
+
+def test_invalid_utf8_in_external_data_location(tmp_path):
+    graph = split_copy(tmp_path, set_external(location=MARK))
+    proto = read_proto(graph)
+    write(graph, _invalid_utf8(proto))
+    for loader in ("runtime", "lite"):
+        expect_error(loader, graph, r"parameter '[^']*fc1.weight' "
+                     r"external_data location: not valid UTF-8")
+
+
+def test_invalid_utf8_in_string_constant(tmp_path):
+    proto = read_proto(MLP)
+    node = proto.graph.node.add(name="Text", op_type="Constant")
+    node.attribute.add(name="value", type=8, s=b"ok\xff")        # STRING
+    expect_error("runtime", write(tmp_path / "s.mindir", proto),
+                 r"Constant 'Text': string value is not valid UTF-8")
+
+
+# -- DICT values (issue 17, root cause 5) ---------------------------------------
+def test_dict_element_without_value(tmp_path):
+    """A DICT constant whose element has no value: the decoder names the
+    constant and the element instead of an IndexError."""
+    proto = read_proto(MLP)
+    node = proto.graph.node.add(name="Table", op_type="Constant")
+    attr = node.attribute.add(name="value", type=22)             # DICT
+    attr.values.add(name="a").values.add(type=7, i=1)
+    attr.values.add(name="b")
+    expect_error("runtime", write(tmp_path / "dict.mindir", proto),
+                 r"Constant 'Table': DICT element 1 \('b'\) has no value")
+
+
+def test_dict_constant_decodes():
+    from refinfer.format.schema import ModelProto as Proto
+    from refinfer.format.values import decode_value
+    attr = Proto().graph.node.add().attribute.add(type=22)
+    attr.values.add(name="a").values.add(type=7, i=1)
+    attr.values.add(name="b").values.add(type=8, s=b"x")
+    assert decode_value(attr) == {"a": 1, "b": "x"}
+
+
+# -- outputs that are no tensor (issue 17, root cause 4) -------------------------
+def _none_constant(graph, name: str) -> str:
+    node = graph.node.add(name=name, op_type="Constant")
+    node.attribute.add(name="value", type=25)                      # NONE
+    return name
+
+
+@LOADERS
+def test_output_that_is_none(loader, tmp_path):
+    proto = read_proto(MLP)
+    proto.graph.output[0].name = _none_constant(proto.graph, "NoneConst")
+    expect_error(loader, write(tmp_path / "none.mindir", proto),
+                 r"output 'NoneConst' is None, not a tensor")
+
+
+@LOADERS
+def test_output_that_is_a_graph(loader, tmp_path):
+    proto = read_proto(os.path.join(GOLDEN, "ctrl_if", "model.mindir"))
+    branch = proto.functions[0].name
+    proto.graph.output[0].name = branch
+    expect_error(loader, write(tmp_path / "closure.mindir", proto),
+                 re.escape(f"is the graph {branch!r} (a function), not a tensor"))
+
+
+def test_output_that_is_none_at_run_time(tmp_path):
+    """The loop's exit branch returns None: only a run can tell. predict
+    fails naming the file and the output, not with a TypeError from the
+    output conversion."""
+    import numpy as np
+    proto = read_proto(os.path.join(GOLDEN, "ctrl_while", "model.mindir"))
+    exit_branch = proto.functions[0]
+    exit_branch.output[0].name = _none_constant(exit_branch, "NoneConst")
+    path = write(tmp_path / "late.mindir", proto)
+    model = mslite.Model()
+    model.build_from_file(path, mslite.ModelType.MINDIR)
+    with pytest.raises(RuntimeError) as info:
+        model.predict([np.ones((2, 4), np.float32), np.array(3, np.int32)])
+    message = str(info.value)
+    assert message.startswith("predict failed! Error is "), message
+    assert path in message
+    assert re.search(r"output 0 \('[^']+'\) is None, not a tensor", message)
+
+
+# -- messages that show values (issue 17, root cause 6) --------------------------
+def test_bad_attribute_shows_no_whole_array(tmp_path):
+    """MaxPool's strides as an int64[1000] tensor: the error names the
+    file and the node and shows the tensor's dtype, shape and first
+    values, not its thousand values."""
+    import numpy as np
+    proto = read_proto(os.path.join(GOLDEN, "lenet5", "model.mindir"))
+    pool = next(p for p in proto.primitives if p.op_type == "MaxPool")
+    strides = next(a for a in pool.attribute if a.name == "strides")
+    strides.Clear()
+    strides.name, strides.type = "strides", 17                   # TENSOR
+    strides.t.dims.append(1000)
+    strides.t.data_type = 7                                      # int64
+    strides.t.raw_data = np.arange(1000, dtype=np.int64).tobytes()
+    message = expect_error("runtime", write(tmp_path / "pool.mindir", proto),
+                           r"node '[^']+' \(op MaxPool",
+                           re.escape("int64[1000] [0, 1, 2, 3, ...]"))
+    assert "999" not in message and len(message) < 1000, message
+
+
+@pytest.mark.parametrize("convert,size,expected", [
+    ("pair", 1000, r"^expected 1, 2 or 4 values, got int64\[1000\] "
+                            r"\[0, 1, 2, 3, \.\.\.\]$"),
+    ("pads4", 12, r"^expected 1, 2 or 4 padding values, got "
+                           r"int64\[12\] \[0, 1, 2, 3, \.\.\.\]$"),
+    ("pad_mode", 100, r"^unknown pad_mode int64\[100\] \[0, 1, 2, 3"),
+    ("scalar", 0, r"^expected a value, got an empty tensor int64\[0\]$"),
+    ("dtype", 5000, r"^not a dtype: int64\[5000\] \[0, 1, 2, 3, \.\.\.\]$"),
+])
+def test_argument_conversion_errors_show_no_whole_array(convert, size, expected):
+    """An op argument's converter given an int64[size] tensor."""
+    import numpy as np
+    from refinfer import args
+    with pytest.raises((ValueError, TypeError), match=expected):
+        getattr(args, convert)(np.arange(size))
+
+
+def test_describe_value_is_short():
+    import numpy as np
+    from refinfer.errors import describe_value
+    assert describe_value(np.zeros((2, 4), np.float32)) == "float32[2, 4]"
+    assert describe_value((np.arange(3), 5), 2) == "(int64[3] [0, 1, ...], 5)"
+    assert describe_value(list(range(20))) == "[0, 1, 2, 3, 4, 5, 6, 7, ...]"
+    assert describe_value("x" * 1000) == "'" + "x" * 76 + "..."
+    assert describe_value(len) == "builtin_function_or_method"

@@ -105,8 +105,10 @@ def test_a_bad_update_changes_nothing(case, what):
     x, = case.inputs()
     before = run(model, x)
     good_and_bad = dict(new_weights(case), **bad)
-    with pytest.raises(RuntimeError, match="update weight failed! Error is .*" + message):
+    with pytest.raises(RuntimeError, match="update weight failed! Error is .*" + message) \
+            as info:
         model.update_weights([named(good_and_bad)])
+    assert model.model_path_ in str(info.value)
     np.testing.assert_array_equal(run(model, x), before)
 
 

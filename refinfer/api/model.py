@@ -110,7 +110,8 @@ class Model:
         self._loaded, self._variable_weights, self._shared = \
             loaded, variable, shared
         self.config = config
-        self._inputs = [_input_impl(spec) for spec in self._loaded.inputs]
+        self._inputs = [_input_impl(spec, model_path)
+                        for spec in self._loaded.inputs]
         self._output_shapes = [spec.shape for spec in self._loaded.outputs]
 
     @staticmethod
@@ -196,11 +197,9 @@ class Model:
                             f"{type(dims)}.")
         _check_resize_elements(inputs, dims)
         self._require_built()
-        if len(inputs) != len(self._inputs) or any(
-                d <= 0 or d > 2**31 - 1 for shape in dims for d in shape):
-            raise RuntimeError(f"resize failed! Error is the model has "
-                               f"{len(self._inputs)} input(s) and every dim "
-                               f"must be in [1, INT_MAX], got {list(dims)}")
+        problem = self._resize_problem(dims)
+        if problem:
+            raise RuntimeError(f"resize failed! Error is {problem}")
         for tensor, shape in zip(inputs, dims):
             tensor._tensor.shape = list(shape)
             tensor._tensor.data = None
@@ -208,6 +207,17 @@ class Model:
             if impl.shape != list(shape):
                 impl.shape, impl.data, impl.frozen = list(shape), None, False
         self._output_shapes = None
+
+    def _resize_problem(self, dims) -> str | None:
+        """What is wrong with resizing the inputs to ``dims``, if anything."""
+        if len(dims) != len(self._inputs):
+            return (f"the model {self.model_path_} has {len(self._inputs)} "
+                    f"input(s), got {len(dims)} shape(s)")
+        for k, (impl, shape) in enumerate(zip(self._inputs, dims)):
+            if any(d <= 0 or d > 2**31 - 1 for d in shape):
+                return (f"input {k} ({impl.name!r}) of {self.model_path_}: "
+                        f"every dim must be in [1, INT_MAX], got {list(shape)}")
+        return None
 
     def predict(self, inputs, outputs=None, before=None,
                 after=None) -> list[Tensor]:
@@ -246,7 +256,8 @@ class Model:
             results = cast_outputs(results, [s.dtype for s in
                                              self._loaded.outputs])
         self._output_shapes = [np.shape(r) for r in results]
-        return _output_tensors(self._loaded.outputs, results, outputs)
+        return _output_tensors(self.model_path_, self._loaded.outputs, results,
+                               outputs)
 
     def _as_input_tensor(self, index: int, value) -> Tensor:
         """Tensors are used as given; arrays fill the model's own input
@@ -320,8 +331,11 @@ def _check_resize_elements(inputs, dims):
                          f"inputs: {len(inputs)} and dims: {len(dims)}.")
 
 
-def _input_impl(spec: IOSpec) -> _TensorImpl:
-    return _TensorImpl(spec.name, _data_type(spec.dtype), list(spec.shape))
+def _input_impl(spec: IOSpec, model_path: str = "") -> _TensorImpl:
+    """A model's input tensor; its errors name the input and the model."""
+    owner = f"input {spec.name!r}" + (f" of {model_path}" if model_path else "")
+    return _TensorImpl(spec.name, _data_type(spec.dtype), list(spec.shape),
+                       owner=owner)
 
 
 def _data_type(dtype) -> DataType:
@@ -342,10 +356,10 @@ def _meta(spec: IOSpec) -> TensorMeta:
     return meta
 
 
-def _output_tensors(specs, results, outputs) -> list[Tensor]:
+def _output_tensors(path: str, specs, results, outputs) -> list[Tensor]:
     if outputs is not None and len(outputs) != len(results):
         raise RuntimeError(f"predict failed! Error is {len(outputs)} output "
-                           f"tensors given, the model has {len(results)}")
+                           f"tensors given, the model {path} has {len(results)}")
     tensors = []
     for k, (spec, array) in enumerate(zip(specs, results)):
         array = np.asarray(array, order="C")  # keeps 0-d outputs 0-d

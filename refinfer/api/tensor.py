@@ -8,6 +8,7 @@ data from NumPy keeps a reference to the array, and reading returns a view.
 from __future__ import annotations
 
 import logging
+import math
 
 import numpy as np
 
@@ -22,8 +23,9 @@ class _TensorImpl:
     """The tensor state that wrappers share."""
 
     def __init__(self, name="", dtype=DataType.FLOAT32, shape=(),
-                 fmt=Format.NCHW, data=None):
+                 fmt=Format.NCHW, data=None, owner=""):
         self.name = name
+        self.owner = owner            # "input 'x' of m.mindir": for errors
         self.dtype = dtype
         self.shape = list(shape)
         self.format = fmt
@@ -43,7 +45,13 @@ class _TensorImpl:
         """The data viewed with the tensor's shape (allocated on demand)."""
         np_type = numpy_type(self.dtype)
         if self.data is None:
-            self.data = np.zeros(self.shape, dtype=np_type)
+            try:
+                self.data = np.zeros(self.shape, dtype=np_type)
+            except (MemoryError, ValueError) as exc:   # ValueError: > 2^63 bytes
+                raise RuntimeError(
+                    f"tensor {self.name!r} ({np.dtype(np_type).name}"
+                    f"{self.shape}): cannot allocate its "
+                    f"{math.prod(self.shape) * self.itemsize} bytes") from exc
         return self.data.reshape(self.shape)
 
 
@@ -148,12 +156,27 @@ class Tensor:
         data_type = data_type_of(array.dtype)
         if data_type != self.dtype:
             raise RuntimeError(f"data type not equal! Numpy type: "
-                               f"{array.dtype.type}, Tensor type: {self.dtype}")
+                               f"{array.dtype.type}, Tensor type: {self.dtype}"
+                               f"{self._expected()}")
         if array.nbytes != self.data_size:
             raise RuntimeError(f"data size not equal! Numpy size: "
-                               f"{array.nbytes}, Tensor size: {self.data_size}")
+                               f"{array.nbytes}, Tensor size: {self.data_size}"
+                               f"{self._expected()}")
         self._tensor.data = array
         self._tensor.frozen = True
+
+    def _expected(self) -> str:
+        """What a model's input tensor expects, appended to Lite's words in
+        errors (which scripts may match); nothing for the user's tensors."""
+        impl = self._tensor
+        if not impl.owner:
+            return ""
+        if any(d < 0 for d in impl.shape):
+            return (f" ({impl.owner} has unknown dimensions {impl.shape}: "
+                    f"call Model.resize first)")
+        np_type = numpy_type(impl.dtype)
+        dtype = np.dtype(np_type).name if np_type else str(impl.dtype)
+        return f" ({impl.owner}: expected shape {impl.shape} {dtype})"
 
     def __str__(self):
         return (f"name: {self.name},\ndtype: {self.dtype},\nshape: "

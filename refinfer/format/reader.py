@@ -30,7 +30,7 @@ from ..errors import EncryptedModelError, MindIRError
 from . import crypto, names, schema, wire
 from .values import (Abstract, UnsupportedValue, decode_abstract, decode_value,
                      decode_value_info, is_monad_info, tensor_dtype,
-                     tensor_from_raw)
+                     tensor_from_raw, are_texts, text, texts)
 
 DATA_HEADER_SIZE = 64
 
@@ -126,16 +126,19 @@ def read_mindir(path: str, dec_key: bytes | None = None,
     proto, spans = _parse(path, blob)
     files = _WeightFiles(path, decryptor, blob, weights or {})
     try:
-        graphs = [_read_graph(g, files, graph_spans) for g, graph_spans
-                  in zip([proto.graph, *proto.functions], spans)]
-        primitives = {p.name: _read_primitive(p) for p in proto.primitives}
+        graphs = [_read_graph(g, k, files, graph_spans) for k, (g, graph_spans)
+                  in enumerate(zip([proto.graph, *proto.functions], spans))]
+        primitives = dict(_read_primitive(p, k)
+                          for k, p in enumerate(proto.primitives))
+        return MindIRFile(
+            path=path, graphs=graphs, primitives=primitives,
+            mind_ir_version=proto.mind_ir_version,
+            model_version=text(proto.model_version, "model_version"),
+            user_info={text(e.key, "user_info", k, "key"):
+                       text(e.value, "user_info", k, "value")
+                       for k, e in enumerate(proto.user_info)})
     except (ValueError, UnsupportedValue) as exc:
         raise MindIRError(path, str(exc)) from exc
-    return MindIRFile(
-        path=path, graphs=graphs, primitives=primitives,
-        mind_ir_version=proto.mind_ir_version,
-        model_version=proto.model_version,
-        user_info={e.key: e.value for e in proto.user_info})
 
 
 def _map_file(path: str):
@@ -203,37 +206,60 @@ def _parse(path: str, blob) -> tuple[Any, list]:
     return proto, spans
 
 
-def _read_primitive(p) -> Primitive:
+def _read_primitive(p, index: int) -> tuple[str, Primitive]:
+    """``(unique id, primitive)`` of primitive ``index`` of the file."""
+    name = text(p.name, "primitive", index, "name")
+    where = ("primitive", repr(name))
     attrs = {}
-    for a in p.attribute:
+    for k, a in enumerate(p.attribute):
+        attr_name = text(a.name, *where, "attribute", k, "name")
         try:
-            attrs[a.name] = decode_value(a)
+            attrs[attr_name] = decode_value(a)
         except (UnsupportedValue, ValueError) as exc:
-            attrs[a.name] = Undecodable(str(exc))
-    return Primitive(p.name, p.op_type, attrs,
-                     p.prim_type == schema.PRIMITIVE_FUNCTION, p.instance_name)
+            attrs[attr_name] = Undecodable(str(exc))
+    return name, Primitive(name, text(p.op_type, *where, "op_type"), attrs,
+                           p.prim_type == schema.PRIMITIVE_FUNCTION,
+                           text(p.instance_name, *where, "instance_name"))
 
 
-def _read_graph(g, weights: "_WeightFiles", spans: list) -> RawGraph:
+def _read_graph(g, index: int, weights: "_WeightFiles", spans: list) -> RawGraph:
+    name = text(g.name, "graph", index, "name")
+    where = ("graph", repr(name))
     nodes, constants = [], {}
-    for n in g.node:
-        if n.op_type == "Constant":
-            constants[n.name] = _constant(n)
+    for k, n in enumerate(g.node):
+        node_name, op_type, inputs, scope = n.name, n.op_type, list(n.input), n.domain
+        if not are_texts(node_name, op_type, scope, *inputs):
+            _refuse_node(n, *where, "node", k)
+        if op_type == "Constant":
+            constants[node_name] = _constant(n, node_name)
             continue
         shape = next((a for a in n.attribute if a.name == "shape"), None)
-        nodes.append(RawNode(n.name, n.op_type, list(n.input), n.domain,
+        nodes.append(RawNode(node_name, op_type, inputs, scope,
                              decode_abstract(shape) if shape else None))
     if len(g.output) != 1:
-        raise ValueError(f"graph {g.name!r} has {len(g.output)} outputs; "
+        raise ValueError(f"graph {name!r} has {len(g.output)} outputs; "
                          "MindIR 2.x graphs have exactly one")
     return RawGraph(
-        name=g.name,
-        inputs=[ValueInfo(i.name, decode_value_info(i), is_monad_info(i))
-                for i in g.input],
+        name=name,
+        inputs=[_value_info(i, *where, "input", k) for k, i in enumerate(g.input)],
         nodes=nodes, constants=constants,
-        parameters={t.name: weights.load(t, span)
-                    for t, span in zip(g.parameter, spans)},
-        output=ValueInfo(g.output[0].name, decode_value_info(g.output[0])))
+        parameters=dict(weights.load(t, span, *where, "parameter", k)
+                        for k, (t, span) in enumerate(zip(g.parameter, spans))),
+        output=_value_info(g.output[0], *where, "output", 0))
+
+
+def _refuse_node(n, *where) -> None:
+    """Raise the error naming the node's string field that is no text."""
+    text(n.name, *where, "name")
+    text(n.op_type, *where, "op_type")
+    text(n.domain, *where, "domain")
+    texts(n.input, *where, "input")
+
+
+def _value_info(info, *where) -> ValueInfo:
+    """A graph input or output (``where`` names it for errors)."""
+    return ValueInfo(text(info.name, *where, "name"), decode_value_info(info),
+                     is_monad_info(info))
 
 
 def _checked_source(t, given: np.ndarray) -> np.ndarray:
@@ -248,14 +274,14 @@ def _checked_source(t, given: np.ndarray) -> np.ndarray:
     return view
 
 
-def _constant(node):
+def _constant(node, name: str):
     value_attrs = [a for a in node.attribute if a.name == "value"]
     if not value_attrs:
-        raise ValueError(f"Constant {node.name!r} has no value")
+        raise ValueError(f"Constant {name!r} has no value")
     try:
         return decode_value(value_attrs[0])
     except (UnsupportedValue, ValueError) as exc:
-        raise ValueError(f"Constant {node.name!r}: {exc}") from exc
+        raise ValueError(f"Constant {name!r}: {exc}") from exc
 
 
 class _WeightFiles:
@@ -274,26 +300,31 @@ class _WeightFiles:
         self.decryptor, self.blob, self.source = decryptor, blob, source
         self.maps: dict[str, mmap.mmap | bytes] = {}
 
-    def load(self, t, span: wire.Span | None) -> np.ndarray:
-        given = self.source.get(t.name, self.source.get(t.name.split(":", 1)[-1]))
+    def load(self, t, span: wire.Span | None, *where) -> tuple[str, np.ndarray]:
+        """``(name, weights)`` of parameter ``t`` (``where`` names it for
+        errors)."""
+        name = text(t.name, *where, "name")
+        given = self.source.get(name, self.source.get(name.split(":", 1)[-1]))
         if given is not None:
-            return _checked_source(t, given)
+            return name, _checked_source(t, given)
         if span is not None:
-            return self._embedded(t, *span)
+            return name, self._embedded(t, *span)
         if not t.HasField("external_data"):
-            raise ValueError(f"parameter {t.name!r} has neither raw_data nor "
+            raise ValueError(f"parameter {name!r} has neither raw_data nor "
                              "external_data")
         ext = t.external_data
-        data = self._map(ext.location, t.name)
+        location = text(ext.location, "parameter", repr(name),
+                         "external_data location")
+        data = self._map(location, name)
         if ext.offset < DATA_HEADER_SIZE or ext.length < 0 \
                 or ext.offset + ext.length > len(data):
             raise ValueError(
-                f"parameter {t.name!r}: bytes [{ext.offset}, "
+                f"parameter {name!r}: bytes [{ext.offset}, "
                 f"{ext.offset + ext.length}) lie outside the data file "
-                f"{ext.location!r} ({len(data)} bytes, data from byte "
+                f"{location!r} ({len(data)} bytes, data from byte "
                 f"{DATA_HEADER_SIZE})")
         view = memoryview(data)[ext.offset:ext.offset + ext.length]
-        return tensor_from_raw(t, view)
+        return name, tensor_from_raw(t, view)
 
     def _embedded(self, t, offset: int, length: int) -> np.ndarray:
         array = tensor_from_raw(t, memoryview(self.blob)[offset:offset + length]).copy()

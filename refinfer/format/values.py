@@ -47,6 +47,31 @@ class UnsupportedValue(ValueError):
     pass
 
 
+def text(value, *where) -> str:
+    """A protobuf string field's value, checked. protobuf (upb) hands back
+    ``bytes`` for a string field that is not valid UTF-8; ``where`` (joined
+    with spaces, built only on failure) names the field for the error."""
+    if isinstance(value, str):
+        return value
+    raise ValueError(f"{' '.join(map(str, where))}: not valid UTF-8 "
+                     f"({bytes(value[:40])!r})")
+
+
+def are_texts(*values) -> bool:
+    """Whether every value is a ``str`` (a quick check for hot loops; name
+    the failing field with ``text``)."""
+    try:
+        "".join(values)
+    except TypeError:
+        return False
+    return True
+
+
+def texts(values, *where) -> list[str]:
+    """A repeated string field's values, checked (see ``text``)."""
+    return [text(v, *where, k) for k, v in enumerate(values)]
+
+
 def tensor_dtype(t) -> np.dtype:
     return dtypes.numpy_of_mindir(t.data_type)
 
@@ -90,7 +115,7 @@ def decode_value(attr):
     if kind == s.DOUBLE:
         return float(_scalar(attr, "d", "doubles"))
     if kind == s.STRING:
-        return _scalar(attr, "s", "strings").decode("utf-8", "replace")
+        return _string(_scalar(attr, "s", "strings"))
     if kind in (s.NONE, s.TYPE_NULL):
         return None
     if kind in (s.UMONAD, s.IOMONAD):
@@ -100,12 +125,29 @@ def decode_value(attr):
     if kind == s.LIST:
         return [decode_value(v) for v in attr.values]
     if kind == s.DICT:
-        return {v.name: decode_value(v.values[0]) for v in attr.values}
+        return dict(_dict_item(k, v) for k, v in enumerate(attr.values))
     if kind == 0 and attr.ref_attr_name:
         raise UnsupportedValue("MindIR 1.x value encoding "
                                f"({attr.ref_attr_name!r}) is not supported")
     name = s.ATTRIBUTE_TYPE_NAMES.get(kind, f"code {kind}")
     raise UnsupportedValue(f"unsupported value kind {name}")
+
+
+def _string(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UnsupportedValue(f"string value is not valid UTF-8 "
+                               f"({raw[:40]!r})") from None
+
+
+def _dict_item(index: int, item) -> tuple[str, object]:
+    """Element ``index`` of a DICT value: its name is the key, its one
+    value the value."""
+    key = text(item.name, "DICT element", index, "key")
+    if not len(item.values):
+        raise UnsupportedValue(f"DICT element {index} ({key!r}) has no value")
+    return key, decode_value(item.values[0])
 
 
 def _tensor_abstract(tensor) -> Abstract:

@@ -36,7 +36,10 @@ _OPS = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN, "prod": MPI.PROD}
 _TYPED = {np.dtype(t) for t in (np.float32, np.float64, np.int8, np.int16,
                                  np.int32, np.int64, np.uint8, np.uint16,
                                  np.uint32, np.uint64)}
-LEAVE_TAG = 32_766     # a rank's exit notice: refinfer's own tag (MPI_TAG_UB >= 32767)
+# refinfer's own tags (MPI_TAG_UB >= 32767): a rank's exit notice, and after a timeout,
+# "where do you wait?" and its answer
+LEAVE_TAG, ASK_TAG, ANSWER_TAG = 32_766, 32_765, 32_764
+ANSWERS_WITHIN_S = 0.5  # a rank waiting in a collective answers within this
 SPIN_S = 0.05          # a wait polls without sleeping for this long (a collective's speed)
 POLL_SLEEP_S = 0.001   # then sleeps this long between polls
 # A rank may exit right after its part of a collective, and its notice overtake
@@ -137,14 +140,32 @@ class MPICommunicator(Communicator):
                                   "without joining it")
             if timeout is not None and waited > timeout:
                 raise CommAborted(f"{self._describe(what)} did not complete in "
-                                  f"{timeout:g} s ([distributed] timeout_s): a rank "
-                                  "of the group is stuck")
+                                  f"{timeout:g} s ([distributed] timeout_s): "
+                                  f"{self._absent(self._where(what))}")
             if waited > SPIN_S:
+                _answer_questions(self._where(what))
                 time.sleep(POLL_SLEEP_S)
 
+    def _where(self, what: str) -> str:
+        return f"{what} over world ranks {list(self.members)}"
+
     def _describe(self, what: str) -> str:
-        return (f"rank {MPI.COMM_WORLD.Get_rank()} waited in {what} over world "
-                f"ranks {list(self.members)}")
+        return f"rank {MPI.COMM_WORLD.Get_rank()} waited in {self._where(what)}"
+
+    def _absent(self, where: str) -> str:
+        """Which members are stuck: ask every other member where it waits; one
+        waiting in a collective answers at once, a stuck one never."""
+        world = MPI.COMM_WORLD
+        others = [rank for rank in self.members if rank != world.Get_rank()]
+        for rank in others:
+            world.Send(_NOTHING, dest=rank, tag=ASK_TAG)
+        answers = _answers(set(others), time.monotonic() + ANSWERS_WITHIN_S)
+        stuck = [rank for rank in others if rank not in answers]
+        elsewhere = [f"rank {rank} waits in {text}" for rank, text in sorted(answers.items())
+                     if text != where]
+        found = ([f"rank(s) {stuck} did not answer: stuck outside any collective"]
+                 if stuck else []) + elsewhere
+        return "; ".join(found) or "every rank of the group waits in it"
 
     def _create_group(self, world_ranks):
         local = [self.members.index(r) for r in world_ranks]
@@ -159,6 +180,28 @@ class MPICommunicator(Communicator):
             return
         report_failure(world.Get_rank(), world.Get_size(), error)
         abort_job()
+
+
+def _answer_questions(where: str) -> None:
+    """Tell every rank that asked (after its timeout) where this one waits."""
+    world, status = MPI.COMM_WORLD, MPI.Status()
+    while world.Iprobe(source=MPI.ANY_SOURCE, tag=ASK_TAG, status=status):
+        world.Recv(_NOTHING, source=status.Get_source(), tag=ASK_TAG)
+        world.Send(np.frombuffer(where.encode(), np.uint8), dest=status.Get_source(),
+                   tag=ANSWER_TAG)
+
+
+def _answers(ranks: set[int], deadline: float) -> dict[int, str]:
+    """The answers of ``ranks`` to a "where do you wait?" that come before ``deadline``."""
+    world, status, answers = MPI.COMM_WORLD, MPI.Status(), {}
+    while set(answers) != ranks and time.monotonic() < deadline:
+        if not world.Iprobe(source=MPI.ANY_SOURCE, tag=ANSWER_TAG, status=status):
+            time.sleep(POLL_SLEEP_S)
+            continue
+        text = np.empty(status.Get_count(MPI.BYTE), np.uint8)
+        world.Recv(text, source=status.Get_source(), tag=ANSWER_TAG)
+        answers[status.Get_source()] = text.tobytes().decode()
+    return answers
 
 
 def departed_ranks() -> dict[int, float]:

@@ -8,6 +8,8 @@
     mpi_worker.py exit CASE            rank 1 calls sys.exit(3) before predicting
     mpi_worker.py stuck CASE           rank 1 stops answering (sleeps) before predicting;
                                        the ranks' config sets [distributed] timeout_s = 2
+    mpi_worker.py elsewhere CASE       rank 1 waits for a message from rank 0 instead of
+                                       predicting; the same timeout
     mpi_worker.py collectives OUT      tests/distributed/collectives.py's battery on the MPI
                                        communicator, saved to OUT/rank<r>.npz
     mpi_worker.py info                 print rank, size and the context readers
@@ -46,7 +48,7 @@ def failing_rank(mode: str, name: str) -> None:
     if rank == 1 and mode == "kernel-error":
         registry.get_op("MatMul").reference = _injected_failure
     config = case.config(dist_cases.BACKEND_CONFIG)
-    if mode == "stuck":
+    if mode in ("stuck", "elsewhere"):
         config["distributed"] = {**config.get("distributed", {}), "timeout_s": "2"}
     model = mslite.Model()
     model.build_from_file(case.rank_model, mslite.ModelType.MINDIR, config_dict=config)
@@ -60,6 +62,8 @@ def failing_rank(mode: str, name: str) -> None:
         sys.exit(3)
     if rank == 1 and mode == "stuck":
         time.sleep(600)
+    if rank == 1 and mode == "elsewhere":
+        distributed.current().world.recv((1,), np.float32, source=0)
     print(f"rank {rank}: predicting", flush=True)
     model.predict(inputs)
     print(f"rank {rank}: finished", flush=True)

@@ -91,12 +91,16 @@ def test_failing_rank_ends_the_job(mode, error):
     ("exit", "CommAborted: rank 0 waited in AllReduce over world ranks [0, 1]: rank(s) [1] "
              "exited without joining it"),
     ("stuck", "CommAborted: rank 0 waited in AllReduce over world ranks [0, 1] did not "
-              "complete in 2 s ([distributed] timeout_s): a rank of the group is stuck"),
+              "complete in 2 s ([distributed] timeout_s): rank(s) [1] did not answer: stuck "
+              "outside any collective"),
+    ("elsewhere", "CommAborted: rank 0 waited in AllReduce over world ranks [0, 1] did not "
+                  "complete in 2 s ([distributed] timeout_s): rank 1 waits in Receive from "
+                  "rank 0 over world ranks [0, 1]"),
 ])
 def test_an_exiting_or_stuck_rank_ends_the_job(mode, error):
-    """Rank 1 calls sys.exit(3), or stops answering with [distributed] timeout_s = 2, while
-    rank 0 waits in an AllReduce: the job ends within 10 s, naming the rank and the
-    collective (issue 17; both used to hang for ever)."""
+    """Rank 1 calls sys.exit(3), or stops answering, or waits for something else, with
+    [distributed] timeout_s = 2, while rank 0 waits in an AllReduce: the job ends within
+    10 s, naming the rank and what each waits in (issue 17; all used to hang for ever)."""
     start = time.monotonic()
     job = mpirun(2, mode, "mlp_col_row", timeout=60)
     elapsed = time.monotonic() - start

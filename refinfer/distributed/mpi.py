@@ -11,7 +11,8 @@ does that once, when a run launched by ``mpirun`` first needs it.
 No rank waits for ever for a rank that is gone (issue 17). Every call is MPI's
 non-blocking form, waited for by :meth:`MPICommunicator._wait`, which gives up
 with :class:`CommAborted` (and so aborts the job) when a member of the group
-has exited, or after ``[distributed] timeout_s`` when one is set. A rank that
+has exited, or after ``[distributed] timeout_s`` when one is set (naming the
+members that did not answer "where do you wait?": the stuck ones). A rank that
 exits (the end of its script, or any ``SystemExit``) first tells every other
 rank so (:func:`leave_job`, at exit), then waits for their notices, as
 ``MPI_Finalize`` would.

@@ -12,24 +12,32 @@ MindSpore Lite's four steps (docs/weight-sharing.md), on the CPU:
    :func:`attach` maps the segment before the model is read, and the reader takes the
    segment's zero-copy views in place of the file's weights (it never reads them).
 
-Segment layout: a fixed prefix (magic, owner pid, owner start time, data offset, JSON length),
-a JSON table (fingerprint, whitelist, tensors with dtype, shape and offset), then the tensors,
-page-aligned as a block and 64-byte aligned each. The prefix is written first and the JSON
-last, so a half-written segment is recognisable.
+Segment layout: a fixed prefix (magic, owner pid, owner start time, data offset, table
+length), a seal (16 random salt bytes, a 32-byte HMAC), the sealed JSON table (fingerprint,
+whitelist, tensors with dtype, shape and offset), then the tensors, page-aligned as a block and
+64-byte aligned each. The prefix is written first and the table last, so a half-written
+segment is recognisable.
 
 Security (same-user processes are the threat model; other users are kept out by the kernel):
 
-- segments are created owner-only (0600) by ``multiprocessing.shared_memory`` with a name made
-  from the handle: 47 random bits plus a 16-bit tag of the model fingerprint;
-- an attaching process checks its own PID against the whitelist the master published in the
-  segment, refuses segments that another user owns or that others may open, and compares the
-  SHA-256 of its model file with the master's (a different file is a clear error). A hostile
-  process of the same user can bypass these checks, as it can read the model file itself.
+- the handle is 63 random bits, and the segment's name 128 other random bits: a directory
+  listing of /dev/shm says nothing about any handle;
+- the table is sealed with keys derived from the handle and the salt (SHA-256): encrypted
+  (a SHAKE-256 key stream) and authenticated (HMAC-SHA256 over the prefix, salt and sealed
+  table). A worker finds the segment of its handle as the one whose seal its handle opens;
+  without the handle, a segment shows its owner and sizes, not its whitelist, tensors or
+  handle (finding the handle from a seal means trying 2**63 of them);
+- segments are created owner-only (0600) by ``multiprocessing.shared_memory``; an attaching
+  process refuses the segment of its handle when another user owns it or others may open it,
+  checks its own PID against the whitelist, and compares the SHA-256 of its model file with
+  the master's (a different file is a clear error). A hostile process of the same user can
+  still read the weights' bytes in the segment, and the model file itself: these checks keep
+  honest processes from mistakes and unsealed tables from being read; they are no sandbox.
 
 Lifetime: the master owns the segment. Its name is unlinked when the master's model is freed,
 when the master exits (a ``multiprocessing.util.Finalize``, which also runs in multiprocessing
 children), or, if the master is killed, by the master's resource tracker or the sweep of
-segments of dead owners that every process runs before its first publish or attach. Workers
+segments of dead owners that runs when this module is imported and at every build. Workers
 never register the segment with a resource tracker: they open it themselves instead of through
 ``SharedMemory``, whose attach registers it in Python < 3.13 so that the worker's tracker
 unlinks it when the worker exits (cpython#82300). Mappings outlive the name: a worker keeps
@@ -47,13 +55,13 @@ from __future__ import annotations
 import ctypes
 import gc
 import hashlib
+import hmac
 import json
 import mmap
 import os
 import secrets
 import stat
 import struct
-import threading
 import time
 from multiprocessing import resource_tracker, shared_memory, util
 
@@ -64,10 +72,13 @@ PID_LIST_KEY = "shareable_weight_pid_list"
 HANDLE_KEY = "shareable_weight_mem_handle"
 SHM_DIR = "/dev/shm"
 PREFIX = "refinfer_w_"
-MAGIC = b"RFWSHM01"
-HEADER = struct.Struct("<8sQQQQ")   # magic, owner pid, owner start, data offset, JSON length
+MAGIC = b"RFWSHM02"
+HEADER = struct.Struct("<8sQQQQ")   # magic, owner pid, owner start, data offset, table length
+SALT_BYTES = 16
+SEAL = struct.Struct(f"<{SALT_BYTES}s32s")   # salt, HMAC-SHA256(prefix + salt + sealed table)
 ALIGN = 64
-TAG_BITS, RANDOM_BITS = 16, 47      # handle < 2**63: fits the C int64 Lite's example uses
+HANDLE_LIMIT = 2 ** 63              # handles fit the C int64 Lite's example uses
+NAME_BYTES = 16                     # random bytes of a segment's name
 STALE_AFTER_S = 60                  # a segment without a header is abandoned after this
 
 
@@ -98,7 +109,9 @@ class Attached:
 
 def attach_for(path: str, config: dict) -> Attached | None:
     """The master's segment, when ``config`` makes this process a worker (checked: whitelist,
-    model fingerprint); to be read before the model, whose weights it replaces."""
+    model fingerprint); to be read before the model, whose weights it replaces. Every
+    build calls it: it sweeps segments of dead owners first."""
+    sweep()
     handle = _setting(config, HANDLE_KEY)
     if handle is None:
         return None
@@ -155,7 +168,6 @@ def model_fingerprint(path: str) -> bytes:
 # -- master ------------------------------------------------------------------------------
 def publish(loaded, whitelist: set[int]) -> Published:
     """Copy the weights of ``loaded`` into a new segment and make ``loaded`` run on it."""
-    sweep_once()
     fingerprint = model_fingerprint(loaded.path)
     weights = loaded.parameters()
     derived, places = _derived_constants(loaded.program, weights)
@@ -163,14 +175,15 @@ def publish(loaded, whitelist: set[int]) -> Published:
     table, size = _layout(arrays, places)
     meta = json.dumps({"fingerprint": fingerprint.hex(), "whitelist": sorted(whitelist),
                        "model": os.path.basename(loaded.path), "tensors": table}).encode()
-    data_offset = _round_up(HEADER.size + len(meta), mmap.PAGESIZE)
-    handle, shm = _create(fingerprint, data_offset + max(size, 1))
+    data_offset = _round_up(HEADER.size + SEAL.size + len(meta), mmap.PAGESIZE)
+    handle, shm = _create(data_offset + max(size, 1))
     try:
-        _fill(shm.buf, arrays, table, data_offset, meta)
+        _fill(shm.buf, arrays, table, data_offset, _Sealer(handle), meta)
     finally:
         shm.close()
     published = Published(handle, shm)
-    _run_on(loaded, _attached(_views(_map_segment(published.name), data_offset, table), table))
+    mapping = _map_private(published.name)
+    _run_on(loaded, _attached(_views(mapping, data_offset, table), table))
     return published
 
 
@@ -188,18 +201,41 @@ def _layout(arrays: dict, places: dict) -> tuple[list[dict], int]:
     return table, offset
 
 
-def _create(fingerprint: bytes, size: int) -> tuple[int, shared_memory.SharedMemory]:
-    tag = int.from_bytes(fingerprint[:2], "big")
+def _create(size: int) -> tuple[int, shared_memory.SharedMemory]:
+    """A new segment with a random name, and a random handle unrelated to it."""
+    handle = 1 + secrets.randbelow(HANDLE_LIMIT - 1)
     while True:
-        handle = tag << RANDOM_BITS | secrets.randbits(RANDOM_BITS)
+        name = PREFIX + secrets.token_hex(NAME_BYTES)
         try:   # O_CREAT | O_EXCL, mode 0600
-            return handle, shared_memory.SharedMemory(_name(handle), create=True, size=size)
+            return handle, shared_memory.SharedMemory(name, create=True, size=size)
         except FileExistsError:
             continue
 
 
-def _fill(buf, weights: dict, table: list, data_offset: int, meta: bytes) -> None:
-    """Prefix first, tensors, then the JSON and its length: readers see complete data."""
+class _Sealer:
+    """The keys a handle gives for one salt: the table's key stream and its HMAC."""
+
+    def __init__(self, handle: int, salt: bytes | None = None):
+        self.salt = secrets.token_bytes(SALT_BYTES) if salt is None else salt
+        key = hashlib.sha256(b"refinfer shared weights\0" + self.salt
+                             + handle.to_bytes(8, "little")).digest()
+        self._stream_key, self._mac_key = (hashlib.sha256(key + label).digest()
+                                           for label in (b"stream", b"mac"))
+
+    def crypt(self, data: bytes) -> bytes:
+        """Encrypt or decrypt (XOR with the key stream)."""
+        stream = hashlib.shake_256(self._stream_key).digest(len(data))
+        return (int.from_bytes(data, "little")
+                ^ int.from_bytes(stream, "little")).to_bytes(len(data), "little")
+
+    def mac(self, prefix: bytes, sealed: bytes) -> bytes:
+        return hmac.new(self._mac_key, prefix + self.salt + sealed, "sha256").digest()
+
+
+def _fill(buf, weights: dict, table: list, data_offset: int, sealer: _Sealer,
+          meta: bytes) -> None:
+    """Prefix first, tensors, then the sealed table and its length: readers see complete
+    data."""
     HEADER.pack_into(buf, 0, MAGIC, os.getpid(), _start_time(os.getpid()),
                      data_offset, 0)
     for entry in table:
@@ -207,9 +243,13 @@ def _fill(buf, weights: dict, table: list, data_offset: int, meta: bytes) -> Non
         target = np.frombuffer(buf, np.uint8, source.size, data_offset + entry["offset"])
         target[:] = source
         del target          # no view may outlive shm.close()
-    buf[HEADER.size:HEADER.size + len(meta)] = meta
-    HEADER.pack_into(buf, 0, MAGIC, os.getpid(), _start_time(os.getpid()),
-                     data_offset, len(meta))
+    prefix = HEADER.pack(MAGIC, os.getpid(), _start_time(os.getpid()), data_offset,
+                         len(meta))
+    sealed = sealer.crypt(meta)
+    start = HEADER.size + SEAL.size
+    buf[start:start + len(sealed)] = sealed
+    SEAL.pack_into(buf, HEADER.size, sealer.salt, sealer.mac(prefix, sealed))
+    buf[:HEADER.size] = prefix
 
 
 def _unlink(shm: shared_memory.SharedMemory, owner_pid: int) -> None:
@@ -225,22 +265,56 @@ def _unlink(shm: shared_memory.SharedMemory, owner_pid: int) -> None:
 def attach(path: str, handle: int) -> Attached:
     """Map the master's segment of ``handle`` for the model file ``path``, after checking
     that this process may and that the file is the master's."""
-    sweep_once()
-    fingerprint = model_fingerprint(path)
-    if handle >> RANDOM_BITS != int.from_bytes(fingerprint[:2], "big"):
-        raise _different_model(path, handle)
-    try:
-        mapping = _map_segment(_name(handle))
-    except FileNotFoundError:
-        raise SharingError(f"no shared weights have handle {handle}: the master's model was "
-                           "freed, the master exited, or the handle is wrong") from None
-    meta, data_offset = _read_meta(mapping, handle)
+    name, meta, data_offset = find(handle)
+    mapping = _map_private(name)
     if os.getpid() not in meta["whitelist"] and os.getpid() != meta["owner"]:
         raise SharingError(f"process {os.getpid()} is not in the master's {PID_LIST_KEY} "
                            f"({', '.join(map(str, meta['whitelist'])) or 'empty'})")
-    if meta["fingerprint"] != fingerprint.hex():
-        raise _different_model(path, handle)
+    if meta["fingerprint"] != model_fingerprint(path).hex():
+        raise SharingError(f"the weights of handle {handle} belong to another model file "
+                           f"than {path!r} (the fingerprints differ): build every worker "
+                           "from the master's model file")
     return _attached(_views(mapping, data_offset, meta["tensors"]), meta["tensors"])
+
+
+def find(handle: int) -> tuple[str, dict, int]:
+    """The name, table and data offset of the segment whose seal ``handle`` opens."""
+    for name in segment_names():
+        try:
+            fd = os.open(os.path.join(SHM_DIR, name),
+                         os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            continue            # gone meanwhile, or another user's
+        try:
+            found = _unseal(fd, handle)
+        finally:
+            os.close(fd)
+        if found is not None:
+            return name, *found
+    raise SharingError(f"no shared weights have handle {handle}: the master's model was "
+                       "freed, the master exited, or the handle is wrong")
+
+
+def _unseal(fd: int, handle: int) -> tuple[dict, int] | None:
+    """(table, data offset) of the segment open as ``fd`` if ``handle`` is its handle;
+    None for another handle's segment, a half-written one or another user's."""
+    info = os.fstat(fd)
+    if info.st_uid != os.getuid():
+        return None
+    head = os.pread(fd, HEADER.size + SEAL.size, 0)
+    if len(head) < HEADER.size + SEAL.size or head[:len(MAGIC)] != MAGIC:
+        return None
+    _, owner, _, data_offset, length = HEADER.unpack_from(head)
+    if len(head) + length > info.st_size:
+        return None
+    salt, mac = SEAL.unpack_from(head, HEADER.size)
+    sealed = os.pread(fd, length, len(head)) if length else b""
+    sealer = _Sealer(handle, salt)
+    if not sealed or not hmac.compare_digest(mac, sealer.mac(head[:HEADER.size], sealed)):
+        return None
+    meta = json.loads(sealer.crypt(sealed))
+    meta["owner"] = owner
+    return meta, data_offset
 
 
 def _attached(views: dict, table: list) -> Attached:
@@ -255,15 +329,9 @@ def _run_on(loaded, attached: Attached) -> None:
     _adopt_derived(loaded.program, attached.derived)
 
 
-def _different_model(path: str, handle: int) -> SharingError:
-    return SharingError(f"the weights of handle {handle} belong to another model file than "
-                        f"{path!r} (the fingerprints differ): build every worker from the "
-                        "master's model file")
-
-
-def _map_segment(name: str) -> mmap.mmap:
-    """Map a segment copy-on-write from a read-only descriptor, after checking it is ours
-    alone (no resource tracker involved)."""
+def _map_private(name: str) -> mmap.mmap:
+    """Map segment ``name`` copy-on-write from a read-only descriptor, after checking it is
+    ours alone (no resource tracker involved)."""
     fd = os.open(os.path.join(SHM_DIR, name), os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
     try:
         info = os.fstat(fd)
@@ -274,17 +342,6 @@ def _map_segment(name: str) -> mmap.mmap:
         return mmap.mmap(fd, info.st_size, access=mmap.ACCESS_COPY)
     finally:
         os.close(fd)
-
-
-def _read_meta(mapping: mmap.mmap, handle: int) -> tuple[dict, int]:
-    magic, owner, _, data_offset, length = HEADER.unpack_from(mapping, 0)
-    if magic != MAGIC:
-        raise SharingError(f"handle {handle} does not name refinfer shared weights")
-    if length == 0:
-        raise SharingError(f"the master has not finished publishing handle {handle}")
-    meta = json.loads(bytes(mapping[HEADER.size:HEADER.size + length]))
-    meta["owner"] = owner
-    return meta, data_offset
 
 
 def _check_same_weights(own: dict, table: list) -> None:
@@ -350,17 +407,12 @@ def _adopt_derived(program, shared: dict) -> None:
 
 
 # -- sweeping segments of dead owners ------------------------------------------------------
-_swept = threading.Event()
-
-
-def sweep_once() -> None:
-    if not _swept.is_set():
-        _swept.set()
-        sweep()
-
-
+# At import of this module (the Lite API imports it; ``import refinfer`` alone does not) and
+# at every build (:func:`attach_for`): a master killed with its whole process group, resource
+# tracker included, leaves its segment until then.
 def sweep() -> list[str]:
-    """Unlink this user's segments whose owner process is gone; returns their names."""
+    """Unlink this user's segments whose owner process is gone; returns their names.
+    Never fails: a segment it cannot read is left alone."""
     removed = []
     for name in segment_names():
         path = os.path.join(SHM_DIR, name)
@@ -368,7 +420,7 @@ def sweep() -> list[str]:
             if _abandoned(path):
                 os.unlink(path)
                 removed.append(name)
-        except (FileNotFoundError, PermissionError):
+        except OSError:
             continue           # gone meanwhile, or not ours
     return removed
 
@@ -439,9 +491,8 @@ def _return_freed_memory() -> None:
         trim(0)
 
 
-def _name(handle: int) -> str:
-    return f"{PREFIX}{handle:016x}"
-
-
 def _round_up(value: int, multiple: int) -> int:
     return -(-value // multiple) * multiple
+
+
+sweep()

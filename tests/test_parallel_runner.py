@@ -22,6 +22,8 @@ from refinfer.api.parallel import _WorkerPool, plan_workers
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(ROOT, "examples")
 LENET = os.path.join(ROOT, "golden", "lenet5", "model.mindir")
+MLP = os.path.join(ROOT, "golden", "mlp", "model.mindir")            # x: [2, 4]
+DYN_MLP = os.path.join(ROOT, "golden", "dyn_mlp")                    # x: [-1, 4]
 
 
 def serial_model(model_path, threads) -> mslite.Model:
@@ -121,7 +123,8 @@ def test_a_bad_request_fails_alone():
     for t in threads:
         t.join(60)
     assert len(failures) == 10 and all(bad for bad, _ in failures)
-    assert "predict failed! Error is input 0 ('x') has dtype DataType.INT32" in failures[0][1]
+    assert f"predict failed! Error is input 'x' of {LENET} (index 0) has dtype " \
+        "DataType.INT32" in failures[0][1]
     assert len(good) == 30
     for outputs in good:
         np.testing.assert_array_equal(outputs[0].get_data_to_numpy(), expected)
@@ -185,6 +188,45 @@ def test_runner_with_default_context_and_str():
     workers, threads = run.workers
     assert workers * threads <= parallel.usable_cores()
     assert [m.shape for m in run.get_outputs()] == [[1, 10]]
+
+
+# -- one input check with Model.predict (issue 17) ---------------------------------------------
+def test_a_fixed_dim_is_refused_as_model_predict_refuses_it():
+    """A (3, 4) request to a (2, 4) model: the runner used to resize its worker and answer
+    (3, 3); it now refuses it with Model.predict's message."""
+    x = mslite.Tensor(np.ones((3, 4), np.float32))
+    with pytest.raises(RuntimeError) as by_model:
+        serial_model(MLP, 1).predict([x])
+    with pytest.raises(RuntimeError) as by_runner:
+        runner(MLP, workers=1).predict([x])
+    assert str(by_runner.value) == str(by_model.value) == (
+        f"predict failed! Error is input 'x' of {MLP} (index 0) has shape [3, 4], the "
+        "model input is [2, 4] (-1: any size; Model.resize changes it)")
+
+
+def test_a_wrong_dtype_is_refused_as_model_predict_refuses_it():
+    x = mslite.Tensor(np.ones((2, 4), np.float64))
+    messages = []
+    for predict in (serial_model(MLP, 1).predict, runner(MLP, workers=1).predict):
+        with pytest.raises(RuntimeError, match=r"input 'x' of .*mlp.* \(index 0\) has dtype") as info:
+            predict([x])
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+
+
+def test_dynamic_dims_take_any_size_in_both():
+    """golden/dyn_mlp ([-1, 4]) at MindSpore's batches 1 and 7, without a resize: the runner
+    and Model.predict both run it as given and match MindSpore's outputs."""
+    run = runner(os.path.join(DYN_MLP, "model.mindir"), workers=2)
+    model = serial_model(os.path.join(DYN_MLP, "model.mindir"), run.workers[1])
+    for shape_run in ("shape1", "shape2"):
+        x = np.load(os.path.join(DYN_MLP, f"{shape_run}_input_0.npy"))
+        expected = np.load(os.path.join(DYN_MLP, f"{shape_run}_output_0.npy"))
+        by_runner = run.predict([mslite.Tensor(x)])[0].get_data_to_numpy()
+        by_model = model.predict([mslite.Tensor(x)])[0].get_data_to_numpy()
+        np.testing.assert_array_equal(by_runner, by_model)
+        np.testing.assert_allclose(by_runner, expected, rtol=1e-4, atol=1e-5)
+    assert model.get_inputs()[0].shape == [-1, 4]      # a predict does not resize
 
 
 # -- thread budget -----------------------------------------------------------------------------

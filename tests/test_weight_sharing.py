@@ -238,31 +238,96 @@ def test_config_errors(config, message):
 
 
 def test_unknown_handle():
-    tag = int.from_bytes(sharing.model_fingerprint(MLP)[:2], "big")
-    with pytest.raises(RuntimeError, match="no shared weights have handle"):
-        worker(tag << sharing.RANDOM_BITS | 12345)
+    model = master([os.getpid()])
+    handle = int(model.get_model_info("shareable_weight_mem_handle"))
+    for other in (12345, handle ^ 1, handle + 2 ** 63):
+        with pytest.raises(RuntimeError, match="no shared weights have handle"):
+            worker(other)
 
 
 @pytest.mark.parametrize("path", [OTHER_MLP, os.path.join(ROOT, "golden", "lenet5",
                                                            "model.mindir")])
 def test_a_worker_built_from_another_model_file_is_told_so(path):
-    handle = master([os.getpid()]).get_model_info("shareable_weight_mem_handle")
+    model = master([os.getpid()])          # alive: its segment stays
+    handle = model.get_model_info("shareable_weight_mem_handle")
     with pytest.raises(RuntimeError, match="belong to another model file"):
         worker(handle, path)
 
 
 def test_segments_others_could_open_are_refused():
-    tag = int.from_bytes(sharing.model_fingerprint(MLP)[:2], "big")
-    handle = tag << sharing.RANDOM_BITS | 777
-    path = os.path.join(sharing.SHM_DIR, sharing._name(handle))
-    with open(path, "wb") as f:
-        f.write(bytes(4096))
+    model = master([os.getpid()])
+    os.chmod(segment_path(model), 0o644)
+    with pytest.raises(RuntimeError, match="must belong to this user and be private"):
+        worker(model.get_model_info("shareable_weight_mem_handle"))
+
+
+# -- the handle and the segment's name and table (issue 17) ---------------------------------
+def test_a_directory_listing_tells_nothing_about_the_handle():
+    """The name is random, not the handle: /dev/shm/refinfer_w_<hex(handle)> was."""
+    models = [master([os.getpid()]) for _ in range(2)]
+    for model in models:
+        handle = int(model.get_model_info("shareable_weight_mem_handle"))
+        name = model._shared.name
+        assert name.startswith(sharing.PREFIX) and len(name) == len(sharing.PREFIX) + 32
+        assert f"{handle:x}" not in name and str(handle) not in name
+        assert sharing.find(handle)[0] == name
+    assert models[0]._shared.name != models[1]._shared.name
+
+
+def test_the_table_is_sealed_with_the_handle():
+    """Without the handle, the header shows neither whitelist, fingerprint nor tensors."""
+    model = master([4242424])
+    with open(segment_path(model), "rb") as f:
+        header = f.read(sharing.find(model._shared.handle)[2])
+    assert header.startswith(sharing.MAGIC)
+    for secret in (b"4242424", b"whitelist", b"fingerprint", b"fc1",
+                   sharing.model_fingerprint(MLP).hex().encode()):
+        assert secret not in header, secret
+
+
+def test_a_tampered_table_opens_for_no_handle():
+    model = master([os.getpid()])
+    handle = model.get_model_info("shareable_weight_mem_handle")
+    with open(segment_path(model), "r+b") as f:
+        f.seek(sharing.HEADER.size + sharing.SEAL.size + 5)
+        byte = f.read(1)
+        f.seek(-1, os.SEEK_CUR)
+        f.write(bytes([byte[0] ^ 1]))
+    with pytest.raises(RuntimeError, match="no shared weights have handle"):
+        worker(handle)
+
+
+def dead_owners_segment() -> str:
+    """A segment whose owner is gone (this PID with another start time: a reused PID)."""
+    path = os.path.join(sharing.SHM_DIR, f"{sharing.PREFIX}test_{os.getpid()}_{time.time_ns()}")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    os.write(fd, sharing.HEADER.pack(sharing.MAGIC, os.getpid(), 1, 4096, 0))
+    os.close(fd)
+    return path
+
+
+def test_every_build_sweeps_segments_of_dead_owners():
+    """A plain build (no sharing configured) sweeps too: before, only a master or worker
+    did, once per process."""
+    for _ in range(2):
+        path = dead_owners_segment()
+        mslite.Model().build_from_file(MLP, mslite.ModelType.MINDIR)
+        assert not os.path.exists(path)
+
+
+@pytest.mark.slow     # fresh processes
+def test_importing_the_sharing_module_sweeps_but_importing_refinfer_does_not():
+    path = dead_owners_segment()
     try:
-        os.chmod(path, 0o644)
-        with pytest.raises(RuntimeError, match="must belong to this user and be private"):
-            worker(handle)
+        subprocess.run([sys.executable, "-c", "import refinfer"], check=True, cwd=ROOT,
+                       timeout=TIMEOUT)
+        assert os.path.exists(path)
+        subprocess.run([sys.executable, "-c", "import refinfer.sharing"], check=True,
+                       cwd=ROOT, timeout=TIMEOUT)
+        assert not os.path.exists(path)
     finally:
-        os.unlink(path)
+        if os.path.exists(path):
+            os.unlink(path)
 
 
 # -- across processes -------------------------------------------------------------------------
@@ -326,7 +391,7 @@ def test_segments_go_when_masters_exit_or_are_swept_when_killed(procs):
     kills its resource tracker too: that segment stays until the next sweep."""
     exiting = procs(MASTER, MLP, "1")
     killed = procs(MASTER, MLP, "1", new_session=True)
-    exiting_name, killed_name = (sharing._name(int(p.line())) for p in (exiting, killed))
+    exiting_name, killed_name = (sharing.find(int(p.line()))[0] for p in (exiting, killed))
     assert {exiting_name, killed_name} <= set(sharing.segment_names())
     exiting.send("exit")
     assert exiting.finish() == 0

@@ -247,7 +247,7 @@ class Model:
                    for i, value in enumerate(inputs)]
         check_list_of_element("outputs", outputs, Tensor, enable_none=True)
         arrays = [self._input_array(i, t) for i, t in enumerate(tensors)]
-        shapes = [impl.shape for impl in self._inputs]
+        shapes = [t.shape for t in tensors]    # the current shapes, or dynamic dims filled
         try:
             results = self._loaded.run(arrays, hooks, shapes=shapes)
         except (ValueError, TypeError) as exc:
@@ -271,19 +271,7 @@ class Model:
         raise TypeError("inputs element must be Tensor, of numpy.")
 
     def _input_array(self, index: int, tensor: Tensor) -> np.ndarray:
-        expected = self._inputs[index]
-        problem = None
-        if tensor.dtype != expected.dtype:
-            problem = f"has dtype {tensor.dtype}, the model expects " \
-                      f"{expected.dtype}"
-        elif tensor.shape != expected.shape:
-            problem = f"has shape {tensor.shape}, the model input is " \
-                      f"{expected.shape} (call resize first)"
-        elif tensor._tensor.data is None:
-            problem = "has no data"
-        if problem:
-            raise RuntimeError(f"predict failed! Error is input {index} "
-                               f"({expected.name!r}) {problem}")
+        check_input(index, self._inputs[index], tensor)
         return tensor.get_data_to_numpy()
 
     def _require_built(self) -> "Model":
@@ -329,6 +317,33 @@ def _check_resize_elements(inputs, dims):
     if len(inputs) != len(dims):
         raise ValueError(f"inputs' size does not match dims' size, but got "
                          f"inputs: {len(inputs)} and dims: {len(dims)}.")
+
+
+def check_input(index: int, expected: _TensorImpl, tensor: Tensor) -> None:
+    """The one input check of ``Model.predict`` and ``ModelParallelRunner.predict``:
+    the model's dtype, and the shape of the model input as it stands (declared, or
+    set by ``resize``), where a dynamic dim (-1) takes any size, as Lite's cloud
+    runtime runs a dynamic-shape input as given. A fixed dim never changes without
+    ``resize``: the runner does not resize a worker to a request's shape."""
+    problem = None
+    if tensor.dtype != expected.dtype:
+        problem = f"has dtype {tensor.dtype}, the model expects {expected.dtype}"
+    elif not _shape_fits(tensor.shape, expected.shape):
+        problem = f"has shape {tensor.shape}, the model input is " \
+                  f"{expected.shape} (-1: any size; Model.resize changes it)"
+    elif tensor._tensor.data is None:
+        problem = "has no data"
+    if problem:
+        which = expected.owner or f"input {expected.name!r}"
+        raise RuntimeError(f"predict failed! Error is {which} (index {index}) "
+                           f"{problem}")
+
+
+def _shape_fits(shape: list, model_shape: list) -> bool:
+    if model_shape == [-2]:         # dynamic rank
+        return True
+    return len(shape) == len(model_shape) and all(
+        d == m or m == -1 for d, m in zip(shape, model_shape))
 
 
 def _input_impl(spec: IOSpec, model_path: str = "") -> _TensorImpl:

@@ -1,9 +1,13 @@
 """Lite's ``ModelParallelRunner``: one model, ``workers_num`` workers, many client threads.
 
 - One copy of the weights: the runner builds one ``Model``; every worker is a view of it
-  that shares its loaded model (weights and compiled plan, read-only while running) and has
-  its own input tensors. Each request runs in fresh executor frames, so activations are the
-  worker's own, and a request's outputs are exactly what ``Model.predict`` gives.
+  that shares its loaded model (weights and compiled plan, read-only while running). Each
+  request runs in fresh executor frames, so activations are the worker's own, and a
+  request's outputs are exactly what ``Model.predict`` gives.
+- Inputs are checked as ``Model.predict`` checks them (``model.check_input``): a request
+  fits the model's declared input shapes, a dynamic dim (-1) taking any size. Lite's
+  ``ModelWorker`` resizes a worker to whatever shape comes; the runner has no ``resize``,
+  so a fixed dim stays fixed here as it does for ``Model.predict`` (issue 17).
 - Workers are threads that take requests from one FIFO queue. ``predict`` blocks, so a
   client has one request in flight at a time and FIFO order serves clients in turn.
 - A request that fails raises in its own caller; the worker goes on serving.
@@ -27,7 +31,7 @@ from ._checkparam import check_isinstance
 from .config import merge
 from .context import Context
 from .enums import ModelType
-from .model import Model, _input_impl
+from .model import Model, _input_impl, check_input
 from .tensor import Tensor
 
 MAX_WORKERS_PER_CORE = 5          # Lite refuses more workers than 5 × cores
@@ -98,6 +102,8 @@ class ModelParallelRunner:
         if len(inputs) != count:
             raise RuntimeError(f"predict failed! Error is the model takes {count} input(s), "
                                f"got {len(inputs)}")
+        for index, (expected, tensor) in enumerate(zip(self._model._inputs, inputs)):
+            check_input(index, expected, tensor)
         return self._pool.submit(list(inputs), outputs)
 
 
@@ -120,18 +126,9 @@ def _check_predict_args(inputs, outputs) -> None:
 
 
 def _worker_view(model: Model) -> Model:
-    """A ``Model`` sharing ``model``'s loaded model, with input tensors of its own."""
-    worker = copy.copy(model)
-    worker._inputs = [_input_impl(spec) for spec in model._loaded.inputs]
-    return worker
-
-
-def _serve(worker: Model, inputs: list, outputs) -> list[Tensor]:
-    """One request on one worker: resize the worker's inputs to the request's shapes."""
-    shapes = [tensor.shape for tensor in inputs]
-    if shapes != [impl.shape for impl in worker._inputs]:
-        worker.resize(worker.get_inputs(), shapes)
-    return worker.predict(inputs, outputs)
+    """A ``Model`` sharing ``model``'s loaded model and input tensors (which a predict
+    only reads), with its own record of the last output shapes."""
+    return copy.copy(model)
 
 
 # -- thread budget ---------------------------------------------------------------------------
@@ -177,7 +174,7 @@ class _WorkerPool:
     """One thread per worker state, all taking requests from one FIFO queue. The threads
     hold no reference to the pool: when it is closed or collected they get a stop marker."""
 
-    def __init__(self, states: list, thread_num: int, serve=_serve):
+    def __init__(self, states: list, thread_num: int, serve=Model.predict):
         self._requests: queue.SimpleQueue = queue.SimpleQueue()
         self.thread_num = thread_num       # what each worker's model applies
         self.threads = [threading.Thread(target=_work, args=(self._requests, serve, state),

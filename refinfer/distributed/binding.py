@@ -17,7 +17,9 @@ from ..graph import Model, Node, RefKind
 from . import launch, session
 from .communicator import DistributedError
 from .local import ThreadCommunicator, run_local
-from .groups import parse_config_groups
+from .groups import CONFIG_SECTION, parse_config_groups
+
+TIMEOUT_KEY = "timeout_s"     # [distributed] timeout_s: how long a collective may wait
 
 FAMILY = "communication"      # the registry family of the communication ops
 RANK_FIELD = "{rank}"
@@ -71,12 +73,29 @@ def model_session(model: Model, config: dict | None,
     _check_nothing_in_place(model)
     if not nodes:
         return None
-    active = session.current().with_groups(parse_config_groups(config))
+    active = session.current().with_settings(parse_config_groups(config),
+                                             parse_config_timeout(config))
     _check_no_extra_slices(path_pattern, active.size)
     groups = {_node_group(active, node) for node in nodes}
     for ranks in sorted(groups):     # one global order: MPI creates groups collectively
         active.world.group(ranks)
     return active
+
+
+def parse_config_timeout(config: dict | None) -> float | None:
+    """``[distributed] timeout_s``: seconds a collective may wait for the other
+    ranks before the job aborts; None (the default) waits for ever."""
+    text = (config or {}).get(CONFIG_SECTION, {}).get(TIMEOUT_KEY)
+    if text is None or text == "":
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds < float("inf"):
+        raise DistributedError(f"config [{CONFIG_SECTION}] {TIMEOUT_KEY} must be a "
+                               f"positive number of seconds, got {text!r}")
+    return seconds
 
 
 def rank_threads(active: session.Session, core_list=()):

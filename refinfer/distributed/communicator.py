@@ -13,6 +13,7 @@ one process, for tests and the oracle).
 """
 from __future__ import annotations
 
+import contextvars
 import functools
 from abc import ABC, abstractmethod
 from typing import Sequence
@@ -22,6 +23,12 @@ import numpy as np
 REDUCE_OPS = ("sum", "max", "min", "prod")
 _NUMPY_REDUCE = {"sum": np.add, "max": np.maximum, "min": np.minimum,
                  "prod": np.multiply}
+
+
+# How long a collective of the calling rank may wait for the others (seconds; None:
+# for ever): the ``[distributed] timeout_s`` of the session made current for it.
+WAIT_TIMEOUT_S: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "refinfer_wait_timeout_s", default=None)
 
 
 class DistributedError(RuntimeError):

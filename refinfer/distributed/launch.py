@@ -8,7 +8,8 @@ the first time a run needs it (so ``import refinfer`` stays cheap); then:
   as N separate one-rank jobs and would compute wrong results silently;
 - an uncaught exception on any rank aborts the whole job, with that rank's
   traceback (the others would otherwise wait in a collective forever), once
-  mpirun has read it;
+  mpirun has read it; a rank that exits tells the others, and one waiting
+  for it in a collective aborts the job (refinfer/distributed/mpi.py);
 - BLAS and Numba threads default to the cores divided by the ranks on this
   machine: N ranks each using every core run slower than with their share;
 - MPI segments left in /dev/shm by earlier killed jobs are swept.
@@ -85,6 +86,7 @@ def mpi_world():
             "mpirun)")
     if world.size > 1:
         _abort_on_uncaught_exceptions(mpi)
+        mpi.leave_at_exit()
     if (_env_int(LOCAL_RANK_VARS) or 0) == 0:
         shm.sweep()
     apply_thread_budget(default_threads())

@@ -15,7 +15,7 @@ import functools
 from typing import Iterator, Sequence
 
 from . import launch
-from .communicator import Communicator, DistributedError
+from .communicator import WAIT_TIMEOUT_S, Communicator, DistributedError
 from .groups import GroupTable
 
 _CURRENT: contextvars.ContextVar["Session | None"] = contextvars.ContextVar(
@@ -23,11 +23,14 @@ _CURRENT: contextvars.ContextVar["Session | None"] = contextvars.ContextVar(
 
 
 class Session:
-    """A rank's world communicator and its group names."""
+    """A rank's world communicator, its group names, and how long a collective
+    may wait (``timeout_s``, ``[distributed] timeout_s``; None: for ever)."""
 
-    def __init__(self, world: Communicator, user_groups: dict | None = None):
+    def __init__(self, world: Communicator, user_groups: dict | None = None,
+                 timeout_s: float | None = None):
         self.world = world
         self.groups = GroupTable(world.size, user_groups)
+        self.timeout_s = timeout_s
 
     @property
     def rank(self) -> int:
@@ -46,9 +49,11 @@ class Session:
                                    f"group {name!r} (ranks {list(ranks)})")
         return self.world.group(ranks)
 
-    def with_groups(self, user_groups: dict) -> "Session":
-        """The same world with a model's own user groups."""
-        return Session(self.world, user_groups) if user_groups else self
+    def with_settings(self, user_groups: dict, timeout_s: float | None) -> "Session":
+        """The same world with a model's own user groups and timeout."""
+        if not user_groups and timeout_s is None:
+            return self
+        return Session(self.world, user_groups, timeout_s)
 
 
 @functools.cache
@@ -89,12 +94,14 @@ def activated(active: Session | None) -> Iterator[None]:
         yield
         return
     token = _CURRENT.set(active)
+    timeout_token = WAIT_TIMEOUT_S.set(active.timeout_s)
     try:
         yield
     except BaseException as exc:
         active.world.fail(exc)
         raise
     finally:
+        WAIT_TIMEOUT_S.reset(timeout_token)
         _CURRENT.reset(token)
 
 

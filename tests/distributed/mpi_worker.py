@@ -5,6 +5,11 @@
     mpi_worker.py bad-input CASE       rank 1 passes an input of the wrong shape
     mpi_worker.py kernel-error CASE    a kernel of rank 1 raises (MatMul, before the AllReduce)
     mpi_worker.py kill CASE            rank 1 is killed (SIGKILL) before predicting
+    mpi_worker.py exit CASE            rank 1 calls sys.exit(3) before predicting
+    mpi_worker.py stuck CASE           rank 1 stops answering (sleeps) before predicting;
+                                       the ranks' config sets [distributed] timeout_s = 2
+    mpi_worker.py elsewhere CASE       rank 1 waits for a message from rank 0 instead of
+                                       predicting; the same timeout
     mpi_worker.py collectives OUT      tests/distributed/collectives.py's battery on the MPI
                                        communicator, saved to OUT/rank<r>.npz
     mpi_worker.py info                 print rank, size and the context readers
@@ -14,6 +19,7 @@ Everything else (comparing with the goldens) happens in the pytest process.
 import os
 import signal
 import sys
+import time
 
 import numpy as np
 
@@ -41,14 +47,23 @@ def failing_rank(mode: str, name: str) -> None:
     rank = distributed.rank_and_size()[0]
     if rank == 1 and mode == "kernel-error":
         registry.get_op("MatMul").reference = _injected_failure
+    config = case.config(dist_cases.BACKEND_CONFIG)
+    if mode in ("stuck", "elsewhere"):
+        config["distributed"] = {**config.get("distributed", {}), "timeout_s": "2"}
     model = mslite.Model()
-    model.build_from_file(case.rank_model, mslite.ModelType.MINDIR,
-                          config_dict=case.config(dist_cases.BACKEND_CONFIG))
+    model.build_from_file(case.rank_model, mslite.ModelType.MINDIR, config_dict=config)
     inputs = case.inputs()
     if rank == 1 and mode == "bad-input":
         inputs = [x[:1] for x in inputs]
     if rank == 1 and mode == "kill":
         os.kill(os.getpid(), signal.SIGKILL)
+    if rank == 1 and mode == "exit":
+        print("rank 1: exiting with status 3", flush=True)
+        sys.exit(3)
+    if rank == 1 and mode == "stuck":
+        time.sleep(600)
+    if rank == 1 and mode == "elsewhere":
+        distributed.current().world.recv((1,), np.float32, source=0)
     print(f"rank {rank}: predicting", flush=True)
     model.predict(inputs)
     print(f"rank {rank}: finished", flush=True)

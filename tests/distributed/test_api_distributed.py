@@ -81,6 +81,28 @@ def test_user_group_missing_from_the_config():
         run_local(4, lambda rank: build(case.rank_model), timeout=TIMEOUT)
 
 
+@pytest.mark.parametrize("value", ["abc", "0", "-1", "inf", "nan"])
+def test_a_bad_collective_timeout_is_a_build_error(value):
+    case = dist_cases.case("matmul_allreduce")
+    config = {"distributed": {"timeout_s": value}}
+    with pytest.raises(RankError, match=r"build_from_file failed! Error is config "
+                       rf"\[distributed\] timeout_s must be a positive number of "
+                       rf"seconds, got '{value}'"):
+        run_local(2, lambda rank: build(case.rank_model, config), timeout=TIMEOUT)
+
+
+def test_the_collective_timeout_reaches_the_session():
+    """[distributed] timeout_s is the built model's session's (an MPI wait reads it
+    there; tests/distributed/test_mpi.py runs it under mpirun)."""
+    case = dist_cases.case("matmul_allreduce")
+    config = {"distributed": {"timeout_s": "2.5"}}
+    sessions = run_local(2, lambda rank: build(case.rank_model, config)._session,
+                         timeout=TIMEOUT)
+    assert [s.timeout_s for s in sessions] == [2.5, 2.5]
+    assert run_local(2, lambda rank: build(case.rank_model)._session.timeout_s,
+                     timeout=TIMEOUT) == [None, None]
+
+
 def test_rank_outside_its_group():
     """Rank r loads the file of rank r + 2 (group_rank_ids of the other pair)."""
     case = dist_cases.case("group_rank_ids_4")

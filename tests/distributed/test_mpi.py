@@ -87,6 +87,31 @@ def test_failing_rank_ends_the_job(mode, error):
     assert not {s for s in _segments() - before if s.startswith(shm.PREFIXES)}
 
 
+@pytest.mark.parametrize("mode, error", [
+    ("exit", "CommAborted: rank 0 waited in AllReduce over world ranks [0, 1]: rank(s) [1] "
+             "exited without joining it"),
+    ("stuck", "CommAborted: rank 0 waited in AllReduce over world ranks [0, 1] did not "
+              "complete in 2 s ([distributed] timeout_s): rank(s) [1] did not answer: stuck "
+              "outside any collective"),
+    ("elsewhere", "CommAborted: rank 0 waited in AllReduce over world ranks [0, 1] did not "
+                  "complete in 2 s ([distributed] timeout_s): rank 1 waits in Receive from "
+                  "rank 0 over world ranks [0, 1]"),
+])
+def test_an_exiting_or_stuck_rank_ends_the_job(mode, error):
+    """Rank 1 calls sys.exit(3), or stops answering, or waits for something else, with
+    [distributed] timeout_s = 2, while rank 0 waits in an AllReduce: the job ends within
+    10 s, naming the rank and what each waits in (issue 17; all used to hang for ever)."""
+    start = time.monotonic()
+    job = mpirun(2, mode, "mlp_col_row", timeout=60)
+    elapsed = time.monotonic() - start
+    assert job.returncode != 0, _explain(job)
+    assert elapsed < FAILURE_DEADLINE_S, _explain(job)
+    assert "refinfer: rank 0 of 2 failed, aborting the MPI job" in job.stderr, _explain(job)
+    assert error in job.stderr, _explain(job)
+    if mode == "exit":
+        assert "rank 1: exiting with status 3" in job.stdout, _explain(job)
+
+
 def test_an_aborting_rank_waits_until_mpirun_read_its_output(tmp_path):
     """MPICH drops output still in a rank's pipe when the job aborts: the
     failing rank waits for a late reader, and only ``timeout`` for a reader

@@ -35,3 +35,7 @@ class NodeError(RuntimeError):
         super().__init__(f"node {node!r} (op {op}) failed: "
                          f"{type(cause).__name__}: {cause}\n  inputs: {inputs}")
         self.node, self.op = node, op
+
+
+class CallDepthError(NodeError):
+    """Graph calls nested deeper than the model's ``max_call_depth``."""

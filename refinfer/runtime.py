@@ -33,14 +33,17 @@ class LoadedModel:
     def __init__(self, path: str, backend: str = "reference",
                  dec_key: bytes | None = None, dec_mode: str = "AES-GCM",
                  precision: str = "float32", threads=None, weights=None,
-                 process_tuning: bool = True):
+                 process_tuning: bool = True,
+                 max_call_depth: int = executor.DEFAULT_MAX_CALL_DEPTH):
         """``weights`` (name -> array) replaces the file's weights, which are
         then not read (a weight-sharing worker's views of shared memory).
         ``process_tuning``: tune malloc for steady predicts once the model is
-        built (refinfer/process.py)."""
+        built (refinfer/process.py). ``max_call_depth``: how deep graph
+        calls may nest in a run (refinfer/executor.py)."""
         self.path = os.fspath(path)
         self._swap_lock = threading.Lock()      # see replace_parameters
         self.threads = threads      # refinfer.threads.ThreadSettings or None
+        self.max_call_depth = max_call_depth
         self.file = read_mindir(self.path, dec_key, dec_mode, weights)
         self.model: Model = build_model(self.file)
         self.backend, self.precision = backend, precision
@@ -53,15 +56,19 @@ class LoadedModel:
                        for k in self._data_inputs]
         self.outputs = _output_specs(main)
         self.kernels_compiled = 0       # compile kernels now, not at predict
+        self.warmup_note = ""           # why the warm-up stopped early, if it did
         if backend != "reference":
-            self.kernels_compiled = warmup.compile_kernels(self)
+            self.kernels_compiled, self.warmup_note = \
+                warmup.compile_kernels(self)
         if process_tuning:
             process.keep_freed_memory()
 
     def run(self, arrays: Sequence[np.ndarray], hooks=None,
-            keep: bool = False, shapes: Sequence | None = None) -> list:
+            keep: bool = False, shapes: Sequence | None = None,
+            max_calls: int | None = None) -> list:
         """Run on one array per data input; returns the flattened outputs.
-        ``shapes`` overrides the declared input shapes (after a resize)."""
+        ``shapes`` overrides the declared input shapes (after a resize);
+        ``max_calls`` bounds the graph calls (executor.CallBudgetExceeded)."""
         self.check_inputs(arrays, shapes)
         args = [MONAD] * len(self.model.main.inputs)
         for k, array in zip(self._data_inputs, arrays):
@@ -70,7 +77,8 @@ class LoadedModel:
             self.threads.apply()
         program = self._program(keep, fused=hooks is None)
         return [np.asarray(v) if np.isscalar(v) else v
-                for v in executor.flatten(executor.run(program, args, hooks))]
+                for v in executor.flatten(executor.run(
+                    program, args, hooks, self.max_call_depth, max_calls))]
 
     def _program(self, keep: bool, fused: bool = True) -> Program:
         """The plan to run. Debugging (``keep``, or hooks: ``fused=False``)

@@ -26,10 +26,11 @@ FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def fuse_elementwise(editor: GraphEditor) -> None:
+    position = {n.name: k for k, n in enumerate(editor.graph.nodes)}
     for node in reversed(editor.graph.nodes):
         if editor.producer(Ref(RefKind.NODE, node.name)) is node \
                 and _dtype(editor, node) is not None:
-            group = _grow(editor, node)
+            group = _grow(editor, node, position)
             if len(group) > 1:
                 chain = Chain(editor, group)
                 if len(chain.inputs) <= MAX_OPERANDS:
@@ -72,8 +73,10 @@ def _takes(node: Node, dtype) -> bool:
         return False
 
 
-def _grow(editor: GraphEditor, root: Node) -> list[Node]:
-    """The root and the absorbable producers behind it, in graph order."""
+def _grow(editor: GraphEditor, root: Node, position: dict) -> list[Node]:
+    """The root and the absorbable producers behind it, in graph order
+    (``position``: node name -> index in the graph, made once per graph: a
+    graph of N nodes has up to N roots)."""
     dtype = _dtype(editor, root)
     members, stack = {root.name: root}, [root]
     while stack:
@@ -88,8 +91,7 @@ def _grow(editor: GraphEditor, root: Node) -> list[Node]:
             if editor.sole_user(producer) is node:
                 members[producer.name] = producer
                 stack.append(producer)
-    order = {n.name: i for i, n in enumerate(editor.graph.nodes)}
-    return sorted(members.values(), key=lambda n: order[n.name])
+    return sorted(members.values(), key=lambda n: position[n.name])
 
 
 class Chain:

@@ -202,7 +202,10 @@ def test_fused_kernel_falls_back_to_the_original_nodes():
     g = GraphBuilder((4,))
     a = g.add("Mul", X, 3.0, shape=(4,))
     b = g.add("Add", a, 1.0, shape=(4,))
-    kernel = fused_node(g.nodes, lambda x: None, [X]).op.kernel(FUSED_BACKEND)
+    fused = fused_node(g.nodes, lambda x: None, [X])
+    kernel = fused.op.kernel(FUSED_BACKEND)
+    assert fused.op.reference._steps is None    # made at the first fallback
     x = np.arange(4, dtype=np.int32)
     np.testing.assert_array_equal(kernel(x), x * 3 + 1)
+    assert len(fused.op.reference._steps) == 2
     assert b.key == g.nodes[-1].name

@@ -1,10 +1,11 @@
 """The graph, plan and executor layers on real MindSpore exports."""
+import gc
 import sys
 
 import numpy as np
 import pytest
 
-from refinfer import registry
+from refinfer import registry, runtime
 from refinfer.errors import NodeError
 from refinfer.executor import Hooks
 from refinfer.format import schema
@@ -137,3 +138,24 @@ def test_ten_thousand_iteration_loop_keeps_a_flat_stack():
     got = model.run([x, n], hooks=Hooks(before))
     assert_close(got[0], case.outputs()[0], **case.tolerance)
     assert max(depth) - min(depth) == 0
+
+
+def test_the_cycle_collector_is_paused_while_a_model_is_built(monkeypatch):
+    """Full collections walk every object made so far: a sixth of a
+    10^5-node build's time (tools/bench_build.py). The setting is restored."""
+    seen = []
+
+    def build_model(file):
+        seen.append(gc.isenabled())
+        return real_build(file)
+    real_build = runtime.build_model
+    monkeypatch.setattr(runtime, "build_model", build_model)
+    assert gc.isenabled()
+    LoadedModel(golden_case("mlp").model_path)
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        LoadedModel(golden_case("mlp").model_path)
+        assert not gc.isenabled()       # a caller's choice is kept
+    finally:
+        gc.enable()

@@ -1,16 +1,17 @@
 """How long building a very long model takes, and its peak memory.
 
-    python tools/bench_build.py --nodes 100000 [--backend numba] [--profile]
+    python tools/bench_build.py --nodes 100000 [--op relu|add]
+        [--backend numba|reference] [--profile [--functions]]
 
 Writes a chain of ``--nodes`` nodes (``--op relu``: ReLUs, fused into one
 by the elementwise pass; ``--op add``: x + x, none fused) on a (2, 4) input
 (the golden mlp's input and ReLU node, copied: tools/golden has no
-MindSpore-free exporter) to
-a temporary folder, then builds it with ``Model.build_from_file`` in a fresh
+MindSpore-free exporter) to a temporary folder, then builds it with ``Model.build_from_file`` in a fresh
 process and prints the build's seconds and the process's peak RSS (the
 build process only: generating the file does not count). ``--profile``
-prints the build's phases (read, graph, plan, warm-up) and the functions
-that took longest (cProfile) instead.
+prints the build's phases (read, graph, plan with the passes, warm-up) and
+the RSS after each instead; ``--functions`` adds the functions that took
+longest (cProfile).
 """
 from __future__ import annotations
 
@@ -72,8 +73,9 @@ def build(path: str, backend: str) -> dict:
     return {"build_s": round(seconds, 2), "peak_rss_mib": round(peak)}
 
 
-def profile(path: str, backend: str) -> None:
-    """Each build phase's seconds, then the 25 costliest functions."""
+def profile(path: str, backend: str, functions: bool) -> None:
+    """Each build phase's seconds and the RSS after it; then, if asked, the
+    25 functions that took longest in a whole build (cProfile)."""
     import cProfile
     import pstats
 
@@ -93,10 +95,10 @@ def profile(path: str, backend: str) -> None:
     model = timed("read", read_mindir, path)
     model = timed("graph", build_model, model)
     timed("plan", compile_model, model, backend)
-    loaded = LoadedModel(path, "reference")
+    loaded = LoadedModel(path, "reference")     # (no warm-up: timed next)
     loaded.backend, loaded.program = backend, compile_model(model, backend)
     timed("warm-up", warmup.compile_kernels, loaded)
-    if os.environ.get("BENCH_NO_CPROFILE"):
+    if not functions:
         return
     profiler = cProfile.Profile()
     profiler.runcall(LoadedModel, path, backend)
@@ -117,7 +119,9 @@ def main(argv=None) -> int:
     parser.add_argument("--backend", default="numba",
                         choices=("numba", "reference"))
     parser.add_argument("--profile", action="store_true",
-                        help="phases and costliest functions, not the numbers")
+                        help="the build's phases, not the numbers")
+    parser.add_argument("--functions", action="store_true",
+                        help="with --profile: the costliest functions too")
     parser.add_argument("--build", metavar="PATH", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.build:          # the fresh process measuring one build
@@ -127,7 +131,7 @@ def main(argv=None) -> int:
         path = os.path.join(folder, "chain.mindir")
         Path(path).write_bytes(chain_model(args.nodes, args.op))
         if args.profile:
-            profile(path, args.backend)
+            profile(path, args.backend, args.functions)
             return 0
         out = subprocess.run([sys.executable, __file__, "--build", path,
                               "--backend", args.backend],

@@ -1,5 +1,7 @@
 """The graph, plan and executor layers on real MindSpore exports."""
 import gc
+import importlib.util
+import os
 import sys
 
 import numpy as np
@@ -159,3 +161,25 @@ def test_the_cycle_collector_is_paused_while_a_model_is_built(monkeypatch):
         assert not gc.isenabled()       # a caller's choice is kept
     finally:
         gc.enable()
+
+
+def _bench_build():
+    """tools/bench_build.py as a module (tools/ is not a package)."""
+    path = os.path.join(os.path.dirname(__file__), os.pardir, "tools",
+                        "bench_build.py")
+    spec = importlib.util.spec_from_file_location("bench_build", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("op, expected", [
+    ("relu", lambda x: np.maximum(x, 0)), ("add", lambda x: x * 2.0 ** 20)])
+@pytest.mark.parametrize("backend", ["reference", "numba"])
+def test_the_build_benchmark_chains_compute_what_they_say(op, expected, backend,
+                                                          tmp_path):
+    path = tmp_path / "chain.mindir"
+    path.write_bytes(_bench_build().chain_model(20, op))
+    x = np.linspace(-2, 2, 8, dtype=np.float32).reshape(2, 4)
+    model = LoadedModel(str(path), backend)
+    np.testing.assert_allclose(model.run([x])[0], expected(x), rtol=1e-6)

@@ -65,3 +65,6 @@ class NodeError(RuntimeError):
                          f"{type(cause).__name__}: {cause}\n  inputs: {inputs}")
         self.node, self.op = node, op
 
+
+class CallDepthError(NodeError):
+    """Graph calls nested deeper than the model's ``max_call_depth``."""

@@ -3,7 +3,15 @@
 Graph calls run on an explicit stack of frames, never by Python recursion:
 loops are exported as tail calls (the loop body calls the loop header
 again), so a tail call replaces the current frame and a 10,000-iteration
-loop needs no deeper stack than one iteration.
+loop needs no deeper stack than one iteration. Other calls nest, up to the
+model's ``max_call_depth`` (MindSpore's setting of that name, 1000 by
+default): a graph that calls itself without end stops there with an error
+naming the graph and the call node, not after a long climb.
+
+A run may be given a budget of graph calls (the build's warm-up run on
+zeros, refinfer/warmup.py): every loop iteration is a call, so a budget
+bounds the run even when a loop never ends. Limits are checked per call,
+never per kernel step.
 
 Hooks: ``before(node, inputs)`` and ``after(node, inputs, output)`` are
 called around every kernel step when given; without hooks the loop does no
@@ -11,14 +19,19 @@ extra work.
 """
 from __future__ import annotations
 
+import sys
 from typing import Any, Sequence
 
 from .closure import Closure, GraphRef
-from .errors import NodeError
+from .errors import CallDepthError, NodeError
 from .plan import CallStep, GraphPlan, Program
 from .step import Hooks, describe
 
-MAX_CALL_DEPTH = 100_000
+DEFAULT_MAX_CALL_DEPTH = 1000       # MindSpore's max_call_depth default
+
+
+class CallBudgetExceeded(RuntimeError):
+    """A run made more graph calls than its budget allowed."""
 
 
 class _Frame:
@@ -40,9 +53,16 @@ class _Frame:
         return self.slots[self.plan.names[name]]
 
 
-def run(program: Program, inputs: Sequence, hooks: Hooks | None = None) -> Any:
-    """Run the main graph on ``inputs``; returns its (possibly tuple) value."""
+def run(program: Program, inputs: Sequence, hooks: Hooks | None = None,
+        max_call_depth: int = DEFAULT_MAX_CALL_DEPTH,
+        max_calls: int | None = None) -> Any:
+    """Run the main graph on ``inputs``; returns its (possibly tuple) value.
+
+    Calls nested deeper than ``max_call_depth`` raise CallDepthError; more
+    than ``max_calls`` graph calls in all (None: no limit) raise
+    CallBudgetExceeded."""
     stack = [_Frame(program.plans[program.main], list(inputs), {})]
+    calls_left = sys.maxsize if max_calls is None else max_calls
     while True:
         frame = stack[-1]
         call = _run_steps(frame, hooks)
@@ -53,15 +73,17 @@ def run(program: Program, inputs: Sequence, hooks: Hooks | None = None) -> Any:
                 return value
             _finish_call(stack[-1], value)
             continue
+        calls_left -= 1
+        if calls_left < 0:
+            raise CallBudgetExceeded(f"more than {max_calls} graph calls")
         callee = _enter(program, frame, call)
         if call.tail:
             stack[-1] = callee
         else:
             frame.pending = call
             stack.append(callee)
-            if len(stack) > MAX_CALL_DEPTH:
-                raise RecursionError(f"graph calls nested deeper than "
-                                     f"{MAX_CALL_DEPTH} (at {call.node.name!r})")
+            if len(stack) > max_call_depth:
+                raise _depth_error(frame, call, callee, max_call_depth)
 
 
 def _run_steps(frame: _Frame, hooks: Hooks | None) -> CallStep | None:
@@ -97,6 +119,21 @@ def _enter(program: Program, frame: _Frame, call: CallStep) -> _Frame:
     except (TypeError, KeyError) as exc:
         raise NodeError(call.node.name, call.node.op_name, describe(args),
                         exc) from exc
+
+
+def _depth_error(frame: _Frame, call: CallStep, callee: _Frame,
+                 limit: int) -> CallDepthError:
+    """The error for a call one level deeper than ``limit``: names the
+    calling graph, its call node and the graph called."""
+    node = call.node
+    args = callee.slots[:callee.plan.n_inputs]
+    cause = RecursionError(
+        f"graph {frame.plan.name!r} calls graph {callee.plan.name!r} (node "
+        f"{node.name!r}) at call depth {limit + 1}, deeper than "
+        f"max_call_depth={limit} (a graph that calls itself without end?); "
+        f"[refinfer] max_call_depth sets the limit")
+    return CallDepthError(node.scope or node.name, node.op_name,
+                          describe(args), cause)
 
 
 def _finish_call(frame: _Frame, value: Any) -> None:

@@ -54,21 +54,24 @@ class RefKind(str, Enum):
         return self.value
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ref:
-    """Where an argument comes from (see :class:`RefKind`)."""
+    """Where an argument comes from (see :class:`RefKind`). Slotted, as are
+    Arg and Node: a graph holds several per node, a million-node graph
+    millions."""
     kind: RefKind
     key: Any
 
     def __post_init__(self):
-        object.__setattr__(self, "kind", RefKind(self.kind))
+        if type(self.kind) is not RefKind:      # a kind given by its name
+            object.__setattr__(self, "kind", RefKind(self.kind))
 
     @property
     def is_monad(self) -> bool:
         return self.kind is RefKind.CONST and self.key is MONAD
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Arg:
     """A bound op argument; ``convert`` is applied at run time (constants
     are converted while binding)."""
@@ -76,7 +79,7 @@ class Arg:
     convert: Callable | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     name: str
     scope: str

@@ -18,7 +18,7 @@ from .precision import constant_map, value_map
 from .step import KernelStep, kernel_step
 
 
-@dataclass
+@dataclass(slots=True)
 class CallStep:
     node: Node
     callee: int             # slot holding the function value

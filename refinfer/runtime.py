@@ -6,7 +6,9 @@ the model's declared inputs and returns the flattened outputs.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import gc
 import os
 import threading
 from dataclasses import dataclass
@@ -34,19 +36,23 @@ class LoadedModel:
     def __init__(self, path: str, backend: str = "reference",
                  dec_key: bytes | None = None, dec_mode: str = "AES-GCM",
                  precision: str = "float32", threads=None, weights=None,
-                 process_tuning: bool = True):
+                 process_tuning: bool = True,
+                 max_call_depth: int = executor.DEFAULT_MAX_CALL_DEPTH):
         """``weights`` (name -> array) replaces the file's weights, which are
         then not read (a weight-sharing worker's views of shared memory).
         ``process_tuning``: tune malloc for steady predicts once the model is
-        built (refinfer/process.py)."""
+        built (refinfer/process.py). ``max_call_depth``: how deep graph
+        calls may nest in a run (refinfer/executor.py)."""
         self.path = os.fspath(path)
         self._swap_lock = threading.Lock()      # see replace_parameters
         self.threads = threads      # refinfer.threads.ThreadSettings or None
-        self.file = read_mindir(self.path, dec_key, dec_mode, weights)
-        self.model: Model = build_model(self.file)
+        self.max_call_depth = max_call_depth
         self.backend, self.precision = backend, precision
-        self.program: Program = compile_model(self.model, backend,
-                                              precision=precision)
+        with _cyclic_gc_paused():
+            self.file = read_mindir(self.path, dec_key, dec_mode, weights)
+            self.model: Model = build_model(self.file)
+            self.program: Program = compile_model(self.model, backend,
+                                                  precision=precision)
         main = self.model.main
         self._data_inputs = [k for k, i in enumerate(main.inputs)
                              if not i.is_monad]
@@ -55,15 +61,19 @@ class LoadedModel:
         self.outputs = _output_specs(main)
         _check_outputs_are_tensors(self.path, main)
         self.kernels_compiled = 0       # compile kernels now, not at predict
+        self.warmup_note = ""           # why the warm-up stopped early, if it did
         if backend != "reference":
-            self.kernels_compiled = warmup.compile_kernels(self)
+            self.kernels_compiled, self.warmup_note = \
+                warmup.compile_kernels(self)
         if process_tuning:
             process.keep_freed_memory()
 
     def run(self, arrays: Sequence[np.ndarray], hooks=None,
-            keep: bool = False, shapes: Sequence | None = None) -> list:
+            keep: bool = False, shapes: Sequence | None = None,
+            max_calls: int | None = None) -> list:
         """Run on one array per data input; returns the flattened outputs.
-        ``shapes`` overrides the declared input shapes (after a resize)."""
+        ``shapes`` overrides the declared input shapes (after a resize);
+        ``max_calls`` bounds the graph calls (executor.CallBudgetExceeded)."""
         self.check_inputs(arrays, shapes)
         args = [MONAD] * len(self.model.main.inputs)
         for k, array in zip(self._data_inputs, arrays):
@@ -71,7 +81,8 @@ class LoadedModel:
         if self.threads is not None:
             self.threads.apply()
         program = self._program(keep, fused=hooks is None)
-        values = executor.flatten(executor.run(program, args, hooks))
+        values = executor.flatten(executor.run(
+            program, args, hooks, self.max_call_depth, max_calls))
         return [self._output_array(k, v) for k, v in enumerate(values)]
 
     def _output_array(self, index: int, value) -> np.ndarray:
@@ -115,8 +126,10 @@ class LoadedModel:
         as given (read-only views that must not change, e.g. shared memory)."""
         with self._swap_lock:
             file = _with_parameters(self.file, updates, copy)
-            model = build_model(file)
-            program = compile_model(model, self.backend, precision=self.precision)
+            with _cyclic_gc_paused():
+                model = build_model(file)
+                program = compile_model(model, self.backend,
+                                        precision=self.precision)
             self.__dict__.pop("_keep_program", None)
             self.__dict__.pop("_unfused_program", None)
             self.file, self.model, self.program = file, model, program
@@ -142,6 +155,21 @@ class LoadedModel:
         if zeros is None:
             return None
         return [np.shape(v) for v in self.run(zeros, shapes=shapes)]
+
+
+@contextlib.contextmanager
+def _cyclic_gc_paused():
+    """Python's cycle collector off while a graph is built: the build makes
+    several objects per node and no garbage cycles, and each full
+    collection walks every object made so far (a sixth of a 10^5-node
+    build's time). Left as it was found."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _short_name(name: str) -> str:

@@ -28,7 +28,7 @@ class Hooks:
         self.before, self.after = before, after
 
 
-@dataclass
+@dataclass(slots=True)
 class KernelStep:
     node: Node
     fn: Callable

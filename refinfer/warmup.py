@@ -8,6 +8,10 @@ model needs is compiled, or loaded from the cache, and every per-shape
 pre-computation (convolution geometry, elementwise layouts) is done.
 Compilations print a progress line; cache loads are silent.
 
+The warm-up run is bounded: a model whose run depends on its input data (a
+loop whose count is an input, or one that never ends on zeros) stops after
+``WARMUP_CALLS`` graph calls, keeps the kernels compiled so far and says so
+in a line on the progress stream; the others compile at the first predict.
 Models whose inputs have unknown dimensions (-1) are not warmed: their
 kernels compile at the first predict. Nor are models whose declared inputs
 would take more than ``MAX_ZEROS_BYTES`` of zeros (a line says so): a build
@@ -22,29 +26,47 @@ import sys
 import numpy as np
 
 from . import jit
+from .executor import CallBudgetExceeded
+
+# Graph calls (loop iterations among them) the warm-up run may make: enough
+# to reach every kernel of a loop body, a fraction of a second when spent.
+WARMUP_CALLS = 10_000
 
 MAX_ZEROS_BYTES = 1 << 30       # the zeros a build may allocate to warm up
 
 
-def compile_kernels(loaded, stream=None) -> int:
+def compile_kernels(loaded, stream=None) -> tuple[int, str]:
     """Run ``loaded`` (a runtime.LoadedModel) once on zeros; returns the
     number of kernels compiled (0 when the cache had them all, or when the
-    input shapes are not static or too big to warm up on)."""
+    input shapes are not static or too big to warm up on) and a note saying
+    why the warm-up stopped or did not run ("" when it ran to the end)."""
     specs = loaded.inputs
     if any(s.dtype is None or any(d < 0 for d in s.shape) for s in specs):
-        return 0
+        return 0, ""
     zeros = zeros_of([s.shape for s in specs], [s.dtype for s in specs])
     if zeros is None:
-        print(f"refinfer: {loaded.path}: kernels not compiled at build: "
-              f"{too_big(specs)}; they compile at the first predict",
-              file=stream or sys.stderr, flush=True)
-        return 0
+        note = (f"kernels not compiled at build: {too_big(specs)}; they "
+                f"compile at the first predict")
+        _report(loaded, note, stream)
+        return 0, note
+    note = ""
     with jit.progress(stream) as listener, np.errstate(all="ignore"):
         try:
-            loaded.run(zeros)
+            loaded.run(zeros, max_calls=WARMUP_CALLS)
+        except CallBudgetExceeded:
+            note = (f"warm-up stopped after {WARMUP_CALLS} graph calls: the "
+                    f"model's loops depend on its input data and did not end "
+                    f"on zeros; kernels not reached compile at the first "
+                    f"predict")
+            _report(loaded, note, stream)
         except Exception:   # noqa: BLE001  value-dependent failure on zeros:
             pass            # the kernels not reached compile at first use
-    return listener.count
+    return listener.count, note
+
+
+def _report(loaded, note: str, stream) -> None:
+    print(f"refinfer: {loaded.path}: {note}", file=stream or sys.stderr,
+          flush=True)
 
 
 def zeros_of(shapes, dtypes) -> list[np.ndarray] | None:

@@ -1,10 +1,13 @@
 """The graph, plan and executor layers on real MindSpore exports."""
+import gc
+import importlib.util
+import os
 import sys
 
 import numpy as np
 import pytest
 
-from refinfer import registry
+from refinfer import registry, runtime
 from refinfer.errors import NodeError
 from refinfer.executor import Hooks
 from refinfer.format import schema
@@ -137,3 +140,46 @@ def test_ten_thousand_iteration_loop_keeps_a_flat_stack():
     got = model.run([x, n], hooks=Hooks(before))
     assert_close(got[0], case.outputs()[0], **case.tolerance)
     assert max(depth) - min(depth) == 0
+
+
+def test_the_cycle_collector_is_paused_while_a_model_is_built(monkeypatch):
+    """Full collections walk every object made so far: a sixth of a
+    10^5-node build's time (tools/bench_build.py). The setting is restored."""
+    seen = []
+
+    def build_model(file):
+        seen.append(gc.isenabled())
+        return real_build(file)
+    real_build = runtime.build_model
+    monkeypatch.setattr(runtime, "build_model", build_model)
+    assert gc.isenabled()
+    LoadedModel(golden_case("mlp").model_path)
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        LoadedModel(golden_case("mlp").model_path)
+        assert not gc.isenabled()       # a caller's choice is kept
+    finally:
+        gc.enable()
+
+
+def _bench_build():
+    """tools/bench_build.py as a module (tools/ is not a package)."""
+    path = os.path.join(os.path.dirname(__file__), os.pardir, "tools",
+                        "bench_build.py")
+    spec = importlib.util.spec_from_file_location("bench_build", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("op, expected", [
+    ("relu", lambda x: np.maximum(x, 0)), ("add", lambda x: x * 2.0 ** 20)])
+@pytest.mark.parametrize("backend", ["reference", "numba"])
+def test_the_build_benchmark_chains_compute_what_they_say(op, expected, backend,
+                                                          tmp_path):
+    path = tmp_path / "chain.mindir"
+    path.write_bytes(_bench_build().chain_model(20, op))
+    x = np.linspace(-2, 2, 8, dtype=np.float32).reshape(2, 4)
+    model = LoadedModel(str(path), backend)
+    np.testing.assert_allclose(model.run([x])[0], expected(x), rtol=1e-6)

@@ -10,7 +10,8 @@ from refinfer.format.values import Abstract
 from refinfer.graph import Arg, Graph, Model, Node, Ref, RefKind
 from refinfer.ops._kernels import program as _fast
 from refinfer.ops._kernels.conv import WinogradFilter, fused_conv2d
-from refinfer.passes.fused import FUSED_BACKEND, fused_node
+from refinfer.passes.elementwise import fuse_elementwise
+from refinfer.passes.fused import FUSED_BACKEND, GraphEditor, fused_node
 from refinfer.plan import compile_model
 from refinfer.runtime import LoadedModel
 
@@ -86,6 +87,28 @@ def test_values_read_elsewhere_are_not_fused_away():
     assert [s.node.op.name for s in steps] == ["Mul", "Add", "MakeTuple"]
     for u, v in zip(got, want):
         np.testing.assert_allclose(u, v, rtol=1e-6)
+
+
+class _CountedNodes(list):
+    """A graph's node list counting the walks over it."""
+    walks = 0
+
+    def __iter__(self):
+        self.walks += 1
+        return super().__iter__()
+
+
+def test_elementwise_fusion_walks_the_graph_once_not_once_per_node():
+    g = GraphBuilder((4,))
+    value = X
+    for _ in range(50):     # x + x: read twice, so no node fuses with the next
+        value = g.add("Add", value, value, shape=(4,))
+    graph = g.model(value).main
+    graph.nodes = _CountedNodes(graph.nodes)
+    editor = GraphEditor(graph, set())
+    graph.nodes.walks = 0
+    fuse_elementwise(editor)
+    assert graph.nodes.walks <= 2 and not editor.replaced
 
 
 def test_matmul_bias_reshape_activation_fuse_into_one_gemm():
@@ -202,7 +225,10 @@ def test_fused_kernel_falls_back_to_the_original_nodes():
     g = GraphBuilder((4,))
     a = g.add("Mul", X, 3.0, shape=(4,))
     b = g.add("Add", a, 1.0, shape=(4,))
-    kernel = fused_node(g.nodes, lambda x: None, [X]).op.kernel(FUSED_BACKEND)
+    fused = fused_node(g.nodes, lambda x: None, [X])
+    kernel = fused.op.kernel(FUSED_BACKEND)
+    assert fused.op.reference._steps is None    # made at the first fallback
     x = np.arange(4, dtype=np.int32)
     np.testing.assert_array_equal(kernel(x), x * 3 + 1)
+    assert len(fused.op.reference._steps) == 2
     assert b.key == g.nodes[-1].name

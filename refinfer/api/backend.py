@@ -14,16 +14,23 @@ build may change in the process.
 - Process tuning: once built, a model tunes glibc's malloc for steady
   predicts (refinfer/process.py); ``[refinfer] process_tuning=off`` leaves
   the process as it is (default ``on``).
+- Call depth: ``[refinfer] max_call_depth`` (default 1000, MindSpore's
+  ``max_call_depth`` default) bounds how deep graph calls nest in a
+  predict; a graph that calls itself deeper fails with an error naming the
+  graph and its call node. Loops do not count: each iteration replaces
+  the frame of the one before (refinfer/executor.py).
 """
 from __future__ import annotations
 
 from .. import threads
+from ..executor import DEFAULT_MAX_CALL_DEPTH
 from .context import Context
 from .debug import FALSE, TRUE
 
 SECTION = "refinfer"
 BACKENDS = ("numba", "reference")
 DEFAULT_BACKEND = "numba"
+MAX_CALL_DEPTH = 1_000_000      # highest max_call_depth accepted
 
 
 def backend_setting(config: dict) -> tuple[str, dict]:
@@ -44,6 +51,19 @@ def process_tuning_setting(config: dict) -> tuple[bool, dict]:
         raise ValueError(f"[{SECTION}] process_tuning={tuning!r}: expected on "
                          "or off")
     return tuning in TRUE, rest
+
+
+def call_depth_setting(config: dict) -> tuple[int, dict]:
+    """``(max_call_depth, config without the entry)``; ValueError for a
+    value that is not an integer from 1 to MAX_CALL_DEPTH."""
+    text, rest = _pop_setting(config, "max_call_depth",
+                              str(DEFAULT_MAX_CALL_DEPTH))
+    digits = text.isascii() and text.isdigit() and len(text) < 10
+    if not digits or not 1 <= int(text) <= MAX_CALL_DEPTH:
+        raise ValueError(f"[{SECTION}] max_call_depth={text!r}: expected an "
+                         f"integer from 1 to {MAX_CALL_DEPTH} (default "
+                         f"{DEFAULT_MAX_CALL_DEPTH})")
+    return int(text), rest
 
 
 def _pop_setting(config: dict, key: str, default: str) -> tuple[str, dict]:

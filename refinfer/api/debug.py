@@ -112,7 +112,8 @@ def refinfer_settings(config: dict) -> tuple[str, bool]:
     if section:
         raise ValueError(f"unknown key(s) in [{SECTION}]: "
                          f"{', '.join(sorted(section))} (known: backend, "
-                         "precision, cast_outputs, process_tuning)")
+                         "precision, cast_outputs, process_tuning, "
+                         "max_call_depth)")
     if precision not in PRECISIONS:
         raise ValueError(f"[{SECTION}] precision={precision!r}: expected one "
                          f"of {', '.join(PRECISIONS)}")

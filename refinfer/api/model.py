@@ -7,13 +7,13 @@ import os
 import numpy as np
 
 from .. import distributed, sharing
-from ..errors import MindIRError
+from ..errors import CallDepthError, MindIRError
 from ..precision import cast_outputs
 from ..runtime import IOSpec, LoadedModel
 from ..watch import keep_hooks
 from ._checkparam import (check_isinstance, check_list_of_element,
                           check_section_dict)
-from .backend import (backend_setting, effective_backend,
+from .backend import (backend_setting, call_depth_setting, effective_backend,
                       process_tuning_setting, thread_settings)
 from .config import merge, parse_config_file
 from .context import Context
@@ -79,6 +79,7 @@ class Model:
         try:
             backend, rest = backend_setting(config)     # api/backend.py
             tuning, rest = process_tuning_setting(rest)
+            depth, rest = call_depth_setting(rest)
             precision, self._cast_outputs = refinfer_settings(rest)
             backend = effective_backend(backend, precision)
             threads = thread_settings(context, backend)
@@ -91,7 +92,7 @@ class Model:
                                  dec_key=dec_key or None, dec_mode=dec_mode,
                                  precision=precision, threads=threads,
                                  weights=attached and attached.weights,
-                                 process_tuning=tuning)
+                                 process_tuning=tuning, max_call_depth=depth)
             variable = variable_weight_names(config, config_path,
                                              loaded.parameters())
             shared = sharing.setup(loaded, config, attached)
@@ -250,7 +251,7 @@ class Model:
         shapes = [t.shape for t in tensors]    # the current shapes, or dynamic dims filled
         try:
             results = self._loaded.run(arrays, hooks, shapes=shapes)
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, CallDepthError) as exc:
             raise RuntimeError(f"predict failed! Error is {exc}") from exc
         if self._cast_outputs:
             results = cast_outputs(results, [s.dtype for s in

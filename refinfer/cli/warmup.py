@@ -37,5 +37,6 @@ def warm(paths) -> list[str]:
         else:
             lines.append(f"{path}: ready; {loaded.kernels_compiled} kernel "
                          f"signature(s) compiled now, any others were cached "
-                         f"(cache: {jit.CACHE_DIR or 'next to the sources'})")
+                         f"(cache: {jit.CACHE_DIR or 'next to the sources'})"
+                         + (f"; {loaded.warmup_note}" if loaded.warmup_note else ""))
     return lines

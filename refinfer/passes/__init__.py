@@ -43,8 +43,14 @@ def optimize(model: Model) -> dict[str, Graph]:
     graphs = {}
     for name, graph in model.graphs.items():
         for rewrite in PASSES:
-            editor = GraphEditor(graph, pinned)
-            rewrite(editor)
-            graph = editor.result()
+            graph = _rewritten(graph, rewrite, pinned)
         graphs[name] = graph
     return graphs
+
+
+def _rewritten(graph: Graph, rewrite, pinned: set) -> Graph:
+    """``graph`` after one pass; its editor (a few entries per node) is
+    gone before the next pass makes its own."""
+    editor = GraphEditor(graph, pinned)
+    rewrite(editor)
+    return editor.result()

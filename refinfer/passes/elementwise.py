@@ -14,6 +14,7 @@ tensors may enter the group.
 from __future__ import annotations
 
 import numbers
+from typing import Callable
 
 import numpy as np
 
@@ -26,10 +27,18 @@ FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def fuse_elementwise(editor: GraphEditor) -> None:
+    position = {n.name: k for k, n in enumerate(editor.graph.nodes)}
+    dtypes: dict[int, object] = {}      # id(node) -> _dtype, asked up to 4 times
+
+    def dtype_of(node: Node):
+        if id(node) not in dtypes:      # (nodes live as long as the editor)
+            dtypes[id(node)] = _dtype(editor, node)
+        return dtypes[id(node)]
+
     for node in reversed(editor.graph.nodes):
         if editor.producer(Ref(RefKind.NODE, node.name)) is node \
-                and _dtype(editor, node) is not None:
-            group = _grow(editor, node)
+                and dtype_of(node) is not None:
+            group = _grow(editor, node, position, dtype_of)
             if len(group) > 1:
                 chain = Chain(editor, group)
                 if len(chain.inputs) <= MAX_OPERANDS:
@@ -72,9 +81,12 @@ def _takes(node: Node, dtype) -> bool:
         return False
 
 
-def _grow(editor: GraphEditor, root: Node) -> list[Node]:
-    """The root and the absorbable producers behind it, in graph order."""
-    dtype = _dtype(editor, root)
+def _grow(editor: GraphEditor, root: Node, position: dict,
+          dtype_of: Callable) -> list[Node]:
+    """The root and the absorbable producers behind it, in graph order
+    (``position``: node name -> index in the graph, made once per graph: a
+    graph of N nodes has up to N roots; ``dtype_of``: :func:`_dtype`)."""
+    dtype = dtype_of(root)
     members, stack = {root.name: root}, [root]
     while stack:
         node = stack.pop()
@@ -82,14 +94,13 @@ def _grow(editor: GraphEditor, root: Node) -> list[Node]:
             producer = editor.producer(arg.ref)
             if producer is None or producer.name in members:
                 continue
-            found = _dtype(editor, producer)   # (np.dtype == None holds for
+            found = dtype_of(producer)   # (np.dtype == None holds for
             if found is None or found != dtype:  # float64: test None first)
                 continue
             if editor.sole_user(producer) is node:
                 members[producer.name] = producer
                 stack.append(producer)
-    order = {n.name: i for i, n in enumerate(editor.graph.nodes)}
-    return sorted(members.values(), key=lambda n: order[n.name])
+    return sorted(members.values(), key=lambda n: position[n.name])
 
 
 class Chain:

@@ -27,22 +27,36 @@ class GroupReference:
     """A fused op's reference: its group's nodes run one by one with their
     reference kernels, as plan steps over slots of their own. Takes the
     fused node's arguments (its inputs, then the fast function's constants,
-    which it does not need: each node has its own)."""
+    which it does not need: each node has its own). The steps are made at
+    the first call: most fused nodes never fall back, and a group can hold
+    a whole graph's nodes."""
 
     def __init__(self, nodes: list[Node], inputs: list[Ref]):
-        slot_of = {ref: k for k, ref in enumerate(inputs)
-                   if ref.kind is not RefKind.CONST}
+        self.nodes, self.inputs = nodes, inputs
         self.n_inputs = len(inputs)
-        self.steps = []
-        for node in nodes:
-            out = self.n_inputs + len(self.steps)
-            self.steps.append(kernel_step(node, node.op.reference,
-                                          slot_of.__getitem__, out))
+        self._steps: list | None = None
+
+    @property
+    def steps(self) -> list:
+        if self._steps is None:     # (two threads may both make them: alike)
+            self._steps = self._make_steps()
+        return self._steps
+
+    def _make_steps(self) -> list:
+        slot_of = {ref: k for k, ref in enumerate(self.inputs)
+                   if ref.kind is not RefKind.CONST}
+        steps = []
+        for node in self.nodes:
+            out = self.n_inputs + len(steps)
+            steps.append(kernel_step(node, node.op.reference,
+                                     slot_of.__getitem__, out))
             slot_of[Ref(RefKind.NODE, node.name)] = out
+        return steps
 
     def __call__(self, *args) -> Any:
-        slots = [*args[:self.n_inputs], *[None] * len(self.steps)]
-        for step in self.steps:
+        steps = self.steps
+        slots = [*args[:self.n_inputs], *[None] * len(steps)]
+        for step in steps:
             slots[step.out] = step.run(slots)
         return slots[-1]
 
@@ -68,11 +82,14 @@ class GraphEditor:
     def __init__(self, graph: Graph, pinned: set[str]):
         self.graph = graph
         self.by_name = {n.name: n for n in graph.nodes}
-        self.users: dict[str, list[Node]] = {n.name: [] for n in graph.nodes}
+        # node name -> the node reading its value, None when read more than
+        # once (by one node or several); absent when nothing reads it
+        self.reader: dict[str, Node | None] = {}
         for node in graph.nodes:
             for ref in _refs(node):
                 if ref.kind is RefKind.NODE:
-                    self.users[ref.key].append(node)
+                    self.reader[ref.key] = \
+                        None if ref.key in self.reader else node
         self.escaping = set(pinned)   # read by other graphs or the output
         if graph.output.kind is RefKind.NODE:
             self.escaping.add(graph.output.key)
@@ -88,14 +105,11 @@ class GraphEditor:
     def sole_user(self, node: Node) -> Node | None:
         """The one node reading ``node``'s value (once), if its value is
         needed nowhere else."""
-        users = self.users[node.name]
-        if node.name in self.escaping or len(users) != 1:
+        user = self.reader.get(node.name)
+        if node.name in self.escaping or user is None \
+                or user.name in self.removed:
             return None
-        user = users[0]
-        if user.name in self.removed:
-            return None
-        uses = sum(ref == Ref(RefKind.NODE, node.name) for ref in _refs(user))
-        return self.replaced.get(user.name, user) if uses == 1 else None
+        return self.replaced.get(user.name, user)
 
     def replace(self, nodes: list[Node], fused: Node) -> None:
         for node in nodes[:-1]:

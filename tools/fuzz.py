@@ -41,6 +41,7 @@ DEFAULT_MODELS = ("golden/*/model.mindir,golden/*/model_graph.mindir",
                   "golden/ops/*/model.mindir")
 FAILURES = ("raw", "memory", "crash", "hang")
 OUTCOMES = ("ok", "clean") + FAILURES
+HANG_BUDGET = 6
 
 
 @dataclass
@@ -157,8 +158,10 @@ def run_campaign(cases: int, seed: int, sources, backends, timeout: float,
 
 def minimise(finding: Finding, timeout: float, budget: int) -> tuple[Case, bytes]:
     """The finding's case with fewer steps and a smaller file, same
-    signature."""
+    signature. A hang costs a whole time limit per try: only a few."""
     signature = finding.result["signature"]
+    if finding.result["outcome"] == "hang":
+        budget = min(budget, HANG_BUDGET)
     with tempfile.TemporaryDirectory(prefix="refinfer-fuzz-min-") as scratch:
         runner = CaseRunner(scratch, timeout)
         case = finding.case

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import struct
 from dataclasses import dataclass, field
 
 from . import protowire as pw
@@ -35,6 +36,7 @@ HOSTILE_LOCATIONS = (b"../../etc/passwd", b"/etc/passwd", b"model_variables/../.
                      b"model_graph.mindir", b"model.mindir")
 BAD_OFFSETS = (-1, 0, 63, 64, 2**31, 2**63 - 1, -2**63, 10**6)
 INTERESTING_BYTES = (0x00, 0xFF, 0x7F, 0x80, 0x01)
+RAW_FLOAT_FORMATS = {1: "<f", 10: "<e", 11: "<d"}    # TensorProto.data_type
 
 
 @dataclass
@@ -175,12 +177,32 @@ def int_extreme(tree, rng):
 
 
 def float_special(tree, rng):
-    site = _pick(rng, tree, lambda m, f: f.kind in ("float", "double"))
-    if site:
-        message, _, f = site
+    """A float or double field, or one element of a small float tensor (the
+    scalar constants: epsilons, slopes, bounds), set to NaN, inf, ..."""
+    fields = _sites(tree, lambda m, f: f.kind in ("float", "double"))
+    tensors = [(t, raw) for t in _messages(tree, "TensorProto")
+               for raw in _get(t, "raw_data") if 0 < len(raw.value) <= 64
+               and _dtype_code(t) in RAW_FLOAT_FORMATS]
+    if not fields and not tensors:
+        return None
+    pick = rng.randrange(len(fields) + len(tensors))
+    if pick < len(fields):
+        message, _, f = fields[pick]
         value = rng.choice(SPECIAL_DOUBLES if f.kind == "double" else SPECIAL_FLOATS)
         f.value = pw.float_bits(value, f.wire_type)
         return f"{_where(message, f)} = {value}"
+    tensor, raw = tensors[pick - len(fields)]
+    fmt = RAW_FLOAT_FORMATS[_dtype_code(tensor)]
+    size = struct.calcsize(fmt)
+    start = rng.randrange(len(raw.value) // size) * size if len(raw.value) >= size else 0
+    value = rng.choice(SPECIAL_FLOATS[:5])
+    raw.value = raw.value[:start] + struct.pack(fmt, value) + raw.value[start + size:]
+    return f"TensorProto.raw_data: element at byte {start} = {value}"
+
+
+def _dtype_code(tensor: pw.Message):
+    codes = _get(tensor, "data_type")
+    return codes[-1].value if codes else None
 
 
 def string_bad(tree, rng):
@@ -378,7 +400,7 @@ STRUCT_MUTATORS = {f.__name__: f for f in (
     self_call, node_input, op_type, attribute_values)}
 # Recursion and loops cost a whole time limit each until they are refused
 # early; they are drawn less often so a corpus stays quick.
-STRUCT_WEIGHTS = {"self_call": 0.3}
+STRUCT_WEIGHTS = {"self_call": 0.15}
 
 
 # -- byte mutators: (buffer, rng) -> what was done -------------------------------

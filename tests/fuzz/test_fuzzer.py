@@ -2,6 +2,7 @@
 cases a seed makes and the classifier of outcomes (tools/fuzzer/)."""
 import os
 import random
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ import refinfer
 from fuzzer import mutate, pool, worker
 from fuzzer import protowire as pw
 from refinfer.format import names, schema
+from refinfer.step import KernelStep
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LENET = os.path.join(ROOT, "golden", "lenet5", "model.mindir")
@@ -172,6 +174,19 @@ def test_a_wrapped_programming_error_is_raw(monkeypatch):
     outcome, signature, _ = worker.classify(exc)
     assert outcome == "raw"
     assert signature == "raw:TypeError@refinfer/format/names.py:applied_target"
+
+
+def test_a_librarys_own_handled_exception_is_not_the_culprit():
+    """NumPy's split raises IndexError while handling a TypeError of its
+    own; the kernel step wraps the IndexError, which is the culprit."""
+    node = SimpleNamespace(scope="n", name="n", op_name="Split")
+    step = KernelStep(node=node, fn=np.split, template=[np.zeros(2), 2, 3],
+                      dynamic=(), out=0)
+    exc = _raised(step.run, [])
+    assert isinstance(exc.__cause__.__context__, TypeError)
+    outcome, signature, culprit = worker.classify(exc)
+    assert (outcome, culprit) == ("raw", exc.__cause__)
+    assert signature == "raw:IndexError@refinfer/step.py:run"
 
 
 def test_a_memory_error_is_memory():

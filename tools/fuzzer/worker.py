@@ -59,13 +59,18 @@ def _data_errors() -> tuple[type, ...]:
 # -- classification ------------------------------------------------------------
 
 def chain(exc: BaseException) -> list[BaseException]:
-    """``exc`` and its causes, outermost first (explicit ``from`` causes,
-    else the exception being handled when it was raised)."""
+    """``exc`` and its causes, outermost first: explicit ``from`` causes,
+    and the exception being handled when refinfer raised one of its own
+    (the one a library handled inside itself is not refinfer's doing)."""
     found = []
     while exc is not None and exc not in found:
         found.append(exc)
-        exc = exc.__cause__ or (None if exc.__suppress_context__
-                                else exc.__context__)
+        if exc.__cause__ is not None:
+            exc = exc.__cause__
+        elif deliberate(exc) and not exc.__suppress_context__:
+            exc = exc.__context__
+        else:
+            break
     return found
 
 

@@ -28,7 +28,8 @@ def test_outcomes_of_cases_in_a_row(tmp_path):
         assert clean["outcome"] == "clean"
         assert "build_from_file failed!" in clean["error"]
         hang = worker.run(_request(LENET, timeout=0.001, backend="reference"))
-        assert (hang["outcome"], hang["signature"]) == ("hang", "hang:build")
+        assert hang["outcome"] == "hang"        # in build or, on a busy machine,
+        assert hang["signature"] in ("hang:build", "hang:predict")  # in predict
         assert worker.process is None                   # stopped, started anew:
         assert worker.run(_request(LENET))["outcome"] == "ok"
     finally:

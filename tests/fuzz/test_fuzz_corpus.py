@@ -15,23 +15,13 @@ COMMAND = (f"tools/fuzz.py --cases {CASES} --seed {SEED} --timeout {TIMEOUT:g} "
            f"--jobs {JOBS} --max-bytes {MAX_BYTES}")
 
 KNOWN_OPEN = {
-    # 1: invalid UTF-8 in NodeProto.op_type reaches the name parser as bytes
-    "raw:TypeError@refinfer/format/names.py:applied_target",
-    # 1: invalid UTF-8 in PrimitiveProto.op_type reaches the name parser as bytes
-    "raw:TypeError@refinfer/format/names.py:op_name",
-    # 2: a self-calling graph: the build's warm-up runs it without bound
-    "hang:build",
-    # 2: a self-calling graph at predict: no call-depth limit
+    # an unconditional tail self-call: an endless loop written into the model
     "hang:predict",
-    # 3: a declared input of 2^40 elements: the warm-up's np.zeros fails
-    "memory:MemoryError@refinfer/warmup.py:<listcomp>",
-    # 5: a DICT attribute whose element has no values
-    "raw:IndexError@refinfer/format/values.py:<dictcomp>",
-    # new: BiasAdd with its bias input removed gets the int default 0
+    # BiasAdd with its bias input removed gets the int default 0
     "raw:AttributeError@refinfer/ops/_kernels/norm.py:bias_add",
-    # new: Sign on a bool input (a dtype the op does not take) reaches NumPy
+    # Sign on a bool input (a dtype the op does not take) reaches NumPy
     "raw:UFuncTypeError@refinfer/ops/sign.py:sign",
-    # new: UpsampleNearest3D on a 0-d input (its rank is not checked)
+    # UpsampleNearest3D on a 0-d input (rank not checked)
     "raw:IndexError@refinfer/ops/_ref/resize.py:resize",
 }
 

@@ -16,6 +16,9 @@ What happens here, once per model:
   constant arguments are normalised by the op's converters;
 - each graph is cut to the nodes its output needs and put in topological
   order (file order is not trusted);
+- a cycle of direct graph calls (a graph that applies itself, or graphs that
+  apply each other, by name) is rejected: every node of a graph runs, so
+  such calls never end (loops call their body through Switch and Partial);
 - every primitive the model needs is checked against the registry, and all
   missing ones are reported together.
 """
@@ -132,6 +135,11 @@ def build_model(mindir: MindIRFile) -> Model:
     if main.free_vars:
         raise GraphError(mindir.path, "the main graph uses undefined names: "
                          + ", ".join(main.free_vars))
+    reachable = _reachable({name: b.refs(RefKind.GRAPH)
+                            for name, b in builders.items()}, main.name)
+    cycle = _direct_call_cycle(graphs, reachable)
+    if cycle:
+        raise GraphError(mindir.path, _endless_calls_message(cycle))
     return Model(mindir.path, graphs, main, mindir.user_info)
 
 
@@ -412,3 +420,64 @@ def _free_vars(builders: dict[str, "_GraphBuilder"]) -> dict[str, set]:
             if needed != free[name]:
                 free[name], changed = needed, True
     return free
+
+
+def _reachable(uses: dict[str, set], main: str) -> list[str]:
+    """The graphs ``main`` uses (calls or passes), directly or not, main first."""
+    order, seen, todo = [main], {main}, [main]
+    while todo:
+        for used in sorted(uses[todo.pop()] - seen):
+            seen.add(used)
+            order.append(used)
+            todo.append(used)
+    return order
+
+
+def _direct_calls(graph: Graph) -> list[tuple[str, str]]:
+    """(callee, node) for each node of ``graph`` that applies a graph by name;
+    a call through a value (a Switch's choice, a Partial) is not direct."""
+    return [(node.callee.key, node.name) for node in graph.nodes
+            if node.op is None and node.callee.kind is RefKind.GRAPH]
+
+
+Link = tuple[str, str, str]         # (graph, its calling node, callee graph)
+
+
+def _direct_call_cycle(graphs: dict[str, Graph],
+                       names: list[str]) -> list[Link] | None:
+    """A cycle of direct calls among the graphs ``names``, as links from one
+    graph to the next, or None. Depth-first without recursion: a chain of
+    graphs may be longer than Python's recursion limit."""
+    calls = {name: _direct_calls(graphs[name]) for name in names}
+    done: set[str] = set()
+    for root in names:
+        if root in done:
+            continue
+        depth_of, path, todo = {root: 0}, [], [iter(calls[root])]
+        while todo:
+            graph = path[-1][2] if path else root
+            callee, node = next(todo[-1], (None, None))
+            if callee is None:          # every call of ``graph`` explored
+                todo.pop()
+                done.add(graph)
+                del depth_of[graph]
+                if path:
+                    path.pop()
+            elif callee in depth_of:
+                return path[depth_of[callee]:] + [(graph, node, callee)]
+            elif callee not in done and callee in calls:
+                depth_of[callee] = len(path) + 1
+                path.append((graph, node, callee))
+                todo.append(iter(calls[callee]))
+    return None
+
+
+def _endless_calls_message(cycle: list[Link]) -> str:
+    graph, node, _ = cycle[0]
+    if len(cycle) == 1:
+        what = f"graph {graph!r} calls itself (node {node!r})"
+    else:
+        what = "graphs call each other: " + ", ".join(
+            f"graph {g!r} (node {n!r}) calls graph {c!r}" for g, n, c in cycle)
+    return (f"{what} unconditionally, so the calls can never end (each node of "
+            "a graph runs every time; a loop calls its body through Switch)")

@@ -1,14 +1,17 @@
-"""Graphs that call themselves (issue 17, root cause 2): graph calls nest up
-to ``[refinfer] max_call_depth`` (MindSpore's 1000 by default) and stop with
-an error naming the graph and the call node; the build's warm-up run on
-zeros is bounded, so a loop that never ends cannot hang a build."""
+"""Graphs that call themselves (issue 17, root cause 2): a graph that calls
+itself unconditionally (directly or through other direct calls) fails at
+build; graph calls nest up to ``[refinfer] max_call_depth`` (MindSpore's
+1000 by default) and stop with an error naming the graph and the call node;
+the build's warm-up run on zeros is bounded, so a loop that never ends
+cannot hang a build."""
 import faulthandler
 import sys
 
+import numpy as np
 import pytest
 
 from refinfer.api import Model, ModelType
-from refinfer.errors import CallDepthError
+from refinfer.errors import CallDepthError, GraphError
 from refinfer.format import schema
 from refinfer.runtime import LoadedModel
 
@@ -22,31 +25,66 @@ def _graph(proto, mark: str):
     return next(g for g in proto.functions if mark in g.name)
 
 
+def _edited(tmp_path, name: str, edit) -> str:
+    """ctrl_while, with ``edit(proto, body)`` applied, written to ``name``."""
+    proto = schema.ModelProto()
+    with open(CASE.model_path, "rb") as f:
+        proto.ParseFromString(f.read())
+    edit(proto, _graph(proto, "↻"))
+    path = tmp_path / f"{name}.mindir"
+    path.write_bytes(proto.SerializeToString())
+    return str(path)
+
+
+def _add_after_call(body) -> None:
+    """Make the body's call (its output) nest: it is followed by x + 1."""
+    call, add_x = body.node[-1], body.node[3]
+    after = body.node.add()
+    after.CopyFrom(add_x)
+    after.name = after.output[0] = f"{body.name}:after_call"
+    after.input[0] = call.output[0]
+    body.output[0].name = after.output[0]
+
+
 def _self_calling(tmp_path, tail: bool) -> str:
     """ctrl_while with main calling the loop body directly and the body
     calling itself for ever: as its output (a tail call, an endless loop)
     or followed by an Add (each call nests one level deeper)."""
-    proto = schema.ModelProto()
-    with open(CASE.model_path, "rb") as f:
-        proto.ParseFromString(f.read())
-    body = _graph(proto, "↻")
-    x, i, n = body.input
-    call = body.node[-1]                    # the tail call of the header
-    add_x = body.node[3]                    # x + 1
-    call.op_type = f"REF::{body.name}"
-    call.input[:] = [add_x.output[0], body.node[1].output[0], n.name]
-    entry = proto.graph.node[-1]            # main's call of the header
-    entry.op_type = f"REF::{body.name}"
-    entry.input[:] = [entry.input[2], entry.input[1], entry.input[0]]
-    if not tail:
-        after = body.node.add()
-        after.CopyFrom(add_x)
-        after.name = after.output[0] = f"{body.name}:after_call"
-        after.input[0] = call.output[0]
-        body.output[0].name = after.output[0]
-    path = tmp_path / f"self_call_{'tail' if tail else 'nested'}.mindir"
-    path.write_bytes(proto.SerializeToString())
-    return str(path)
+    def edit(proto, body):
+        x, i, n = body.input
+        call = body.node[-1]                    # the tail call of the header
+        call.op_type = f"REF::{body.name}"
+        call.input[:] = [body.node[3].output[0], body.node[1].output[0], n.name]
+        entry = proto.graph.node[-1]            # main's call of the header
+        entry.op_type = f"REF::{body.name}"
+        entry.input[:] = [entry.input[2], entry.input[1], entry.input[0]]
+        if not tail:
+            _add_after_call(body)
+    return _edited(tmp_path, f"self_call_{'tail' if tail else 'nested'}", edit)
+
+
+def _nested_loop(tmp_path) -> str:
+    """ctrl_while whose body's call of the loop header is followed by an Add:
+    a recursion that ends (through the header's Switch) after n calls, each
+    one level deeper; the build cannot tell how deep it goes."""
+    return _edited(tmp_path, "nested_loop", lambda proto, body:
+                   _add_after_call(body))
+
+
+def _endless_loop(tmp_path) -> str:
+    """ctrl_while whose loop runs while i >= n (the header's Switch has its
+    branches swapped): on zeros, as i grows, it never ends, and only a run
+    can tell."""
+    def edit(proto, body):
+        switch = _graph(proto, "↵").node[3]
+        switch.input[1], switch.input[2] = switch.input[2], switch.input[1]
+    return _edited(tmp_path, "endless_loop", edit)
+
+
+def _deep_inputs() -> list:
+    """ctrl_while's inputs with n = 5000 loop iterations."""
+    x, n = CASE.inputs()
+    return [x, np.full_like(n, 5000)]
 
 
 @pytest.fixture
@@ -57,10 +95,57 @@ def no_hang():
     faulthandler.cancel_dump_traceback_later()
 
 
-def test_a_nested_self_call_stops_at_max_call_depth(tmp_path, no_hang):
-    model = LoadedModel(_self_calling(tmp_path, tail=False))
+@pytest.mark.parametrize("tail", [True, False])
+def test_a_graph_calling_itself_unconditionally_fails_at_build(tmp_path, tail):
+    path = _self_calling(tmp_path, tail)
+    with pytest.raises(GraphError) as info:
+        LoadedModel(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: graph ")
+    assert "CtrlWhile_construct_781' calls itself (node " in message
+    assert "partial_trans_CNode_791:13')" in message   # the call node
+    assert "unconditionally, so the calls can never end" in message
+    with pytest.raises(RuntimeError, match=r"^build_from_file failed! Error is "
+                       r".*calls itself .* can never end"):
+        Model().build_from_file(path, ModelType.MINDIR)
+
+
+def test_graphs_calling_each_other_unconditionally_fail_at_build(tmp_path):
+    def edit(proto, body):             # the header calls the body directly
+        header = _graph(proto, "↵")
+        n, i, x = header.input
+        call = header.node[-1]
+        call.op_type = f"REF::{body.name}"
+        call.input[:] = [x.name, i.name, n.name]
+    path = _edited(tmp_path, "mutual_calls", edit)
+    with pytest.raises(GraphError, match=r"graphs call each other: graph "
+                       r"'\S+↵nets_CtrlWhile_construct_777' \(node '\S+:CNode_786:9'\) "
+                       r"calls graph '\S+↻nets_CtrlWhile_construct_781', graph "
+                       r"'\S+↻nets_CtrlWhile_construct_781' \(node "
+                       r"'\S+:partial_trans_CNode_791:13'\) calls graph "
+                       r"'\S+↵nets_CtrlWhile_construct_777' unconditionally"):
+        LoadedModel(path)
+
+
+def test_a_main_graph_applying_itself_fails_at_build(tmp_path, no_hang):
+    """The fuzzer's hang:predict: Softsign's node applies its own graph."""
+    proto = schema.ModelProto()
+    with open(golden_case("ops/softsign_float64").model_path, "rb") as f:
+        proto.ParseFromString(f.read())
+    node = proto.graph.node[0]
+    node.op_type = f"REF::{proto.graph.name}"
+    path = tmp_path / "softsign_self_call.mindir"
+    path.write_bytes(proto.SerializeToString())
+    with pytest.raises(RuntimeError, match=r"^build_from_file failed! Error is "
+                       rf".*: graph '{proto.graph.name}' calls itself \(node "
+                       rf"'{node.name}'\) unconditionally"):
+        Model().build_from_file(str(path), ModelType.MINDIR)
+
+
+def test_a_deep_recursion_stops_at_max_call_depth(tmp_path, no_hang):
+    model = LoadedModel(_nested_loop(tmp_path))
     with pytest.raises(CallDepthError) as info:
-        model.run(CASE.inputs())
+        model.run(_deep_inputs())
     message = str(info.value)
     assert "deeper than max_call_depth=1000" in message
     assert "at call depth 1001" in message
@@ -73,11 +158,11 @@ def test_predict_wraps_the_depth_error_and_takes_the_configured_limit(
         tmp_path, no_hang):
     model = Model()
     config = {"refinfer": {"backend": "reference", "max_call_depth": "50"}}
-    model.build_from_file(_self_calling(tmp_path, tail=False),
-                          ModelType.MINDIR, config_dict=config)
+    model.build_from_file(_nested_loop(tmp_path), ModelType.MINDIR,
+                          config_dict=config)
     with pytest.raises(RuntimeError, match=r"^predict failed! Error is node "
                        r".*deeper than max_call_depth=50"):
-        model.predict(CASE.inputs())
+        model.predict(_deep_inputs())
 
 
 @pytest.mark.parametrize("value", ["0", "-3", "ten", "1e3", "2000000", "١٠"])
@@ -92,7 +177,7 @@ def test_max_call_depth_must_be_a_positive_integer(value):
 
 def test_a_loop_that_never_ends_does_not_hang_the_build(tmp_path, capsys,
                                                         no_hang):
-    path = _self_calling(tmp_path, tail=True)
+    path = _endless_loop(tmp_path)
     model = LoadedModel(path, backend="numba")
     assert "warm-up stopped after 10000 graph calls" in model.warmup_note
     assert f"refinfer: {path}: warm-up stopped" in capsys.readouterr().err

@@ -4,6 +4,8 @@ import itertools
 import numpy as np
 import pytest
 
+from refinfer.registry import get_op
+
 FLOATS = [np.float16, np.float32, np.float64]
 
 
@@ -47,6 +49,14 @@ def test_bias_add_default_format_and_errors(call, close):
         call("BiasAdd", x, np.zeros(2, np.float32))
     with pytest.raises(ValueError):
         call("BiasAdd", np.zeros(3, np.float32), np.zeros(3, np.float32))
+
+
+@pytest.mark.parametrize("backend", ["reference", "numba"])
+def test_bias_add_without_a_bias_tensor_names_it(backend):
+    # A node that lost its bias input gets the int default 0 (issue 17).
+    bias_add = get_op("BiasAdd").kernel(backend)
+    with pytest.raises(TypeError, match="BiasAdd: bias must be a tensor, got 0"):
+        bias_add(np.zeros((1, 3, 1, 1), np.float32), 0, "NCHW")
 
 
 # --- BatchNorm ---------------------------------------------------------------

@@ -144,6 +144,19 @@ def test_split_rejects_uneven(call):
         call("Split", arange((2, 3)), 1, 2)
 
 
+@pytest.mark.parametrize("backend", ["reference", "numba"])
+@pytest.mark.parametrize("x, axis, num, message", [
+    (arange((2, 3)), 2, 1, "axis 2 out of range for rank 2"),
+    (arange((2, 3)), -3, 1, "axis -3 out of range for rank 2"),
+    (arange((2, 3)), 1, 0, "Split: output_num 0 must divide the length 3 of axis 1"),
+    (arange((2, 3)), -1, 2, "Split: output_num 2 must divide the length 3 of axis 1"),
+    (arange(()), 0, 1, "Split: input_x must have rank >= 1")])
+def test_split_names_a_bad_axis_or_count(backend, x, axis, num, message):
+    # NumPy's IndexError or ZeroDivisionError reached the user (issue 17).
+    with pytest.raises(ValueError, match=message):
+        get_op("Split").kernel(backend)(x, axis, num)
+
+
 # --- Gather ------------------------------------------------------------------
 
 def gather_loop(params, indices, axis, batch_dims):

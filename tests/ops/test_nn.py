@@ -195,3 +195,13 @@ def test_matmul_ext_float16_and_int(call, close):
     close(call("MatMulExt", a, b), np.array([[9, 12, 17]], np.int32))
     close(call("MatMulExt", a.astype(np.float16), b.astype(np.float16)),
           [[9, 12, 17]], np.float16)
+
+
+@pytest.mark.parametrize("backend", ["reference", "numba"])
+@pytest.mark.parametrize("input, mat2, message", [
+    ((2, 3), np.ones((3, 2), np.float32), r"MatMul: input must be a tensor, got \(2, 3\)"),
+    (np.ones((2, 3), np.float32), True, "MatMul: mat2 must be a tensor, got True")])
+def test_mat_mul_of_a_non_tensor_names_it(backend, input, mat2, message):
+    # A tuple or bool where a tensor belongs reached .ndim (issue 17).
+    with pytest.raises(TypeError, match=message):
+        get_op("MatMul").kernel(backend)(input, mat2)

@@ -121,9 +121,10 @@ def optional(normalise):
 def require_tensors(op: str, **values) -> None:
     """A clear error where an argument the op needs as a tensor is not one
     (a node that lost an input passes the parameter's default; a mutated
-    model may pass a scalar or a tuple)."""
+    model may pass a Python scalar or a tuple). A NumPy scalar counts as
+    the 0-d tensor it stands for."""
     for name, value in values.items():
-        if not isinstance(value, np.ndarray):
+        if not isinstance(value, (np.ndarray, np.generic)):
             raise TypeError(f"{op}: {name} must be a tensor, got "
                             f"{describe_value(value)}")
 

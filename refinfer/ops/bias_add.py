@@ -3,7 +3,7 @@ from refinfer import args
 from refinfer.registry import register
 
 from ._kernels import norm
-from ._ref.common import NUMBERS, as_result, promote
+from ._ref.common import NUMBERS, as_result, promote, require_tensors
 
 
 @register("BiasAdd", family="nn", dtypes=NUMBERS,
@@ -17,6 +17,7 @@ def bias_add(input_x, bias, data_format="NCHW"):
     Output dtype is that of input_x (MindSpore requires equal dtypes).
     dtypes: floats and integers.
     """
+    require_tensors("BiasAdd", input_x=input_x, bias=bias)
     if input_x.ndim < 2 or bias.ndim != 1:
         raise ValueError(f"BiasAdd: need input rank >= 2 and a 1-D bias, got "
                          f"{input_x.shape} and {bias.shape}")

@@ -6,7 +6,7 @@ from refinfer.registry import register
 
 from ._kernels import conv
 from ._ref import window as win
-from ._ref.common import FLOATS, compute_dtype, optional
+from ._ref.common import FLOATS, compute_dtype, optional, require_tensors
 
 
 @register("Conv2D", family="nn", dtypes=FLOATS,
@@ -41,6 +41,7 @@ def conv2d(x, weight, out_channel=None, kernel_size=None, mode=1,
 
     dtypes: float16 (accumulated in float32), float32, float64.
     """
+    require_tensors("Conv2D", x=x, weight=weight)
     if x.ndim != 4 or weight.ndim != 4:
         raise ValueError(f"Conv2D: x and weight must be 4-D, got {x.shape} "
                          f"and {weight.shape}")

@@ -6,6 +6,7 @@ from refinfer.registry import register
 
 from ._kernels import index
 from ._ref.common import ALL, as_result
+from ._ref.indexing import check_take, gather_axes
 
 
 @register("Gather", family="shape", dtypes=ALL,
@@ -23,14 +24,9 @@ def gather(input_params, input_indices, axis, batch_dims=0):
     axis (negative allowed); batch_dims=0 (<= axis). Negative indices count
     from the end (MindSpore CPU accepts them); out-of-range indices raise.
     """
-    axis, batch_dims = int(axis), int(batch_dims)
-    if axis < 0:
-        axis += input_params.ndim
-    if batch_dims < 0:
-        batch_dims += input_indices.ndim
-    if not 0 <= batch_dims <= axis:
-        raise ValueError(f"Gather: need 0 <= batch_dims ({batch_dims}) <= "
-                         f"axis ({axis})")
+    axis, batch_dims = gather_axes(input_params, input_indices, axis,
+                                   batch_dims)
+    check_take("Gather", input_indices, input_params.shape[axis], axis)
     if batch_dims == 0:
         return as_result(np.take(input_params, input_indices, axis=axis))
     batch = input_params.shape[:batch_dims]

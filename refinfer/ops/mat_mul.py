@@ -3,7 +3,7 @@ from refinfer import args
 from refinfer.registry import register
 
 from ._kernels import gemm
-from ._ref.common import NUMBERS, matmul
+from ._ref.common import NUMBERS, matmul, require_tensors
 
 
 @register("MatMul", family="nn", dtypes=NUMBERS,
@@ -20,6 +20,7 @@ def mat_mul(input, mat2, transpose_a=False, transpose_b=False):
     MatMul(x, W, False, True)). MindSpore accepts 2-D operands of one dtype
     only. float16 accumulates in float32.
     """
+    require_tensors("MatMul", input=input, mat2=mat2)
     if input.ndim != 2 or mat2.ndim != 2:
         raise ValueError(f"MatMul: operands must be 2-D, got {input.shape} "
                          f"and {mat2.shape}")

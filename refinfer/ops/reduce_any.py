@@ -4,7 +4,7 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
-from ._ref.common import ALL
+from ._ref.common import ALL, require_tensors
 from ._ref.reduce import reduce_axes
 
 
@@ -18,5 +18,6 @@ def reduce_any(x, axis=(), keep_dims=False):
     which gives uint8 0 / 1 (MindSpore 2.7.1 CPU). An empty reduction is
     False.
     """
+    require_tensors("ReduceAny", x=x)
     y = np.asarray(np.any(x, axis=reduce_axes(axis, x.ndim), keepdims=keep_dims))
     return y.astype(np.uint8) if x.dtype == np.uint8 else y

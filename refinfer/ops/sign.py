@@ -5,7 +5,7 @@ from refinfer.registry import register
 
 from ._kernels.elementwise import unary
 from ._kernels.program import OP_SIGN
-from ._ref.common import NUMBERS, as_result
+from ._ref.common import NUMBERS, as_result, require_dtype
 
 
 @register("Sign", family="elementwise", dtypes=NUMBERS, recipe=unary(OP_SIGN))
@@ -16,6 +16,7 @@ def sign(input):
     kernel computes it (NumPy's sign gives NaN). MindSpore 2.7.1's CPU
     kernel takes floats, int32 and int64.
     """
+    require_dtype("Sign", "input", input, NUMBERS)
     with np.errstate(invalid="ignore"):
         y = np.sign(input)
     if input.dtype.kind == "f":

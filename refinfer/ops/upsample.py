@@ -37,7 +37,7 @@ def upsample_nearest(x, output_size=None, scales=None):
     mint.nn.functional.interpolate(mode="nearest") exports. dtypes: floats
     and integers.
     """
-    return upsample_with(resize, x, output_size, scales, x.ndim - 2,
+    return upsample_with(resize, x, output_size, scales, (1, 2, 3),
                          "nearest")
 
 
@@ -54,7 +54,7 @@ def upsample_linear(x, output_size=None, scales=None, align_corners=False):
     2.7.1 has no CPU kernel for UpsampleBilinear2D. dtypes: float16
     (computed in float32), float32, float64.
     """
-    return upsample_with(resize, x, output_size, scales, x.ndim - 2,
+    return upsample_with(resize, x, output_size, scales, (1, 2),
                          "linear", align_corners)
 
 
@@ -68,7 +68,7 @@ def upsample_trilinear3d(x, output_size=None, scales=None,
     As UpsampleBilinear2D over three axes; align_corners is an attribute
     here. dtypes: float16 (computed in float32), float32, float64.
     """
-    return upsample_with(resize, x, output_size, scales, 3, "linear",
+    return upsample_with(resize, x, output_size, scales, (3,), "linear",
                          align_corners)
 
 

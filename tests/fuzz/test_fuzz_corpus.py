@@ -1,10 +1,8 @@
 """The CI fuzz corpus (issue 17): a fixed seed's cases over the golden
 models, each built and predicted in a worker process with memory and time
-limits. No raw exception, crash, hang or unwrapped MemoryError may appear
-beyond the known open ones below; each has its own fix under way and the
-lead removes its line once the fix is merged. Reproduce a failure with
-``tools/fuzz.py`` and the arguments in the assertion message: it writes a
-minimised reproducer of each signature."""
+limits. No raw exception, crash, hang or unwrapped MemoryError may appear.
+Reproduce a failure with ``tools/fuzz.py`` and the arguments in the
+assertion message: it writes a minimised reproducer of each signature."""
 import pytest
 
 import fuzz
@@ -14,23 +12,13 @@ MAX_BYTES = 1 << 20     # MobileNetV2 (14 MB) alone would take a third of the ti
 COMMAND = (f"tools/fuzz.py --cases {CASES} --seed {SEED} --timeout {TIMEOUT:g} "
            f"--jobs {JOBS} --max-bytes {MAX_BYTES}")
 
-KNOWN_OPEN = {
-    # BiasAdd with its bias input removed gets the int default 0
-    "raw:AttributeError@refinfer/ops/_kernels/norm.py:bias_add",
-    # Sign on a bool input (a dtype the op does not take) reaches NumPy
-    "raw:UFuncTypeError@refinfer/ops/sign.py:sign",
-    # UpsampleNearest3D on a 0-d input (rank not checked)
-    "raw:IndexError@refinfer/ops/_ref/resize.py:resize",
-}
-
 
 @pytest.mark.slow
-def test_the_corpus_finds_nothing_new():
+def test_the_corpus_finds_nothing():
     sources = fuzz.sources_from(fuzz.DEFAULT_MODELS, MAX_BYTES)
     report = fuzz.run_campaign(CASES, SEED, sources, ("numba", "reference"),
                                TIMEOUT, JOBS)
     assert sum(report.outcomes.values()) == CASES
-    new = {s: f for s, f in report.findings.items() if s not in KNOWN_OPEN}
-    assert not new, f"{COMMAND}\n" + "\n".join(
+    assert not report.findings, f"{COMMAND}\n" + "\n".join(
         f"{s}: {f.count} case(s), e.g. case {f.cases[0]}: {f.result['error']}"
-        for s, f in new.items())
+        for s, f in report.findings.items())

@@ -9,6 +9,8 @@ import pytest
 from math_helpers import FLOATS, UNARY_SHAPES, apply, sample
 from tolerances import tolerance
 
+from refinfer.registry import get_op
+
 
 def erfinv(y):
     """Inverse of math.erf by bisection (independent of the op's Newton)."""
@@ -102,6 +104,14 @@ def test_sign_of_nan_is_zero(call, close):
     close(call("Sign", np.array([math.nan, math.inf, -0.0, -3], np.float32)),
           [0, 1, 0, -1], np.float32)
     close(call("Sign", np.array([-7, 0, 9], np.int64)), np.array([-1, 0, 1], np.int64))
+
+
+@pytest.mark.parametrize("backend", ["reference", "numba"])
+def test_sign_of_bool_names_the_dtypes_it_takes(backend):
+    # bool reached NumPy's sign, which rejects it (issue 17).
+    with pytest.raises(TypeError, match=r"Sign: input must be float16, .*, "
+                                        r"uint64, got bool\[3\]"):
+        get_op("Sign").kernel(backend)(np.array([True, False, True]))
 
 
 def test_reciprocal_and_sqrt_of_integers(call, close):

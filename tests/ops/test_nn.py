@@ -4,6 +4,8 @@ import itertools
 import numpy as np
 import pytest
 
+from refinfer.registry import get_op
+
 FLOATS = [np.float16, np.float32, np.float64]
 
 
@@ -47,6 +49,14 @@ def test_bias_add_default_format_and_errors(call, close):
         call("BiasAdd", x, np.zeros(2, np.float32))
     with pytest.raises(ValueError):
         call("BiasAdd", np.zeros(3, np.float32), np.zeros(3, np.float32))
+
+
+@pytest.mark.parametrize("backend", ["reference", "numba"])
+def test_bias_add_without_a_bias_tensor_names_it(backend):
+    # A node that lost its bias input gets the int default 0 (issue 17).
+    bias_add = get_op("BiasAdd").kernel(backend)
+    with pytest.raises(TypeError, match="BiasAdd: bias must be a tensor, got 0"):
+        bias_add(np.zeros((1, 3, 1, 1), np.float32), 0, "NCHW")
 
 
 # --- BatchNorm ---------------------------------------------------------------
@@ -185,3 +195,13 @@ def test_matmul_ext_float16_and_int(call, close):
     close(call("MatMulExt", a, b), np.array([[9, 12, 17]], np.int32))
     close(call("MatMulExt", a.astype(np.float16), b.astype(np.float16)),
           [[9, 12, 17]], np.float16)
+
+
+@pytest.mark.parametrize("backend", ["reference", "numba"])
+@pytest.mark.parametrize("input, mat2, message", [
+    ((2, 3), np.ones((3, 2), np.float32), r"MatMul: input must be a tensor, got \(2, 3\)"),
+    (np.ones((2, 3), np.float32), True, "MatMul: mat2 must be a tensor, got True")])
+def test_mat_mul_of_a_non_tensor_names_it(backend, input, mat2, message):
+    # A tuple or bool where a tensor belongs reached .ndim (issue 17).
+    with pytest.raises(TypeError, match=message):
+        get_op("MatMul").kernel(backend)(input, mat2)

@@ -10,6 +10,8 @@ import pytest
 
 from tolerances import tolerance
 
+from refinfer.registry import get_op
+
 
 def same_pads(size, k, s, d):
     out = math.ceil(size / s)
@@ -218,3 +220,14 @@ def test_torch_conv_transpose(call, close, rng, stride, padding,
                groups, dilation), expected)
     close(call("Convolution", x, w, b, stride, padding, dilation, True,
                output_padding, groups), expected)
+
+
+@pytest.mark.parametrize("backend", ["reference", "numba"])
+def test_conv2d_of_a_non_tensor_names_it(backend):
+    # An int where the weight belongs passed the kernel's dtype check and
+    # reached .ndim (issue 17).
+    conv2d = get_op("Conv2D").kernel(backend)
+    with pytest.raises(TypeError, match="Conv2D: weight must be a tensor, got 0"):
+        conv2d(np.ones((1, 2, 4, 4), np.float32), 0)
+    with pytest.raises(TypeError, match=r"Conv2D: x must be a tensor, got \(1, 2\)"):
+        conv2d((1, 2), np.ones((3, 2, 2, 2), np.float32))

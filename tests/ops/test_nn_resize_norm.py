@@ -10,6 +10,8 @@ import pytest
 
 from tolerances import tolerance
 
+from refinfer.registry import get_op
+
 
 # --- resizes ------------------------------------------------------------------------
 
@@ -125,6 +127,22 @@ def test_upsample(call, close, rng):
     x3 = rng.standard_normal((1, 1, 2, 3, 4))
     got = call("UpsampleTrilinear3D", x3, (4, 3, 4), None, True)
     close(got[:, :, ::3], x3[:, :, :, :, :], rtol=1e-12)  # corners align in depth
+
+
+@pytest.mark.parametrize("backend", ["reference", "numba"])
+@pytest.mark.parametrize("name, size, expected", [
+    ("UpsampleNearest3D", (5, 3, 7), "3-D or 4-D or 5-D"),
+    ("UpsampleBilinear2D", (5, 7), "3-D or 4-D"),
+    ("UpsampleTrilinear3D", (5, 3, 7), "5-D")])
+def test_upsample_of_a_wrong_rank_names_the_ranks_it_takes(backend, name, size,
+                                                           expected):
+    # x.ndim - 2 picked the resized axes, so a 0-d input was not checked.
+    upsample = get_op(name).kernel(backend)
+    with pytest.raises(ValueError, match=f"Upsample: {expected} input expected, "
+                                         r"got float32\[\]"):
+        upsample(np.zeros((), np.float32), size, None)
+    with pytest.raises(TypeError, match="Upsample: x must be a tensor, got 3"):
+        upsample(3, size, None)
 
 
 # --- normalisations ------------------------------------------------------------------

@@ -5,6 +5,8 @@ import math
 import numpy as np
 import pytest
 
+from refinfer.registry import get_op
+
 
 def naive_pool(x, kernel, stride, pad_mode, reduce):
     """Apply ``reduce`` to the in-bounds values of every window (padding is
@@ -124,3 +126,21 @@ def test_pool_rejects_pad_mode_pad_and_small_input(call, op):
         call(op, x, kernel_size=5, strides=1, pad_mode="VALID")
     with pytest.raises(ValueError):
         call(op, x[0], kernel_size=2)
+
+
+@pytest.mark.parametrize("backend", ["reference", "numba"])
+@pytest.mark.parametrize("name, arguments, message", [
+    ("MaxPool", ((2, 2), (0, 1), "VALID"), r"window stride \(0, 1\) must be >= 1"),
+    ("MaxPool", ((2, 2), (1, 0), "SAME"), r"window stride \(1, 0\) must be >= 1"),
+    ("AvgPool", ((0, 2), (1, 1), "VALID"), r"window kernel \(0, 2\) must be >= 1"),
+    ("Conv2D", (None, None, 1, "VALID", (0, 0, 0, 0), (0, 0), (1, 1)),
+     r"window stride \(0, 0\) must be >= 1"),
+    ("Conv2D", (None, None, 1, "SAME", (0, 0, 0, 0), (1, 1), (1, 0)),
+     r"window dilation \(1, 0\) must be >= 1")])
+def test_a_window_of_zero_is_a_clear_error(backend, name, arguments, message):
+    # A stride of 0 divided by zero in the window arithmetic (issue 17).
+    op = get_op(name).kernel(backend)
+    x = np.ones((1, 2, 5, 5), np.float32)
+    operands = (x, np.ones((3, 2, 2, 2), np.float32)) if name == "Conv2D" else (x,)
+    with pytest.raises(ValueError, match=message):
+        op(*operands, *arguments)

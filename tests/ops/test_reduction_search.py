@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 from math_helpers import FLOATS, INTS, sample, wrap
+
+from refinfer.registry import get_op
 from tolerances import tolerance
 
 AXES = [((2, 3, 4), ()), ((2, 3, 4), 1), ((2, 3, 4), (0, 2)), ((2, 3, 4), (-1,)),
@@ -312,3 +314,10 @@ def test_nansum(call, close):
     x = np.array([[1.0, math.nan, 2.0], [math.nan, math.nan, 0.5]], np.float32)
     close(call("Nansum", x, (1,)), [3.0, 0.5], np.float32)
     close(call("Nansum", np.array([1, 2], np.int8)), np.array(3, np.int64))
+
+
+@pytest.mark.parametrize("backend", ["reference", "numba"])
+def test_reduce_any_of_a_non_tensor_names_it(backend):
+    # A bool where a tensor belongs reached .ndim (issue 17).
+    with pytest.raises(TypeError, match="ReduceAny: x must be a tensor, got True"):
+        get_op("ReduceAny").kernel(backend)(True, (), False)

@@ -5,6 +5,8 @@ import itertools
 import numpy as np
 import pytest
 
+from refinfer.registry import get_op
+
 DTYPES = [np.float16, np.float32, np.float64, np.int8, np.int32, np.int64,
           np.uint8, np.bool_]
 
@@ -142,6 +144,19 @@ def test_split_rejects_uneven(call):
         call("Split", arange((2, 3)), 1, 2)
 
 
+@pytest.mark.parametrize("backend", ["reference", "numba"])
+@pytest.mark.parametrize("x, axis, num, message", [
+    (arange((2, 3)), 2, 1, "axis 2 out of range for rank 2"),
+    (arange((2, 3)), -3, 1, "axis -3 out of range for rank 2"),
+    (arange((2, 3)), 1, 0, "Split: output_num 0 must divide the length 3 of axis 1"),
+    (arange((2, 3)), -1, 2, "Split: output_num 2 must divide the length 3 of axis 1"),
+    (arange(()), 0, 1, "Split: input_x must have rank >= 1")])
+def test_split_names_a_bad_axis_or_count(backend, x, axis, num, message):
+    # NumPy's IndexError or ZeroDivisionError reached the user (issue 17).
+    with pytest.raises(ValueError, match=message):
+        get_op("Split").kernel(backend)(x, axis, num)
+
+
 # --- Gather ------------------------------------------------------------------
 
 def gather_loop(params, indices, axis, batch_dims):
@@ -185,6 +200,26 @@ def test_gather_embedding_export_form_and_errors(call):
         call("Gather", table, np.array([5]), 0)
     with pytest.raises(ValueError):
         call("Gather", arange((2, 3)), np.zeros((2, 1), np.int32), 0, 1)
+
+
+@pytest.mark.parametrize("backend", ["reference", "numba"])
+@pytest.mark.parametrize("params, indices, axis, error, message", [
+    ((5, 2), np.array([1, 7, -9]), 0, IndexError,
+     r"Gather: index 7 out of range \[-5, 5\) of axis 0"),
+    ((5, 2), np.array([-6]), 0, IndexError, r"index -6 out of range \[-5, 5\)"),
+    ((5, 2), np.array([0]), 2, ValueError,
+     "Gather: axis 2 out of range for input_params of rank 2"),
+    ((5, 2), np.array([0]), -3, ValueError, "axis -3 out of range"),
+    ((5, 2), np.array([0.5]), 0, TypeError,
+     r"Gather: input_indices must be int8, .*, got float64\[1\]"),
+    ((5, 2), (1, 2), 0, TypeError, r"input_indices must be a tensor, got \(1, 2\)"),
+    ((), np.array([0]), 0, ValueError, "axis 0 out of range .* rank 0")])
+def test_gather_rejects_what_it_cannot_take(backend, params, indices, axis, error,
+                                            message):
+    # NumPy's own errors named neither the axis length nor the op (issue 17).
+    gather = get_op("Gather").kernel(backend)
+    with pytest.raises(error, match=message):
+        gather(arange(params), indices, axis, 0)
 
 
 # --- StridedSlice ------------------------------------------------------------

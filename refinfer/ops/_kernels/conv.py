@@ -37,6 +37,7 @@ from refinfer.threads import GEMM_WORK, min_items, parallel_for
 from . import planes
 from . import program
 from .._ref import window as win
+from .._ref.common import require_tensors
 from .._ref.conv import (backprop_input_pads, conv3d_pads,
                          conv3d_transpose_layout, torch_layout)
 
@@ -731,6 +732,7 @@ def conv2d(x, weight, out_channel=None, kernel_size=None, mode=1,
            dilation=(1, 1), group=1, data_format="NCHW", pad_list=None):
     """Conv2D through :func:`fused_conv2d` (NCHW float32/float64; anything
     else, and every error, declines)."""
+    require_tensors("Conv2D", x=x, weight=weight)
     if not _fast_conv_applies(x, weight, out_channel, kernel_size, group,
                               data_format):
         return None

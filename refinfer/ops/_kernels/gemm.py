@@ -16,6 +16,7 @@ from refinfer.jit import kernel
 from refinfer.threads import GEMM_WORK, STREAM_BYTES, min_items, parallel_for
 
 from . import program
+from .._ref.common import require_tensors
 from .._ref.lstm import layers
 
 
@@ -85,6 +86,7 @@ def batched_matmul(a, b):
 
 def mat_mul(input, mat2, transpose_a=False, transpose_b=False):
     """MatMul: same-dtype float 2-D operands straight to BLAS."""
+    require_tensors("MatMul", input=input, mat2=mat2)
     if input.ndim == 2 and mat2.ndim == 2 \
             and program.float_operands(input, mat2) is not None:
         return parallel_matmul(input.T if transpose_a else input,

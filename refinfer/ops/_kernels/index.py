@@ -34,7 +34,7 @@ from refinfer import args
 from refinfer.jit import kernel
 from refinfer.threads import current_threads, min_items, parallel_for
 
-from .._ref.indexing import class_count
+from .._ref.indexing import class_count, gather_axes
 
 INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
 WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -692,9 +692,8 @@ def repeat(x: np.ndarray, repeats, dim, output_size):
 def gather(input_params, input_indices, axis, batch_dims=0):
     """Gather as row copies (:func:`batched_take`), negative indices
     counting from the end."""
-    axis, batch_dims = int(axis), int(batch_dims)
-    axis += input_params.ndim if axis < 0 else 0
-    batch_dims += input_indices.ndim if batch_dims < 0 else 0
+    axis, batch_dims = gather_axes(input_params, input_indices, axis,
+                                   batch_dims)
     return batched_take(input_params, input_indices, axis, batch_dims, True)
 
 

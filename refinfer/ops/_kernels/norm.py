@@ -26,7 +26,7 @@ from refinfer.threads import min_items, parallel_for
 from . import program
 from . import reduce
 from .libm import fast_exp, sum64
-from .._ref.common import cast
+from .._ref.common import cast, require_tensors
 from .._ref.norm import rstd
 
 
@@ -384,6 +384,7 @@ def bias_add(input_x, bias, data_format="NCHW"):
     (affine_rows); channel-last, NumPy's broadcast add (one ufunc
     pass along contiguous channels is as fast); integers and mixed dtypes
     decline."""
+    require_tensors("BiasAdd", input_x=input_x, bias=bias)
     last = data_format == "NHWC"
     if input_x.ndim < 2 or bias.ndim != 1 or not fits(
             input_x, input_x.shape[-1 if last else 1], bias):

@@ -157,19 +157,19 @@ def resize_nearest_neighbor(input_x, size, align_corners=False,
 def upsample_nearest(x, output_size=None, scales=None):
     """UpsampleNearest1D/2D/3D (elements of 1, 2, 4 or 8 bytes)."""
     return _resize.upsample_with(fast_resize, x, output_size, scales,
-                                 x.ndim - 2, "nearest")
+                                 (1, 2, 3), "nearest")
 
 
 def upsample_linear(x, output_size=None, scales=None, align_corners=False):
     """UpsampleLinear1D / UpsampleBilinear2D (float32/float64)."""
     return _resize.upsample_with(fast_resize, x, output_size, scales,
-                                 x.ndim - 2, "linear", align_corners)
+                                 (1, 2), "linear", align_corners)
 
 
 def upsample_trilinear3d(x, output_size=None, scales=None,
                          align_corners=False):
     """UpsampleTrilinear3D (float32/float64)."""
-    return _resize.upsample_with(fast_resize, x, output_size, scales, 3,
+    return _resize.upsample_with(fast_resize, x, output_size, scales, (3,),
                                  "linear", align_corners)
 
 

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from refinfer.errors import describe_value
+
 FLOATS = ("float16", "float32", "float64")
 SIGNED = ("int8", "int16", "int32", "int64")
 UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
@@ -114,3 +116,23 @@ def optional(normalise):
     def normalise_optional(value):
         return None if value is None else normalise(value)
     return normalise_optional
+
+
+def require_tensors(op: str, **values) -> None:
+    """A clear error where an argument the op needs as a tensor is not one
+    (a node that lost an input passes the parameter's default; a mutated
+    model may pass a Python scalar or a tuple). A NumPy scalar counts as
+    the 0-d tensor it stands for."""
+    for name, value in values.items():
+        if not isinstance(value, (np.ndarray, np.generic)):
+            raise TypeError(f"{op}: {name} must be a tensor, got "
+                            f"{describe_value(value)}")
+
+
+def require_dtype(op: str, name: str, value, dtypes: tuple[str, ...]) -> None:
+    """A clear error where ``value`` is not a tensor of one of ``dtypes``
+    (the dtypes the op takes)."""
+    require_tensors(op, **{name: value})
+    if value.dtype.name not in dtypes:
+        raise TypeError(f"{op}: {name} must be {', '.join(dtypes)}, got "
+                        f"{describe_value(value)}")

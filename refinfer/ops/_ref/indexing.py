@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .common import INTS, require_dtype, require_tensors
+
 
 def nd_index(indices: np.ndarray, shape, op: str,
              allow_negative: bool = False) -> tuple[np.ndarray, ...]:
@@ -28,6 +30,35 @@ def nd_index(indices: np.ndarray, shape, op: str,
                              f"length {shape[axis]}")
         index.append(column)
     return tuple(index)
+
+
+def gather_axes(params, indices, axis, batch_dims) -> tuple[int, int]:
+    """Gather's axis and batch_dims, negative ones counted from the end,
+    once the arguments are checked: tensors, integer indices, an axis of
+    params, 0 <= batch_dims <= axis."""
+    require_tensors("Gather", input_params=params)
+    require_dtype("Gather", "input_indices", indices, INTS)
+    given, batch_dims = int(axis), int(batch_dims)
+    axis = given + params.ndim if given < 0 else given
+    batch_dims += indices.ndim if batch_dims < 0 else 0
+    if not 0 <= axis < params.ndim:
+        raise ValueError(f"Gather: axis {given} out of range for input_params "
+                         f"of rank {params.ndim}")
+    if not 0 <= batch_dims <= axis:
+        raise ValueError(f"Gather: need 0 <= batch_dims ({batch_dims}) <= "
+                         f"axis ({axis})")
+    return axis, batch_dims
+
+
+def check_take(op: str, indices: np.ndarray, length: int, axis: int) -> None:
+    """Indices into an axis of ``length`` must lie in [-length, length)
+    (negative ones count from the end); else an error naming the first
+    bad one."""
+    flat = indices.reshape(-1)
+    bad = (flat < -length) | (flat >= length)
+    if bad.any():
+        raise IndexError(f"{op}: index {flat[bad.argmax()]} out of range "
+                         f"[-{length}, {length}) of axis {axis}")
 
 
 def check_updates(indices, updates, shape, op: str) -> None:

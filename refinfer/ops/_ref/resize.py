@@ -22,7 +22,9 @@ import math
 
 import numpy as np
 
-from .common import compute_dtype
+from refinfer.errors import describe_value
+
+from .common import compute_dtype, require_tensors
 
 
 def _scale(size_in: int, size_out: int, align_corners: bool) -> float:
@@ -103,12 +105,17 @@ def resize_nearest_with(sample, image, size, align_corners, half_pixel_centers):
     return sample(image, size, "nearest", align_corners, half_pixel_centers)
 
 
-def upsample_with(sample, x, output_size, scales, rank, mode,
+def upsample_with(sample, x, output_size, scales, ranks, mode,
                   align_corners=False):
     """An Upsample op with ``sample``: out = output_size or floor(in *
-    scale) over the trailing ``rank`` axes."""
-    if x.ndim != rank + 2:
-        raise ValueError(f"Upsample: {rank + 2}-D input expected, got {x.shape}")
+    scale) over the trailing ``rank`` axes, x being (N, C, *rank axes)
+    with rank one of ``ranks`` (those the op takes)."""
+    require_tensors("Upsample", x=x)
+    rank = x.ndim - 2
+    if rank not in ranks:
+        expected = " or ".join(f"{r + 2}-D" for r in ranks)
+        raise ValueError(f"Upsample: {expected} input expected, got "
+                         f"{describe_value(x)}")
     size = _output_size(x, output_size, scales, rank)
     return sample(x, size, mode, align_corners,
                   mode == "linear" and not align_corners)

@@ -23,6 +23,17 @@ def extent(kernel: int, dilation: int) -> int:
     return (kernel - 1) * dilation + 1
 
 
+def check_geometry(axes: int, kernel, stride, dilation) -> None:
+    """Kernel, stride and dilation must be positive on every spatial axis
+    (a mutated model may give 0, which would divide by zero or make an
+    empty window)."""
+    for name, values in (("kernel", kernel), ("stride", stride),
+                         ("dilation", dilation)):
+        if any(int(v) < 1 for v in values[:axes]):
+            raise ValueError(f"window {name} {tuple(values)} must be >= 1 "
+                             f"on each of the {axes} spatial axes")
+
+
 def same_pads(size: int, kernel: int, stride: int,
               dilation: int = 1) -> tuple[int, int]:
     """(before, after) SAME padding along one axis."""
@@ -40,6 +51,7 @@ def resolve_pads(hw, kernel, stride, dilation, pad_mode: str,
     pass None and so reject "PAD"); "VALID" pads nothing; "SAME" computes
     the padding from the geometry.
     """
+    check_geometry(len(hw), kernel, stride, dilation)
     axes = range(len(hw))
     if pad_mode == "VALID":
         return tuple((0, 0) for _ in axes)
@@ -57,6 +69,7 @@ def output_hw(hw, kernel, stride, dilation, pads: Pads,
     fit. ``ceil_mode`` (pools) rounds the window count up, as PyTorch: the
     last window may overhang the padded input but must start inside the
     input or its leading padding."""
+    check_geometry(len(hw), kernel, stride, dilation)
     out = []
     for i in range(len(hw)):
         padded = hw[i] + pads[i][0] + pads[i][1]

@@ -23,16 +23,20 @@ it loads, before any kernel is defined (the ops import it), and never writes
 it into the environment.
 
 Compilation: a new kernel signature costs about half a second. While a
-model is built, :func:`progress` prints one line per kernel compiled (cache
-hits print nothing), so a cold start explains itself.
+model is built, :func:`progress` says so in one line at the first kernel
+compiled (with the hint to run ``refinfer warmup`` ahead of deployment),
+shows a "compiling kernels" bar on a terminal and prints the count at the
+end; cache hits print nothing, so a warm start is silent.
 """
 from __future__ import annotations
 
 import contextlib
 import sys
+import time
 
 import numba
 from numba.core import event
+from tqdm import tqdm
 
 from .process import numba_cache_dir
 
@@ -47,33 +51,74 @@ def kernel(fn):
 
 
 class _Progress(event.Listener):
-    """Prints a line when a top-level kernel compile starts (nested
-    compiles of helper functions are part of it)."""
+    """Counts the top-level kernel compiles (nested compiles of helper
+    functions are part of one). The first says, in one line, what happens
+    and how to avoid it; on a terminal a bar then follows the run that
+    compiles (``step`` is its executor hook after each kernel step, out of
+    ``total`` steps, None when loops make it unknown). Closing prints how
+    many were compiled, and how long it took."""
 
-    def __init__(self, stream):
-        self.stream, self.depth, self.count = stream, 0, 0
+    def __init__(self, stream, total: int | None, what: str):
+        self.stream, self.total, self.what = stream, total, what
+        self.depth, self.count, self.steps = 0, 0, 0
+        self.bar: tqdm | None = None
+        self.started = 0.0
 
     def on_start(self, ev):
         self.depth += 1
-        if self.depth == 1:
-            self.count += 1
-            dispatcher = ev.data["dispatcher"]
-            types = ", ".join(str(t) for t in ev.data["args"])
-            print(f"refinfer: compiling kernel {self.count}: "
-                  f"{dispatcher.py_func.__qualname__}({types}) "
-                  f"[once; cached in {CACHE_DIR or 'the package folder'}]",
-                  file=self.stream, flush=True)
+        if self.depth > 1:
+            return
+        self.count += 1
+        if self.count == 1:
+            self._announce()
+        if self.bar is not None:
+            self.bar.set_postfix_str(f"{self.count} compiled")
 
     def on_end(self, ev):
         self.depth -= 1
 
+    def step(self, *_) -> None:
+        self.steps += 1
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def _announce(self) -> None:
+        print(f"refinfer: compiling the fast kernels{self.what} once (cached "
+              f"in {CACHE_DIR or 'the package folder'}; `refinfer warmup "
+              f"MODEL` compiles them ahead of deployment)", file=self.stream,
+              flush=True)
+        self.started = time.perf_counter()
+        if _is_terminal(self.stream):
+            self.bar = tqdm(total=self.total, initial=self.steps,
+                            desc="compiling kernels", unit="node",
+                            file=self.stream, leave=False, dynamic_ncols=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+        if self.count:
+            print(f"refinfer: {self.count} kernel(s) compiled in "
+                  f"{time.perf_counter() - self.started:.1f} s",
+                  file=self.stream, flush=True)
+
+
+def _is_terminal(stream) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
 
 @contextlib.contextmanager
-def progress(stream=None):
-    """Report kernel compilations (not cache loads) while in the block.
+def progress(stream=None, total: int | None = None, model: str = ""):
+    """Report kernel compilations (not cache loads) while in the block:
+    one line at the first, a bar on a terminal, a count at the end.
 
-    Returns the listener; its ``count`` is the number of kernels compiled.
-    """
-    listener = _Progress(stream or sys.stderr)
-    with event.install_listener("numba:compile", listener):
-        yield listener
+    Returns the listener: its ``count`` is the number of kernels compiled,
+    its ``step`` the executor hook that advances the bar (``total`` steps
+    of ``model``'s run)."""
+    listener = _Progress(stream or sys.stderr, total,
+                         f" of {model}" if model else "")
+    try:
+        with event.install_listener("numba:compile", listener):
+            yield listener
+    finally:
+        listener.close()

@@ -93,6 +93,15 @@ class Program:
                 yield f"{name}/{place}", holder, k
 
 
+def step_count(program: Program) -> int | None:
+    """Kernel steps one run of ``program`` executes; None when graph calls
+    (control flow, loops) make it depend on the data."""
+    steps = [s for plan in program.plans.values() for s in plan.steps]
+    if any(isinstance(s, CallStep) for s in steps):
+        return None
+    return len(program.plans[program.main].steps)
+
+
 def compile_model(model: Model, backend: str = "reference",
                   keep: bool = False, precision: str = "float32",
                   fuse: bool = True) -> Program:

@@ -70,17 +70,20 @@ class LoadedModel:
 
     def run(self, arrays: Sequence[np.ndarray], hooks=None,
             keep: bool = False, shapes: Sequence | None = None,
-            max_calls: int | None = None) -> list:
+            max_calls: int | None = None, fused: bool | None = None) -> list:
         """Run on one array per data input; returns the flattened outputs.
         ``shapes`` overrides the declared input shapes (after a resize);
-        ``max_calls`` bounds the graph calls (executor.CallBudgetExceeded)."""
+        ``max_calls`` bounds the graph calls (executor.CallBudgetExceeded);
+        ``fused``: run the fast backend's fused plan (default: unless
+        ``hooks`` are given, which then see every node)."""
         self.check_inputs(arrays, shapes)
         args = [MONAD] * len(self.model.main.inputs)
         for k, array in zip(self._data_inputs, arrays):
             args[k] = array
         if self.threads is not None:
             self.threads.apply()
-        program = self._program(keep, fused=hooks is None)
+        program = self._program(keep, fused=hooks is None if fused is None
+                                else fused)
         values = executor.flatten(executor.run(
             program, args, hooks, self.max_call_depth, max_calls))
         return [self._output_array(k, v) for k, v in enumerate(values)]

@@ -6,7 +6,8 @@ first call (about half a second each) and caches the result on disk
 its declared input shapes while it is built: every kernel signature the
 model needs is compiled, or loaded from the cache, and every per-shape
 pre-computation (convolution geometry, elementwise layouts) is done.
-Compilations print a progress line; cache loads are silent.
+Compilations print one line and, on a terminal, a progress bar over the
+warm-up run's kernel steps; cache loads are silent.
 
 The warm-up run is bounded: a model whose run depends on its input data (a
 loop whose count is an input, or one that never ends on zeros) stops after
@@ -26,7 +27,8 @@ import sys
 import numpy as np
 
 from . import jit
-from .executor import CallBudgetExceeded
+from .executor import CallBudgetExceeded, Hooks
+from .plan import step_count
 
 # Graph calls (loop iterations among them) the warm-up run may make: enough
 # to reach every kernel of a loop body, a fraction of a second when spent.
@@ -50,9 +52,11 @@ def compile_kernels(loaded, stream=None) -> tuple[int, str]:
         _report(loaded, note, stream)
         return 0, note
     note = ""
-    with jit.progress(stream) as listener, np.errstate(all="ignore"):
+    with jit.progress(stream, step_count(loaded.program), loaded.path) \
+            as listener, np.errstate(all="ignore"):
         try:
-            loaded.run(zeros, max_calls=WARMUP_CALLS)
+            loaded.run(zeros, Hooks(after=listener.step), fused=True,
+                       max_calls=WARMUP_CALLS)
         except CallBudgetExceeded:
             note = (f"warm-up stopped after {WARMUP_CALLS} graph calls: the "
                     f"model's loops depend on its input data and did not end "

@@ -1,6 +1,7 @@
 """The fast path's plumbing: backend selection, thread control, the Numba
 cache directory, compile progress, ``refinfer warmup`` and the command's
 OPENBLAS_CORETYPE launcher."""
+import io
 import os
 import subprocess
 import sys
@@ -140,16 +141,46 @@ def test_the_cache_key_follows_every_kernel_source(tmp_path, monkeypatch):
 
 
 def test_progress_reports_compilations_not_cache_loads(capsys):
+    """Issue 16, friction 9: the first run printed each kernel's Numba
+    signature (internal names included), with no count and no hint."""
     @numba.njit
     def twice(x):
         return x * 2
 
-    with jit.progress() as listener:
+    with jit.progress(model="m.mindir") as listener:
         twice(np.float32(1))
-        twice(np.float32(2))    # compiled already: no second line
+        twice(np.float32(2))    # compiled already: nothing more
     err = capsys.readouterr().err
     assert listener.count == 1
-    assert "refinfer: compiling kernel 1: " in err and "twice(float32)" in err
+    lines = err.splitlines()
+    assert len(lines) == 2 and "twice" not in err and "float32" not in err
+    assert lines[0].startswith("refinfer: compiling the fast kernels of "
+                               "m.mindir once") and "`refinfer warmup" in lines[0]
+    assert lines[1].startswith("refinfer: 1 kernel(s) compiled in ")
+    with jit.progress() as listener:
+        twice(np.float32(3))    # a cache hit: silent
+    assert listener.count == 0 and capsys.readouterr().err == ""
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_counts_steps_on_a_terminal():
+    @numba.njit
+    def thrice(x):
+        return x * 3
+
+    stream = _Terminal()
+    with jit.progress(stream, total=4) as listener:
+        listener.step()
+        thrice(np.float32(1))       # the bar starts here, at step 1 of 4
+        for _ in range(3):
+            listener.step()
+    bar = listener.bar      # tqdm draws at most every 0.1 s: read the bar
+    assert (bar.desc, bar.n, bar.total) == ("compiling kernels", 4, 4)
+    assert bar.postfix == "1 compiled" and "thrice" not in stream.getvalue()
 
 
 def test_warmup_command(capsys):

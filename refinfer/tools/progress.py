@@ -10,7 +10,7 @@ import sys
 from tqdm import tqdm
 
 from ..executor import Hooks
-from ..plan import CallStep
+from ..plan import step_count
 from ..runtime import LoadedModel
 
 
@@ -26,10 +26,7 @@ def progress_bar(total: int | None, desc: str, enabled: bool | None = None,
 def node_count(model: LoadedModel) -> int | None:
     """Kernel steps one run executes; None when graph calls (control flow,
     loops) make it depend on the data."""
-    steps = [s for plan in model.program.plans.values() for s in plan.steps]
-    if any(isinstance(s, CallStep) for s in steps):
-        return None
-    return len(model.program.plans[model.program.main].steps)
+    return step_count(model.program)
 
 
 def with_progress(hooks: Hooks | None, bar: tqdm) -> Hooks:

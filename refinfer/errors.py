@@ -4,6 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
+class UsageError(ValueError):
+    """A command line that is wrong although it parses: an option's value
+    that is malformed or applies to nothing (a tolerance, a pattern, a
+    format, a flag value), or options that do not go together. The library
+    raises it for the values it parses; the ``refinfer`` command exits with
+    status 2 on it, as on argparse's own errors (refinfer/cli/__init__.py).
+    A ValueError, so that library callers catching those still do."""
+
+
 SHOWN_ITEMS = 8         # elements of a sequence an error message shows
 SHOWN_VALUES = 4        # values of a tensor an error message shows
 SHOWN_CHARS = 80        # characters of any other value's repr

@@ -36,7 +36,8 @@ def load_input(path: str, spec: IOSpec) -> np.ndarray:
 def random_input(spec: IOSpec, rng: np.random.Generator) -> np.ndarray:
     if any(d < 0 for d in spec.shape):
         raise ValueError(f"input {spec.name!r} has dynamic shape "
-                         f"{list(spec.shape)}: give an input file")
+                         f"{list(spec.shape)}: give an input file or its shape "
+                         f"(--input-shapes)")
     dtype = spec.dtype
     if dtype.kind == "f":
         return rng.uniform(0.1, 1.0, spec.shape).astype(dtype)

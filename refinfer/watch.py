@@ -19,6 +19,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
+from .errors import UsageError
 from .executor import Hooks
 
 _SCALARS = (np.generic, bool, int, float)
@@ -30,7 +31,7 @@ def pattern_matcher(pattern: str) -> Callable[[str], bool]:
         try:
             regex = re.compile(pattern[3:])
         except re.error as exc:
-            raise ValueError(f"bad regular expression {pattern!r}: {exc}") \
+            raise UsageError(f"bad regular expression {pattern!r}: {exc}") \
                 from exc
         return lambda text: regex.search(text) is not None
     return lambda text: fnmatch.fnmatchcase(text, pattern)

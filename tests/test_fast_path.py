@@ -188,7 +188,7 @@ def test_warmup_command(capsys):
     assert cli_main(["warmup", path]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"{path}: ready; ") and "cache: " in out
-    assert cli_main(["warmup", "no/such/model.mindir"]) == 2
+    assert cli_main(["warmup", "no/such/model.mindir"]) == 3     # a model error
 
 
 @pytest.mark.parametrize("environ, flags, expected", [

@@ -1,32 +1,43 @@
-"""``refinfer run MODEL [--input FILE ...] [--output-dir DIR] [--seed N]
-[--distributed [--ranks N]] [--float64 [--cast-outputs]]``: run a model
-and print its outputs in Lite's quick-start format."""
+"""``refinfer run MODEL [--input FILE ...] [--input-shapes SHAPES]
+[--output-dir DIR] [--seed N] [--loop-count N] [--threads N]
+[--backend numba|reference] [--json [FILE]] [--distributed [--ranks N]]
+[--float64 [--cast-outputs]]``: run a model and print its outputs in Lite's
+quick-start format, with their shape and dtype."""
 from __future__ import annotations
 
 import os
+import sys
+import time
 
 import numpy as np
 
-from .. import distributed
-from ..api import Model, ModelType
-from ..api.enums import numpy_type
-from ..inputs import make_inputs
-from ..runtime import IOSpec
-from .options import add_precision_args, precision
+from .. import __version__, distributed
+from ..tools.metrics import stats
+from .options import (UsageError, add_input_shapes, add_json_arg,
+                      add_precision_args, add_run_settings, build_model,
+                      emit_json, model_inputs, precision, random_note)
 
 PRINTED_VALUES = 50
 
 
 def add(sub) -> None:
     run = sub.add_parser("run", help="run a model and print its outputs")
+    run.add_argument("--version", action="version",
+                     version=f"refinfer {__version__}")
     run.add_argument("model", help=".mindir file")
     run.add_argument("--input", nargs="+", metavar="FILE",
                      help="one file per input: .npy, or raw .bin like Lite's "
                      "benchmark (default: seeded random data)")
+    add_input_shapes(run)
     run.add_argument("--output-dir", metavar="DIR",
                      help="also write each output as output_<i>.npy and .bin")
     run.add_argument("--seed", type=int, default=0,
                      help="seed of the random inputs (default 0)")
+    run.add_argument("--loop-count", "--loopCount", dest="loop_count", type=int,
+                     metavar="N", help="predict N times and print the latency "
+                     "(min, max, avg)")
+    add_run_settings(run)
+    add_json_arg(run)
     run.add_argument("--distributed", action="store_true",
                      help="a sliced model: MODEL names each rank's file with "
                      "{rank}; run under mpirun -n N (or give --ranks); "
@@ -39,51 +50,94 @@ def add(sub) -> None:
 
 
 def command(args) -> int:
+    if args.loop_count is not None and args.loop_count < 1:
+        raise UsageError(f"--loop-count {args.loop_count}: expected 1 or more")
+    if args.ranks is not None and not args.distributed:
+        raise UsageError("--ranks N goes with --distributed")
     if not args.distributed:
-        print(_run_text(args), end="")
+        result = _run(args)
+        print(random_note(result["inputs"]), end="", file=sys.stderr)
+        _print(result, args.json)
         return 0
+    if not distributed.launched_by_mpi() and (args.ranks or 0) < 1:
+        raise UsageError("--distributed outside mpirun: say how many ranks to "
+                         "run as threads (--ranks N), or launch with mpirun -n N")
     # Every rank runs its own file on the same inputs (docs/distributed.md).
-    texts = distributed.each_rank(args.ranks, lambda: _run_text(args))
-    for rank, text in enumerate(texts or ()):    # None on MPI ranks but 0
-        print(f"rank {rank}:\n{text}", end="")
+    results = distributed.each_rank(args.ranks, lambda: _run(args))
+    if results is None:     # an MPI rank but 0
+        return 0
+    print(random_note(results[0]["inputs"]), end="", file=sys.stderr)
+    if args.json:
+        emit_json(args.json, [_json(r) for r in results])
+    if args.json != "-":
+        for rank, result in enumerate(results):
+            print(f"rank {rank}:\n{_text(result)}", end="")
     return 0
 
 
-def _build(path: str, config: dict | None = None) -> Model:
-    """``path`` may name a rank's file with ``{rank}``."""
-    if not os.path.exists(distributed.expand_rank(path)):
-        raise FileNotFoundError(f"{path}: no such model file")
-    model = Model()
-    model.build_from_file(path, ModelType.MINDIR, config_dict=config)
-    return model
+def _print(result: dict, json_target: str | None) -> None:
+    if json_target:
+        emit_json(json_target, _json(result))
+    if json_target != "-":
+        print(_text(result), end="")
 
 
-def _run_text(args) -> str:
-    """Run the model; its outputs in Lite's quick-start format."""
+def _run(args) -> dict:
+    """Run the model (``--loop-count`` times); its outputs and timings."""
     oracle = {"precision": precision(args),
               "cast_outputs": str(args.cast_outputs).lower()}
-    model = _build(args.model, {"refinfer": oracle})
-    specs = [IOSpec(t.name, tuple(t.shape), np.dtype(numpy_type(t.dtype)))
-             for t in model.get_inputs()]
-    arrays = make_inputs(specs, args.input, args.seed)
-    if any(d < 0 for spec in specs for d in spec.shape):
-        # Dynamic-shape model: take the shapes of the given .npy inputs.
-        model.resize(model.get_inputs(), [list(a.shape) for a in arrays])
-    outputs = model.predict(arrays)
+    model = build_model(args.model, args, {"refinfer": oracle})
+    arrays, source = model_inputs(model, args.input, args.seed,
+                                  args.input_shapes)
+    times = []
+    for _ in range(args.loop_count or 1):
+        start = time.perf_counter()
+        outputs = model.predict(arrays)
+        times.append(time.perf_counter() - start)
     if args.output_dir:
         directory = os.path.join(args.output_dir, "rank{rank}") \
             if args.distributed else args.output_dir
         _save_outputs(distributed.expand_rank(directory),
                       [o.get_data_to_numpy() for o in outputs])
-    return "".join(_output_text(o.name, o.data_size, o.element_num,
-                                o.get_data_to_numpy()) for o in outputs)
+    return {"model": args.model, "backend": args.backend,
+            "threads": args.threads, "inputs": source,
+            "outputs": [(o.name, o.data_size, o.element_num,
+                         o.get_data_to_numpy()) for o in outputs],
+            "latency_ms": _latency(times) if args.loop_count else None}
+
+
+def _latency(seconds: list[float]) -> dict:
+    ms = [1000 * s for s in seconds]
+    return {"loop_count": len(ms), "min": min(ms), "max": max(ms),
+            "avg": sum(ms) / len(ms)}
+
+
+def _text(result: dict) -> str:
+    text = "".join(_output_text(*output) for output in result["outputs"])
+    latency = result["latency_ms"]
+    if latency:
+        text += (f"latency over {latency['loop_count']} predict(s): min "
+                 f"{latency['min']:.3f} ms, max {latency['max']:.3f} ms, avg "
+                 f"{latency['avg']:.3f} ms ({result['backend']} backend, "
+                 f"threads {result['threads'] or 'all'})\n")
+    return text
+
+
+def _json(result: dict) -> dict:
+    outputs = [{"name": name, "shape": list(data.shape),
+                "dtype": data.dtype.name, "data_size": data_size,
+                "element_num": element_num, **stats(data),
+                "first_values": data.reshape(-1)[:PRINTED_VALUES].tolist()}
+               for name, data_size, element_num, data in result["outputs"]]
+    return {**result, "outputs": outputs}
 
 
 def _output_text(name, data_size, element_num, data: np.ndarray) -> str:
-    """MindSpore Lite's quick-start format."""
+    """MindSpore Lite's quick-start format, with the shape and dtype."""
     values = data.reshape(-1)[:PRINTED_VALUES]
     return (f"tensor's name is:{name} data size is:{data_size} tensor elements "
-            f"num is:{element_num}\noutput data is: "
+            f"num is:{element_num} shape is:{list(data.shape)} dtype is:"
+            f"{data.dtype.name}\noutput data is: "
             f"{' '.join(str(v) for v in values)} \n")
 
 

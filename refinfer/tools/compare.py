@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import UsageError
 from . import metrics
 from .progress import progress_bar
 from .tensorio import TensorRef, read_tensors, write_json
@@ -122,7 +123,7 @@ def parse_tolerance(text: str) -> tuple[str, float, float]:
     except ValueError:
         atol = rtol = -1.0
     if not name or not (atol >= 0 and rtol >= 0):
-        raise ValueError(f"--tol {text!r}: expected NAME:ATOL,RTOL with "
+        raise UsageError(f"--tol {text!r}: expected NAME:ATOL,RTOL with "
                          "non-negative numbers, e.g. output_0:1e-4,1e-3")
     return name, atol, rtol
 
@@ -215,7 +216,7 @@ def _check_rules_used(rules, pairs) -> None:
     for rule_name, _, _ in rules:
         if not any(_rule_applies(rule_name, _tensor_names(e, a), glob)
                    for e, a in pairs for glob in (False, True)):
-            raise ValueError(f"--tol {rule_name!r} matches no compared tensor")
+            raise UsageError(f"--tol {rule_name!r} matches no compared tensor")
 
 
 def _names(names: list[str], limit: int = 5) -> str:

@@ -27,6 +27,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 
+from ..errors import UsageError
 from ..graph import Graph, Node, Ref, RefKind
 from ..runtime import LoadedModel
 from .explain import Listing, type_text
@@ -419,7 +420,7 @@ def write_graph(model: LoadedModel, path: str,
     """Write the drawing to ``path``; the format is the extension's."""
     extension = os.path.splitext(path)[1].lower()
     if extension not in FORMATS:
-        raise ValueError(f"{path}: unknown format (expected "
+        raise UsageError(f"{path}: unknown format (expected "
                          f"{', '.join(FORMATS)})")
     drawing = build_drawing(model, report)
     writers = {".html": to_html, ".dot": to_dot,

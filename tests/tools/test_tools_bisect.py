@@ -126,7 +126,7 @@ def test_shadow_run_holds_only_live_values():
 
 def test_bad_reference_is_a_clear_error(capsys):
     code, _, err = run_cli(capsys, "bisect", LENET, "--against", "nonsense")
-    assert code == 2
+    assert code == 3        # no such file or directory
     assert "--against 'nonsense'" in err and "float64" in err
     assert "reference" in err
 

@@ -149,10 +149,10 @@ def test_matching_by_name_then_stem():
     (lambda d: (save(d / "e", s=np.array(["a", "b"])), save(d / "a", s=E[:2])),
      "cannot compare"),
 ])
-def test_bad_input_exits_2(tmp_path, capsys, make, message):
+def test_bad_input_exits_3(tmp_path, capsys, make, message):
     expected, actual = make(tmp_path)
     code, out, err = run_cli(capsys, "compare", expected, actual)
-    assert code == 2 and message in err and out == ""
+    assert code == 3 and message in err and out == ""
     assert err.startswith("refinfer compare: error:")
 
 

@@ -167,7 +167,7 @@ def test_node_failure_on_the_command_line(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(tools_common, "load_model",
                         lambda path, *options: broken_lenet(5))
     code, _, err = run_cli(capsys, "dump", LENET, "--out", tmp_path / "d")
-    assert code == 2 and "the dump up to this node is in" in err
+    assert code == 3 and "the dump up to this node is in" in err
     assert (tmp_path / "d" / "manifest.json").exists()
 
 
@@ -175,11 +175,11 @@ def test_bad_inputs_leave_nothing(tmp_path, capsys):
     code, _, err = run_cli(capsys, "dump", LENET, "--input",
                            golden_file("mlp", "input_0.npy"), "--out",
                            tmp_path / "d")
-    assert code == 2 and "expects shape" in err
+    assert code == 3 and "expects shape" in err
     assert os.listdir(tmp_path) == []
     code, _, err = run_cli(capsys, "dump", LENET, "--out", tmp_path / "d",
                            "--nodes", "re:(")
-    assert code == 2 and "bad regular expression" in err
+    assert code == 2 and "bad regular expression" in err     # usage
     assert os.listdir(tmp_path) == []
 
 

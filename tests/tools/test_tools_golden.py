@@ -129,7 +129,7 @@ def test_bad_input_leaves_no_directory(tmp_path, capsys, inputs, message):
     out = tmp_path / "out"
     code, _, err = run_cli(capsys, "golden", MLP, "--input", *inputs,
                            "--out", out)
-    assert code == 2 and message in err and err.startswith("refinfer golden")
+    assert code == 3 and message in err and err.startswith("refinfer golden")
     assert not out.exists() and leftovers(tmp_path) == []
 
 
@@ -142,14 +142,14 @@ def test_failure_while_writing_leaves_no_directory(tmp_path, capsys,
     monkeypatch.setattr(tools_golden, "write_calibration", disk_full)
     out = tmp_path / "out"
     code, _, err = run_cli(capsys, "golden", MLP, "--out", out)
-    assert code == 2 and "No space left" in err
+    assert code == 3 and "No space left" in err
     assert os.listdir(tmp_path) == []
 
 
 def test_existing_directory_is_kept_unless_forced(mlp_golden, capsys):
     (mlp_golden / "mine.txt").write_text("keep me")
     code, _, err = run_cli(capsys, "golden", MLP, "--out", mlp_golden)
-    assert code == 2 and "already exists" in err
+    assert code == 3 and "already exists" in err
     assert (mlp_golden / "mine.txt").exists()
     assert run_cli(capsys, "golden", MLP, "--out", mlp_golden,
                    "--force")[0] == 0
@@ -160,5 +160,5 @@ def test_existing_directory_is_kept_unless_forced(mlp_golden, capsys):
 def test_missing_model(tmp_path, capsys):
     code, _, err = run_cli(capsys, "golden", tmp_path / "no.mindir", "--out",
                            tmp_path / "out")
-    assert code == 2 and "no such model file" in err
+    assert code == 3 and "no such model file" in err
     assert not (tmp_path / "out").exists()

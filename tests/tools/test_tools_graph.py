@@ -49,7 +49,7 @@ def test_svg_needs_graphviz(tmp_path, capsys):
     out = tmp_path / "g.svg"
     code, _, err = run_cli(capsys, "graph", LENET, "-o", out)
     if shutil.which("dot") is None:
-        assert code == 2 and "needs Graphviz's 'dot'" in err
+        assert code == 3 and "needs Graphviz's 'dot'" in err
         assert not out.exists()
     else:
         assert code == 0 and "<svg" in out.read_text()

@@ -6,6 +6,7 @@
                  [--output-dir DIR] [--seed N] [--loop-count N] [--threads N]
                  [--backend numba|reference] [--json [FILE]]
                  [--distributed [--ranks N]]
+    refinfer benchmark --modelFile MODEL [Lite's benchmark flags ...]
     refinfer info MODEL
     refinfer ops [--markdown] [--golden DIR]
     refinfer golden MODEL [--input FILE ...] [--seed N] --out DIR [--force]
@@ -41,12 +42,12 @@ import argparse
 import sys
 
 from .. import __version__
-from . import (bisect, compare, dump, explain, golden, graph, info, ops, run,
-               walk, warmup)
+from . import (benchmark, bisect, compare, dump, explain, golden, graph, info,
+               ops, run, walk, warmup)
 from .options import UsageError
 
-SUBCOMMANDS = (run, info, ops, golden, compare, dump, bisect, explain, walk,
-               graph, warmup)
+SUBCOMMANDS = (run, benchmark, info, ops, golden, compare, dump, bisect,
+               explain, walk, graph, warmup)
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_ERROR = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130      # 128 + SIGINT, as shells report it

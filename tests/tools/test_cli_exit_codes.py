@@ -14,7 +14,7 @@ MISSING = "no/such/model.mindir"
 # Each subcommand with a model that does not exist (its other arguments right).
 MODEL_ERRORS = {
     "run": ["run", MISSING],
-
+    "benchmark": ["benchmark", f"--modelFile={MISSING}"],
     "info": ["info", MISSING],
     "golden": ["golden", MISSING, "--out", "unused_out"],
     "dump": ["dump", MISSING, "--out", "unused_out"],
@@ -53,6 +53,14 @@ def test_an_unknown_option_is_a_usage_error(capsys, argv):
     (["run", LENET, "--ranks", "2"], "--ranks N goes with --distributed"),
     (["dump", LENET, "--out", "unused_out", "--nodes", "re:("],
      "bad regular expression"),
+    (["benchmark", f"--modelFile={LENET}", "--device=GPU"],
+     "GPU target not available yet"),
+    (["benchmark", f"--modelFile={LENET}", "--loopCount=0"],
+     "--loopCount 0: must be 1 or more"),
+    (["benchmark", f"--modelFile={LENET}", "--timeProfiling=maybe"],
+     "expected true or false, got 'maybe'"),
+    (["benchmark", f"--modelFile={LENET}", "--modelType=MindIR_Lite"],
+     "MindIR_Lite (.ms) files need MindSpore Lite"),
 ])
 def test_usage_errors_exit_2(capsys, argv, message):
     code, out, err = run_cli(capsys, *argv)

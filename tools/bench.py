@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -352,6 +353,9 @@ def add_chain_onnx():
 
 
 # -- cold start and dispatch ---------------------------------------------------------------
+# The line refinfer/jit.py prints after a build that compiled kernels.
+COMPILED_LINE = re.compile(r"refinfer: (\d+) kernel\(s\) compiled in ")
+
 COLD_SCRIPT = """
 import time, sys
 start = time.perf_counter()
@@ -379,8 +383,8 @@ def cold_start(model="mobilenetv2") -> dict:
                                   capture_output=True, text=True, check=True, cwd=ROOT)
             result[label] = {"wall_s": time.perf_counter() - start,
                              "in_process_s": float(done.stdout.split()[-1]),
-                             "progress_lines": sum("compiling kernel" in line for line in
-                                                   done.stderr.splitlines())}
+                             "kernels_compiled": sum(
+                                 int(n) for n in COMPILED_LINE.findall(done.stderr))}
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     return result
@@ -503,7 +507,7 @@ def markdown(rows, cold, dispatch, notes, header) -> str:
         for label, c in cold.items():
             lines.append(f"- {label.replace('_', ' ')}: {c['wall_s']:.2f} s wall "
                          f"({c['in_process_s']:.2f} s in process), "
-                         f"{c['progress_lines']} kernel compile message(s)")
+                         f"{c['kernels_compiled']} kernel(s) compiled")
     if dispatch:
         lines += ["", f"Per-node cost on a chain of {dispatch['nodes']} Add nodes "
                   "(µs per node):", ""]

@@ -5,6 +5,7 @@
 quick-start format, with their shape and dtype."""
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -13,6 +14,7 @@ import numpy as np
 
 from .. import __version__, distributed
 from ..tools.metrics import stats
+from ..tools.tensorio import json_safe
 from .options import (UsageError, add_input_shapes, add_json_arg,
                       add_precision_args, add_run_settings, build_model,
                       emit_json, model_inputs, precision, random_note)
@@ -62,17 +64,25 @@ def command(args) -> int:
     if not distributed.launched_by_mpi() and (args.ranks or 0) < 1:
         raise UsageError("--distributed outside mpirun: say how many ranks to "
                          "run as threads (--ranks N), or launch with mpirun -n N")
-    # Every rank runs its own file on the same inputs (docs/distributed.md).
-    results = distributed.each_rank(args.ranks, lambda: _run(args))
-    if results is None:     # an MPI rank but 0
+    # Every rank runs its own file on the same inputs (docs/distributed.md);
+    # ranks gather text: each sends its printed text and report as JSON.
+    gathered = distributed.each_rank(args.ranks, lambda: _rank_json(args))
+    if gathered is None:    # an MPI rank but 0
         return 0
-    print(random_note(results[0]["inputs"]), end="", file=sys.stderr)
+    ranks = [json.loads(text) for text in gathered]
+    print(random_note(ranks[0]["report"]["inputs"]), end="", file=sys.stderr)
     if args.json:
-        emit_json(args.json, [_json(r) for r in results])
+        emit_json(args.json, [r["report"] for r in ranks])
     if args.json != "-":
-        for rank, result in enumerate(results):
-            print(f"rank {rank}:\n{_text(result)}", end="")
+        for rank, r in enumerate(ranks):
+            print(f"rank {rank}:\n{r['text']}", end="")
     return 0
+
+
+def _rank_json(args) -> str:
+    """One rank's run: its text and its JSON report, as JSON text."""
+    result = _run(args)
+    return json.dumps(json_safe({"text": _text(result), "report": _json(result)}))
 
 
 def _print(result: dict, json_target: str | None) -> None:

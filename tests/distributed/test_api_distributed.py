@@ -1,6 +1,7 @@
 """The Lite API and the CLI on sliced models, ranks as threads: the {rank}
 path, the context readers, and the build-time checks that turn the usual
 distributed mistakes into one clear error."""
+import json
 import os
 import time
 
@@ -152,6 +153,19 @@ def test_cli_runs_every_rank(capsys, tmp_path):
     for rank in range(2):
         np.testing.assert_allclose(np.load(tmp_path / f"rank{rank}" / "output_0.npy"),
                                    case.unsliced_outputs()[0], **case.tolerance)
+
+
+def test_cli_json_has_every_rank(capsys, tmp_path):
+    case = dist_cases.case("matmul_col_allgather")
+    code = cli.main(["run", "--distributed", "--ranks", "2", case.rank_model, "--input",
+                     os.path.join(case.directory, "input_0.npy"),
+                     "--json", str(tmp_path / "r.json")])
+    assert code == 0 and capsys.readouterr().out.startswith("rank 0:\ntensor's name is:")
+    reports = json.loads((tmp_path / "r.json").read_text())
+    assert len(reports) == 2
+    for report in reports:
+        [output] = report["outputs"]
+        assert output["shape"] == list(case.unsliced_outputs()[0].shape)
 
 
 def test_cli_distributed_needs_ranks_outside_mpirun(capsys):

@@ -101,3 +101,4 @@ def test_bin_input_without_shapes_says_what_to_give(capsys):
 def test_bad_input_shapes_are_usage_errors(capsys, shapes, message):
     code, out, err = run_cli(capsys, "run", DYN, "--input-shapes", shapes)
     assert code == 2 and out == "" and message in err
+

@@ -112,9 +112,12 @@ def command(args) -> int:
     name = os.path.basename(args.model)
     for line in _settings_lines(args):
         say(line)
+    if args.fp16:
+        print("refinfer benchmark: note: --enableFp16 asks Lite to prefer "
+              "float16 kernels; refinfer computes in float32", file=sys.stderr)
     start = time.perf_counter()
-    model = build_model(args.model, args, dec_key=_key(args.dec_key),
-                        dec_mode=args.dec_mode)
+    model = _parallel_runner(args) if args.parallel else build_model(
+        args.model, args, dec_key=_key(args.dec_key), dec_mode=args.dec_mode)
     arrays, source = model_inputs(model, _in_files(args.in_data_file),
                                   args.seed, args.input_shapes)
     prepare_ms = 1000 * (time.perf_counter() - start)
@@ -125,7 +128,7 @@ def command(args) -> int:
               "backend": args.backend, "inputs": source,
               "prepare_ms": prepare_ms}
     if args.parallel:
-        report["latency_ms"] = _parallel(args, arrays, say).summary()
+        report["latency_ms"] = _parallel(args, model, arrays, say).summary()
         return _finish(args, name, report, None, say)
     accuracy = None
     if args.calibration:
@@ -241,22 +244,25 @@ def _settings_lines(args) -> list[str]:
              f"cpuBindMode = {CPU_BIND_MODES[args.bind_mode]}"]
     if args.calibration:
         lines.append(f"CalibDataType = {args.calib_type}")
-    if args.fp16:
-        print("refinfer benchmark: note: --enableFp16 asks Lite to prefer "
-              "float16 kernels; refinfer computes in float32", file=sys.stderr)
     return lines
 
 
-def _parallel(args, arrays, say) -> Latency:
-    """ModelParallelRunner with ``--workersNum`` workers; ``--parallelNum``
-    client threads each predict ``--parallelTaskNum`` times (Lite's lines)."""
+def _parallel_runner(args) -> ModelParallelRunner:
+    """A ModelParallelRunner with ``--workersNum`` workers."""
+    if not os.path.exists(args.model):
+        raise FileNotFoundError(f"{args.model}: no such model file")
     context = Context()
     context.cpu.thread_num = args.threads
     context.parallel.workers_num = args.workers
     runner = ModelParallelRunner()
     runner.build_from_file(args.model, context, config_dict={
         "refinfer": {"backend": args.backend}})
+    return runner
 
+
+def _parallel(args, runner, arrays, say) -> Latency:
+    """``--parallelNum`` client threads each predict ``--parallelTaskNum``
+    times through ``runner`` (Lite's lines)."""
     def predict():
         inputs = runner.get_inputs()
         for tensor, array in zip(inputs, arrays):

@@ -155,17 +155,21 @@ def build_model(path: str, args, config: dict | None = None,
     return model
 
 
-def model_inputs(model: Model, files, seed: int,
+def model_inputs(model, files, seed: int,
                  shapes=None) -> tuple[list[np.ndarray], dict]:
-    """The arrays to run ``model`` on (``files`` or seeded random data, in
-    ``shapes`` when given: parse_input_shapes) and where they come from;
-    resizes the model when the arrays' shapes differ from its inputs'."""
+    """The arrays to run ``model`` (a Model or ModelParallelRunner) on
+    (``files`` or seeded random data, in ``shapes`` when given:
+    parse_input_shapes) and where they come from; resizes the model when
+    the arrays' shapes differ from its inputs'."""
     specs = [IOSpec(t.name, tuple(t.shape), np.dtype(numpy_type(t.dtype)))
              for t in model.get_inputs()]
     if shapes:
         specs = with_shapes(specs, shapes)
     arrays = make_inputs(specs, files, seed)
     if [list(a.shape) for a in arrays] != [t.shape for t in model.get_inputs()]:
+        if not isinstance(model, Model):
+            raise UsageError("ModelParallelRunner runs a model at its own input "
+                             "shapes: give inputs of those shapes")
         model.resize(model.get_inputs(), [list(a.shape) for a in arrays])
     source = {"files": list(files)} if files else {"random": True, "seed": seed}
     return arrays, source

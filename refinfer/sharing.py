@@ -136,6 +136,11 @@ def setup(loaded, config: dict, attached: Attached | None = None) -> Published |
     return published
 
 
+def requested(config: dict) -> bool:
+    """Whether ``config`` asks to publish weights or to attach to published ones."""
+    return any(_setting(config, key) is not None for key in (PID_LIST_KEY, HANDLE_KEY))
+
+
 def _setting(config: dict, key: str) -> str | None:
     return next((config[s][key] for s in SECTIONS if key in config.get(s, {})), None)
 

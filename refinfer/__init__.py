@@ -11,7 +11,7 @@ import importlib
 UNKNOWN_VERSION = "0+unknown"   # a source tree that was never installed
 
 _WHERE = {"Context": ".api", "DataType": ".api", "Format": ".api", "Model": ".api",
-          "ModelParallelRunner": ".api", "ModelType": ".api", "Tensor": ".api",
+          "ModelGroup": ".api", "ModelGroupFlag": ".api", "ModelParallelRunner": ".api", "ModelType": ".api", "Tensor": ".api",
           "TensorMeta": ".api", "load_checkpoint": ".checkpoint"}
 
 __all__ = sorted([*_WHERE, "__version__"])

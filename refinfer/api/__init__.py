@@ -1,9 +1,10 @@
 """MindSpore Lite's Python API (``import refinfer as mslite``)."""
 from .context import Context
-from .enums import DataType, Format, ModelType
+from .enums import DataType, Format, ModelGroupFlag, ModelType
+from .group import ModelGroup
 from .model import Model
 from .parallel import ModelParallelRunner
 from .tensor import Tensor, TensorMeta
 
-__all__ = ["Context", "DataType", "Format", "Model", "ModelParallelRunner",
-           "ModelType", "Tensor", "TensorMeta"]
+__all__ = ["Context", "DataType", "Format", "Model", "ModelGroup", "ModelGroupFlag",
+           "ModelParallelRunner", "ModelType", "Tensor", "TensorMeta"]

@@ -54,6 +54,7 @@ class Model:
         self._shared: sharing.Published | None = None   # weight-sharing master
         self._variable_weights: list[str] | None = None  # variable_weights_file
         self._session: distributed.Session | None = None  # sliced models only
+        self._weight_pool: sharing.WeightPool | None = None  # ModelGroup SHARE_WEIGHT
 
     def __str__(self):
         return f"model_path: {self.model_path_}."
@@ -136,6 +137,8 @@ class Model:
             variable = variable_weight_names(config, config_path,
                                              loaded.parameters())
             shared = sharing.setup(loaded, config, attached)
+            if self._weight_pool is not None:
+                self._weight_pool.adopt(loaded)
         except (MindIRError, OSError, ValueError, sharing.SharingError) as exc:
             raise RuntimeError(f"{failed} {exc}") from exc
         try:    # a sliced model: its communicator and checks (docs/distributed.md)

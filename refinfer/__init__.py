@@ -11,8 +11,9 @@ import importlib
 UNKNOWN_VERSION = "0+unknown"   # a source tree that was never installed
 
 _WHERE = {"Context": ".api", "DataType": ".api", "Format": ".api", "Model": ".api",
-          "ModelGroup": ".api", "ModelGroupFlag": ".api", "ModelParallelRunner": ".api", "ModelType": ".api", "Tensor": ".api",
-          "TensorMeta": ".api", "load_checkpoint": ".checkpoint"}
+          "ModelExecutor": ".api", "ModelGroup": ".api", "ModelGroupFlag": ".api",
+          "ModelParallelRunner": ".api", "ModelType": ".api", "MultiModelRunner": ".api",
+          "Tensor": ".api", "TensorMeta": ".api", "load_checkpoint": ".checkpoint"}
 
 __all__ = sorted([*_WHERE, "__version__"])
 

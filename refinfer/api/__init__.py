@@ -3,8 +3,10 @@ from .context import Context
 from .enums import DataType, Format, ModelGroupFlag, ModelType
 from .group import ModelGroup
 from .model import Model
+from .multi_model import ModelExecutor, MultiModelRunner
 from .parallel import ModelParallelRunner
 from .tensor import Tensor, TensorMeta
 
-__all__ = ["Context", "DataType", "Format", "Model", "ModelGroup", "ModelGroupFlag",
-           "ModelParallelRunner", "ModelType", "Tensor", "TensorMeta"]
+__all__ = ["Context", "DataType", "Format", "Model", "ModelExecutor", "ModelGroup",
+           "ModelGroupFlag", "ModelParallelRunner", "ModelType", "MultiModelRunner",
+           "Tensor", "TensorMeta"]

@@ -1,5 +1,6 @@
 """MindSpore Lite's Python API (``import refinfer as mslite``)."""
 from .context import Context
+from .converter import Converter, FmkType
 from .enums import DataType, Format, ModelGroupFlag, ModelType
 from .group import ModelGroup
 from .model import Model
@@ -7,6 +8,6 @@ from .multi_model import ModelExecutor, MultiModelRunner
 from .parallel import ModelParallelRunner
 from .tensor import Tensor, TensorMeta
 
-__all__ = ["Context", "DataType", "Format", "Model", "ModelExecutor", "ModelGroup",
-           "ModelGroupFlag", "ModelParallelRunner", "ModelType", "MultiModelRunner",
-           "Tensor", "TensorMeta"]
+__all__ = ["Context", "Converter", "DataType", "FmkType", "Format", "Model",
+           "ModelExecutor", "ModelGroup", "ModelGroupFlag", "ModelParallelRunner",
+           "ModelType", "MultiModelRunner", "Tensor", "TensorMeta"]

@@ -11,10 +11,10 @@ import importlib
 UNKNOWN_VERSION = "0+unknown"   # a source tree that was never installed
 
 _WHERE = {"Context": ".api", "Converter": ".api", "DataType": ".api", "FmkType": ".api",
-          "Format": ".api", "Model": ".api", "ModelExecutor": ".api", "ModelGroup": ".api",
-          "ModelGroupFlag": ".api", "ModelParallelRunner": ".api", "ModelType": ".api",
-          "MultiModelRunner": ".api", "Tensor": ".api", "TensorMeta": ".api",
-          "load_checkpoint": ".checkpoint"}
+          "Format": ".api", "LiteInfer": ".api", "Model": ".api", "ModelExecutor": ".api",
+          "ModelGroup": ".api", "ModelGroupFlag": ".api", "ModelParallelRunner": ".api",
+          "ModelType": ".api", "MultiModelRunner": ".api", "Tensor": ".api",
+          "TensorMeta": ".api", "load_checkpoint": ".checkpoint"}
 
 __all__ = sorted([*_WHERE, "__version__"])
 

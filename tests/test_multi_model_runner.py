@@ -7,6 +7,7 @@ import pytest
 
 import refinfer as mslite
 from refinfer import ModelExecutor, ModelType, MultiModelRunner
+from refinfer.format.schema import ModelProto
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MLP_DIR = os.path.join(ROOT, "golden", "mlp")
@@ -96,3 +97,17 @@ def test_a_file_that_is_no_model_names_itself(tmp_path):
     with pytest.raises(RuntimeError, match=r"build_from_file failed! Error is "
                        r".*bad\.mindir"):
         MultiModelRunner().build_from_file(str(bad), ModelType.MINDIR)
+
+
+def test_ascend_om_sub_models_are_named_as_unsupported(tmp_path):
+    proto = ModelProto()
+    with open(MLP, "rb") as f:
+        proto.ParseFromString(f.read())
+    for primitive in proto.primitives:
+        if "ReLU" in primitive.op_type:
+            primitive.op_type = "CustomAscend"
+    om = tmp_path / "om.mindir"
+    om.write_bytes(proto.SerializeToString())
+    with pytest.raises(RuntimeError, match=r"build_from_file failed! Error is "
+                       r".*om\.mindir: 1 unsupported op\(s\):\n  CustomAscend"):
+        MultiModelRunner().build_from_file(str(om), ModelType.MINDIR)

@@ -27,3 +27,15 @@ def test_reading_the_version_loads_no_numpy():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True,
                          text=True, check=True).stdout.split()
     assert out == [metadata.version("refinfer"), "False"]
+
+
+def test_every_lite_api_name_is_exported_from_the_package():
+    from refinfer import api
+    lite_names = {"Context", "Converter", "DataType", "FmkType", "Format", "LiteInfer",
+                  "Model", "ModelExecutor", "ModelGroup", "ModelGroupFlag",
+                  "ModelParallelRunner", "ModelType", "MultiModelRunner", "Tensor",
+                  "TensorMeta"}
+    assert set(api.__all__) == lite_names
+    assert lite_names | {"__version__", "load_checkpoint"} == set(refinfer.__all__)
+    for name in lite_names:
+        assert getattr(refinfer, name) is getattr(api, name)

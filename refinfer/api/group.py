@@ -8,9 +8,9 @@
   Ascend, models never run at once use one activation arena sized for the largest. The
   refinfer executor keeps no arena: each activation is allocated when produced and freed
   at its last use, and the process keeps freed memory for the next predict
-  (refinfer/process.py), so models run one at a time already reuse one heap sized for the
-  largest. The calls check their arguments as Lite does and compute nothing more
-  (docs/weight-sharing.md §4).
+  (refinfer/process.py), so models run one at a time draw their activations from the same
+  freed heap. The calls check their arguments as Lite does and compute nothing more
+  (docs/weight-sharing.md §4, with a measurement).
 """
 from __future__ import annotations
 

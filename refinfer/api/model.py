@@ -342,8 +342,7 @@ class _Source:
     weight_data: bytes | None = None
 
 
-def _check_served(context: Context, model_type: ModelType,
-                  method: str = "build_from_file") -> None:
+def _check_served(context: Context, model_type: ModelType, method: str) -> None:
     preferred = context.target[0].lower()
     if preferred not in SERVED_TARGETS:
         raise RuntimeError(

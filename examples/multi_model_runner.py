@@ -13,7 +13,8 @@ import numpy as np
 import refinfer as mslite       # as mindspore_lite
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "model", "mobilenetv2.mindir")
+DEFAULT = os.path.join(HERE, "model", "mobilenetv2.mindir")
+path = sys.argv[1] if len(sys.argv) > 1 else DEFAULT
 
 runner = mslite.MultiModelRunner()
 runner.build_from_file(path, mslite.ModelType.MINDIR)

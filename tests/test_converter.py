@@ -143,7 +143,8 @@ def test_a_failed_write_leaves_no_partial_file(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("args, error, message", [
     ((0, MLP, "o"), TypeError, "fmk_type must be FmkType, but got <class 'int'>."),
-    ((FmkType.MINDIR, 1, "o"), TypeError, "model_file must be str, but got <class 'int'>."),
+    ((FmkType.MINDIR, 1, "o"), TypeError,
+     "model_file must be str, but got <class 'int'>."),
     ((FmkType.MINDIR, MLP, None), TypeError,
      "output_file must be str, but got <class 'NoneType'>."),
     ((FmkType.MINDIR, MLP, "o", 1), TypeError,

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import refinfer as mslite
-from refinfer import ModelGroup, ModelGroupFlag, ModelType
+from refinfer import ModelGroup, ModelGroupFlag, ModelType, sharing
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MLP = os.path.join(ROOT, "golden", "mlp", "model.mindir")
@@ -138,3 +138,18 @@ def test_workspace_group_checks_context_then_model_type():
     with pytest.raises(RuntimeError, match="ModelGroup's cal max size of workspace "
                        "failed. Error is add model paths"):
         ModelGroup().cal_max_size_of_workspace(ModelType.MINDIR, mslite.Context())
+
+
+def test_constants_the_plan_derived_are_shared_too():
+    path = os.path.join(ROOT, "golden", "resnet18_narrow", "model.mindir")
+    first, second = build_grouped(path, path)
+    own = {id(a) for a in weights(first).values()}
+
+    def derived(model):     # arrays the fast plan made from the weights
+        constants = sharing._plan_constants(model._loaded.program)
+        return {place: array for place, array in constants
+                if array.nbytes >= sharing.MIN_DERIVED_BYTES and id(array) not in own
+                and array.base is None}
+    mine, theirs = derived(first), derived(second)
+    assert len(mine) >= 5 and sorted(mine) == sorted(theirs)
+    assert all(mine[place] is theirs[place] for place in mine)

@@ -49,7 +49,8 @@ def test_predict_into_given_outputs():
 
 
 @pytest.mark.parametrize("inputs, outputs, error, message", [
-    (X, None, TypeError, "inputs must be list or tuple, but got <class 'numpy.ndarray'>."),
+    (X, None, TypeError,
+     "inputs must be list or tuple, but got <class 'numpy.ndarray'>."),
     ([1.0], None, TypeError, "inputs element must be Tensor, or numpy."),
     ([X], (), TypeError, "outputs must be list, but got <class 'tuple'>."),
     ([X], [1], TypeError, "outputs element must be Tensor, but got <class 'int'> at "

@@ -10,5 +10,6 @@ from .parallel import ModelParallelRunner
 from .tensor import Tensor, TensorMeta
 
 __all__ = ["Context", "Converter", "DataType", "FmkType", "Format", "LiteInfer",
-           "Model", "ModelExecutor", "ModelGroup", "ModelGroupFlag", "ModelParallelRunner",
-           "ModelType", "MultiModelRunner", "Tensor", "TensorMeta"]
+           "Model", "ModelExecutor", "ModelGroup", "ModelGroupFlag",
+           "ModelParallelRunner", "ModelType", "MultiModelRunner", "Tensor",
+           "TensorMeta"]

@@ -31,8 +31,8 @@ class ModelGroup:
 
     def __init__(self, flags=ModelGroupFlag.SHARE_WORKSPACE):
         if not isinstance(flags, ModelGroupFlag):
-            raise RuntimeError("Parameter flags should be ModelGroupFlag.SHARE_WORKSPACE or "
-                               "ModelGroupFlag.SHARE_WEIGHT or "
+            raise RuntimeError("Parameter flags should be ModelGroupFlag.SHARE_WORKSPACE "
+                               "or ModelGroupFlag.SHARE_WEIGHT or "
                                "ModelGroupFlag.kShareWeightAndWorkspace")
         self.flags = flags
         self.model_paths: list[str] = []

@@ -40,8 +40,9 @@ class LiteInfer(Model):
         elif isinstance(model_or_net, ms.nn.Cell):
             net = model_or_net
         else:
-            raise ValueError(f"For LiteInfer, input model_or_net should be ms.train.Model "
-                             f"or ms.nn.Cell, but got {type(model_or_net)}.")
+            raise ValueError(f"For LiteInfer, input model_or_net should be "
+                             f"ms.train.Model or ms.nn.Cell, but got "
+                             f"{type(model_or_net)}.")
         context = Context() if context is None else context
         check_isinstance("context", context, Context)
         check_isinstance("model_group_id", model_group_id, int, enable_none=True)

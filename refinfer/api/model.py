@@ -127,7 +127,8 @@ class Model:
         except ValueError as exc:
             raise RuntimeError(f"{failed} {exc}") from exc
         try:
-            attached = sharing.attach_for(source.path, config)   # a worker: no own weights
+            # a weight-sharing worker reads no weights of its own
+            attached = sharing.attach_for(source.path, config)
             loaded = LoadedModel(source.path, backend,
                                  dec_key=dec_key, dec_mode=dec_mode,
                                  precision=precision, threads=threads,

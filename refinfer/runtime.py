@@ -37,19 +37,23 @@ class LoadedModel:
                  dec_key: bytes | None = None, dec_mode: str = "AES-GCM",
                  precision: str = "float32", threads=None, weights=None,
                  process_tuning: bool = True,
-                 max_call_depth: int = executor.DEFAULT_MAX_CALL_DEPTH):
+                 max_call_depth: int = executor.DEFAULT_MAX_CALL_DEPTH,
+                 data=None, weight_data=None):
         """``weights`` (name -> array) replaces the file's weights, which are
         then not read (a weight-sharing worker's views of shared memory).
         ``process_tuning``: tune malloc for steady predicts once the model is
         built (refinfer/process.py). ``max_call_depth``: how deep graph
-        calls may nest in a run (refinfer/executor.py)."""
+        calls may nest in a run (refinfer/executor.py). ``data``,
+        ``weight_data``: the model's bytes and its external weights' bytes,
+        read instead of files (format/reader.py)."""
         self.path = os.fspath(path)
         self._swap_lock = threading.Lock()      # see replace_parameters
         self.threads = threads      # refinfer.threads.ThreadSettings or None
         self.max_call_depth = max_call_depth
         self.backend, self.precision = backend, precision
         with _cyclic_gc_paused():
-            self.file = read_mindir(self.path, dec_key, dec_mode, weights)
+            self.file = read_mindir(self.path, dec_key, dec_mode, weights,
+                                    data, weight_data)
             self.model: Model = build_model(self.file)
             self.program: Program = compile_model(self.model, backend,
                                                   precision=precision)

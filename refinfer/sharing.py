@@ -62,7 +62,9 @@ import os
 import secrets
 import stat
 import struct
+import threading
 import time
+import weakref
 from multiprocessing import resource_tracker, shared_memory, util
 
 import numpy as np
@@ -134,6 +136,11 @@ def setup(loaded, config: dict, attached: Attached | None = None) -> Published |
     if pid_list is not None or attached is not None:
         _return_freed_memory()
     return published
+
+
+def requested(config: dict) -> bool:
+    """Whether ``config`` asks to publish weights or to attach to published ones."""
+    return any(_setting(config, key) is not None for key in (PID_LIST_KEY, HANDLE_KEY))
 
 
 def _setting(config: dict, key: str) -> str | None:
@@ -404,6 +411,57 @@ def _adopt_derived(program, shared: dict) -> None:
             view.flags.writeable = value.flags.writeable
             adopted[place] = view
     program.replace_constants(adopted)
+
+
+# -- one copy for several models of one process (ModelGroup SHARE_WEIGHT) ------------------
+class WeightPool:
+    """The arrays that the models of one ``ModelGroup`` share in this process, found by
+    content: a model's weight or derived constant that equals (dtype, shape, bytes) one the
+    pool holds is replaced by it, and its own copy is freed. Matching by content, not by
+    name, means that two models share exactly what they have in common (one file built
+    twice shares everything, a fine-tuned copy shares its frozen layers) and never a weight
+    that merely has the same name. Entries are weak: an array leaves the pool when no model
+    uses it any more."""
+
+    def __init__(self):
+        self._arrays = weakref.WeakValueDictionary()
+        self._lock = threading.Lock()     # models of a group may build in several threads
+
+    def adopt(self, loaded) -> int:
+        """Make ``loaded`` (just built) run on the pool's equal arrays, and add its other
+        arrays to the pool; returns the bytes its own copies held that are now freed."""
+        with self._lock:
+            updates = self._shared(loaded.parameters().items())
+            if updates:
+                loaded.replace_parameters(updates, copy=False)
+            adopted = self._shared((place, array) for place, array
+                                   in _plan_constants(loaded.program)
+                                   if array.nbytes >= MIN_DERIVED_BYTES)
+            loaded.program.replace_constants(adopted)
+        if updates or adopted:
+            _return_freed_memory()
+        return sum(a.nbytes for a in [*updates.values(), *adopted.values()])
+
+    def _shared(self, items) -> dict:
+        """``{key: pool's array}`` for the ``(key, array)`` items whose array equals one
+        the pool already holds; the others join the pool."""
+        found = {}
+        for key, array in items:
+            kept = self._intern(array)
+            if kept is not array:
+                found[key] = kept
+        return found
+
+    def _intern(self, array: np.ndarray) -> np.ndarray:
+        """The pool's array equal to ``array``, or ``array`` itself, now in the pool."""
+        if array.dtype.hasobject or not array.flags.c_contiguous:
+            return array
+        key = (array.dtype.str, array.shape, array.flags.writeable,
+               hashlib.blake2b(array.data, digest_size=32).digest())
+        kept = self._arrays.get(key)
+        if kept is None:
+            self._arrays[key] = kept = array
+        return kept
 
 
 # -- sweeping segments of dead owners ------------------------------------------------------

@@ -46,6 +46,24 @@ def check_config_info(arg_name, value, enable_none=False):
                             f"{type(val)} at key {key}.")
 
 
+def check_input_shape(arg_name, value, enable_none=False):
+    """dict[str, list[int]], Lite's messages (Converter.input_shape)."""
+    if value is None and enable_none:
+        return
+    if not isinstance(value, dict):
+        raise TypeError(f"{arg_name} must be dict, but got {type(value)}.")
+    for key, shape in value.items():
+        if not isinstance(key, str):
+            raise TypeError(f"{arg_name} key must be str, but got {type(key)}.")
+        if not isinstance(shape, list):
+            raise TypeError(f"{arg_name} value must be list, but got {type(shape)} at "
+                            f"key {key}.")
+        for j, dim in enumerate(shape):
+            if not isinstance(dim, int):
+                raise TypeError(f"{arg_name} value's element must be int, but got "
+                                f"{type(dim)} at index {j}.")
+
+
 def check_section_dict(arg_name, value):
     """dict[str, dict[str, str]] (config_dict, config_info)."""
     if not isinstance(value, dict):

@@ -1,4 +1,5 @@
-"""Lite's enums: DataType (values are MindSpore TypeIds), Format, ModelType."""
+"""Lite's enums: DataType (values are MindSpore TypeIds), Format, ModelType,
+ModelGroupFlag."""
 from enum import Enum
 
 import numpy as np
@@ -47,6 +48,12 @@ class Format(Enum):
 class ModelType(Enum):
     MINDIR = 0
     MINDIR_LITE = 4
+
+
+class ModelGroupFlag(Enum):
+    SHARE_WEIGHT = 1
+    SHARE_WORKSPACE = 2
+    SHARE_WEIGHT_WORKSPACE = 3
 
 
 _NUMPY_TYPES = {

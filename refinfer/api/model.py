@@ -1,6 +1,7 @@
 """Lite's ``Model``: build from a MindIR file, then predict."""
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 
@@ -53,6 +54,7 @@ class Model:
         self._shared: sharing.Published | None = None   # weight-sharing master
         self._variable_weights: list[str] | None = None  # variable_weights_file
         self._session: distributed.Session | None = None  # sliced models only
+        self._weight_pool: sharing.WeightPool | None = None  # ModelGroup SHARE_WEIGHT
 
     def __str__(self):
         return f"model_path: {self.model_path_}."
@@ -72,10 +74,49 @@ class Model:
             raise RuntimeError("build_from_file failed, model_path does not "
                                "exist!")
         self.model_path_ = model_path
-        config = self._config(config_path, config_dict)
+        config = self._config(config_path, config_dict, "build_from_file")
         if dec_key:
             _check_decryption(dec_key, dec_mode, dec_num_parallel)
-        _check_served(context, model_type)
+        self._build(_Source(model_path, path_pattern, "build_from_file"),
+                    context, model_type, config, config_path,
+                    dec_key=dec_key or None, dec_mode=dec_mode)
+
+    @_failure_ends_distributed_job
+    def build_from_buffer(self, model_bytes, weight_bytes=None, model_type=None,
+                          context=None, config_path="", config_dict=None):
+        """Build from the bytes of a ``.mindir`` (Lite 2.9+). ``weight_bytes``:
+        the bytes of its external data file (``<name>_variables/data_0``),
+        when its weights are split; without them split weights are looked
+        for next to config ``[model_file] mindir_path``, as in Lite."""
+        check_isinstance("model_bytes", model_bytes, bytes)
+        check_isinstance("weight_bytes", weight_bytes, bytes, enable_none=True)
+        model_type = ModelType.MINDIR if model_type is None else model_type
+        check_isinstance("model_type", model_type, ModelType)
+        context = Context() if context is None else context
+        check_isinstance("context", context, Context)
+        check_isinstance("config_path", config_path, str)
+        if not model_bytes:
+            raise RuntimeError("build_from_buffer failed! Error is model_bytes "
+                               "is empty")
+        config = self._config(config_path, config_dict, "build_from_buffer")
+        if sharing.requested(config):
+            raise RuntimeError(
+                "build_from_buffer failed! Error is weight sharing between "
+                "processes needs build_from_file: the model file identifies "
+                "the shared weights")
+        # names the model in messages; its folder holds split weights
+        label = config.get("model_file", {}).get("mindir_path") or "model_bytes"
+        self.model_path_ = label
+        self._build(_Source(label, "", "build_from_buffer", model_bytes,
+                            weight_bytes), context, model_type, config,
+                    config_path)
+
+    def _build(self, source: "_Source", context: Context,
+               model_type: ModelType, config: dict, config_path: str,
+               dec_key=None, dec_mode="AES-GCM") -> None:
+        """Read, check and compile the model ``source`` names."""
+        failed = f"{source.method} failed! Error is"
+        _check_served(context, model_type, source.method)
         try:
             backend, rest = backend_setting(config)     # api/backend.py
             tuning, rest = process_tuning_setting(rest)
@@ -84,43 +125,44 @@ class Model:
             backend = effective_backend(backend, precision)
             threads = thread_settings(context, backend)
         except ValueError as exc:
-            raise RuntimeError(f"build_from_file failed! Error is {exc}") \
-                from exc
+            raise RuntimeError(f"{failed} {exc}") from exc
         try:
-            attached = sharing.attach_for(model_path, config)   # a worker: no own weights
-            loaded = LoadedModel(model_path, backend,
-                                 dec_key=dec_key or None, dec_mode=dec_mode,
+            # a weight-sharing worker reads no weights of its own
+            attached = sharing.attach_for(source.path, config)
+            loaded = LoadedModel(source.path, backend,
+                                 dec_key=dec_key, dec_mode=dec_mode,
                                  precision=precision, threads=threads,
                                  weights=attached and attached.weights,
-                                 process_tuning=tuning, max_call_depth=depth)
+                                 process_tuning=tuning, max_call_depth=depth,
+                                 data=source.data, weight_data=source.weight_data)
             variable = variable_weight_names(config, config_path,
                                              loaded.parameters())
             shared = sharing.setup(loaded, config, attached)
+            if self._weight_pool is not None:
+                self._weight_pool.adopt(loaded)
         except (MindIRError, OSError, ValueError, sharing.SharingError) as exc:
-            raise RuntimeError(f"build_from_file failed! Error is {exc}") \
-                from exc
+            raise RuntimeError(f"{failed} {exc}") from exc
         try:    # a sliced model: its communicator and checks (docs/distributed.md)
             self._session = distributed.model_session(
-                loaded.model, config, path_pattern)
+                loaded.model, config, source.pattern)
         except distributed.DistributedError as exc:
-            raise RuntimeError(f"build_from_file failed! Error is {exc}") \
-                from exc
+            raise RuntimeError(f"{failed} {exc}") from exc
         if self._session is not None and context.cpu.thread_num == 0:
             loaded.threads = distributed.rank_threads(
                 self._session, context.cpu.thread_affinity_core_list)
         self._loaded, self._variable_weights, self._shared = \
             loaded, variable, shared
         self.config = config
-        self._inputs = [_input_impl(spec, model_path)
+        self._inputs = [_input_impl(spec, source.path)
                         for spec in self._loaded.inputs]
         self._output_shapes = [spec.shape for spec in self._loaded.outputs]
 
     @staticmethod
-    def _config(config_path: str, config_dict) -> dict:
+    def _config(config_path: str, config_dict, method: str) -> dict:
         config = {}
         if config_path:
             if not os.path.exists(config_path):
-                raise RuntimeError("build_from_file failed, config_path does "
+                raise RuntimeError(f"{method} failed, config_path does "
                                    "not exist!")
             try:
                 config = parse_config_file(config_path)
@@ -289,15 +331,27 @@ def _check_decryption(dec_key, dec_mode, dec_num_parallel):
         raise ValueError("dec_mode must not be empty string!")
 
 
-def _check_served(context: Context, model_type: ModelType) -> None:
+@dataclasses.dataclass
+class _Source:
+    """What a build reads: ``path`` (a file, or the name of bytes given),
+    the rank pattern it came from, the API method (for messages), and the
+    bytes of ``build_from_buffer``."""
+    path: str
+    pattern: str
+    method: str
+    data: bytes | None = None
+    weight_data: bytes | None = None
+
+
+def _check_served(context: Context, model_type: ModelType, method: str) -> None:
     preferred = context.target[0].lower()
     if preferred not in SERVED_TARGETS:
         raise RuntimeError(
-            f"build_from_file failed! Error is target {preferred!r} is not "
+            f"{method} failed! Error is target {preferred!r} is not "
             f"supported by refinfer, which runs on the CPU: set "
             f"context.target = ['cpu']")
     if model_type != ModelType.MINDIR:
-        raise RuntimeError("build_from_file failed! Error is only "
+        raise RuntimeError(f"{method} failed! Error is only "
                            "ModelType.MINDIR files are supported")
 
 

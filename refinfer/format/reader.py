@@ -114,17 +114,24 @@ class MindIRFile:
 
 def read_mindir(path: str, dec_key: bytes | None = None,
                 dec_mode: str = "AES-GCM",
-                weights: Mapping[str, np.ndarray] | None = None) -> MindIRFile:
+                weights: Mapping[str, np.ndarray] | None = None,
+                data=None, weight_data=None) -> MindIRFile:
     """Parse and check ``path``; weights are loaded (mmapped when split).
     Encrypted files need ``dec_key`` and ``dec_mode``. ``weights`` (by
     parameter name, full or after the ``graph:`` prefix) replaces the file's
     own weights, which are then not read; each must have the declared dtype
-    and shape."""
+    and shape.
+
+    ``data``: the model's bytes, read instead of the file (``Model.
+    build_from_buffer``); ``path`` then names the model in errors and its
+    folder is where split weights are looked for. ``weight_data``: the
+    bytes of the model's external data file (``weight_bytes``), used for
+    every external location instead of the files."""
     path = os.fspath(path)
     decryptor = _Decryptor(path, dec_key, dec_mode)
-    blob = decryptor.plain(path, _map_file(path))
+    blob = decryptor.plain(path, _map_file(path) if data is None else data)
     proto, spans = _parse(path, blob)
-    files = _WeightFiles(path, decryptor, blob, weights or {})
+    files = _WeightFiles(path, decryptor, blob, weights or {}, weight_data)
     try:
         graphs = [_read_graph(g, k, files, graph_spans) for k, (g, graph_spans)
                   in enumerate(zip([proto.graph, *proto.functions], spans))]
@@ -295,9 +302,10 @@ class _WeightFiles:
     """
 
     def __init__(self, model_path: str, decryptor: _Decryptor, blob,
-                 source: Mapping[str, np.ndarray]):
+                 source: Mapping[str, np.ndarray], weight_data=None):
         self.model_dir = os.path.dirname(os.path.abspath(model_path))
         self.decryptor, self.blob, self.source = decryptor, blob, source
+        self.weight_data = weight_data      # one data file's bytes, or None
         self.maps: dict[str, mmap.mmap | bytes] = {}
 
     def load(self, t, span: wire.Span | None, *where) -> tuple[str, np.ndarray]:
@@ -338,8 +346,21 @@ class _WeightFiles:
 
     def _map(self, location: str, param: str) -> mmap.mmap:
         if location not in self.maps:
-            self.maps[location] = self._open(location, param)
+            self.maps[location] = (self._open(location, param)
+                                   if self.weight_data is None else
+                                   self._given(location, param))
         return self.maps[location]
+
+    def _given(self, location: str, param: str):
+        """``weight_data`` as the data file at ``location``: it holds one
+        data file, so a model whose weights lie in several cannot use it."""
+        if self.maps:
+            first = next(iter(self.maps))
+            raise ValueError(
+                f"parameter {param!r}: its weights lie in the data file "
+                f"{location!r}, those of earlier parameters in {first!r}; "
+                "weight_bytes holds one data file")
+        return self._checked_data("weight_bytes", self.weight_data)
 
     def _open(self, location: str, param: str):
         full = self._confine(location, param)
@@ -351,13 +372,18 @@ class _WeightFiles:
                 raise ValueError(f"weight file {full!r} is shorter than its "
                                  f"{DATA_HEADER_SIZE}-byte header")
             data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        return self._checked_data(full, data)
+
+    def _checked_data(self, name: str, data):
+        """The plain bytes of a data file (its path, or ``weight_bytes``),
+        after the checks of its header."""
         # Encrypted weight files are decrypted into memory (not shared).
-        data = self.decryptor.plain(full, data)
+        data = self.decryptor.plain(name, data)
         if len(data) < DATA_HEADER_SIZE:
-            raise ValueError(f"weight file {full!r} is shorter than its "
+            raise ValueError(f"weight file {name!r} is shorter than its "
                              f"{DATA_HEADER_SIZE}-byte header")
         if data[0] != (1 if sys.byteorder == "little" else 0):
-            raise ValueError(f"weight file {full!r} was written on a machine "
+            raise ValueError(f"weight file {name!r} was written on a machine "
                              "of the other byte order (header byte 0)")
         return data
 

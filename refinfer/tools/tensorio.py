@@ -85,17 +85,34 @@ def write_npy(path: str, array: np.ndarray) -> None:
     np.save(path, np.asarray(array), allow_pickle=False)
 
 
+def save_npy(path: str, array: np.ndarray) -> None:
+    """One ``.npy`` file written atomically (see :func:`replaced_file`);
+    ``path`` is used as given (no ``.npy`` appended)."""
+    with replaced_file(path, binary=True) as f:
+        np.save(f, np.asarray(array), allow_pickle=False)
+
+
 def write_bin(path: str, array: np.ndarray) -> None:
     np.ascontiguousarray(array).tofile(path)
 
 
 def write_json(path: str, data) -> None:
     """JSON with non-finite floats written as the strings "nan"/"inf";
-    written to a temporary file and renamed, so never half-written."""
+    written atomically (see :func:`replaced_file`)."""
+    with replaced_file(path) as f:
+        f.write(_json_text(json_safe(data)) + "\n")
+
+
+@contextlib.contextmanager
+def replaced_file(path: str, binary: bool = False) -> Iterator:
+    """A file open for writing next to ``path`` that is renamed onto it when
+    the block ends without error and removed otherwise, so ``path`` is
+    never half-written."""
     partial = f"{path}.{os.getpid()}.partial"
     try:
-        with open(partial, "w", encoding="utf-8") as f:
-            f.write(_json_text(json_safe(data)) + "\n")
+        with open(partial, "wb") if binary else \
+                open(partial, "w", encoding="utf-8") as f:
+            yield f
         os.replace(partial, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -140,6 +140,16 @@ def test_json_keeps_non_finite_values_readable(tmp_path):
     assert os.listdir(tmp_path) == ["r.json"]
 
 
+def test_save_npy_is_atomic(tmp_path):
+    path = tmp_path / "t.npy"
+    tensorio.save_npy(str(path), np.arange(3, dtype=np.int16))
+    np.save(tmp_path / "keep.npy", np.ones(2))
+    with pytest.raises(ValueError, match="Object arrays cannot be saved"):
+        tensorio.save_npy(str(path), np.array([None, 1], dtype=object))
+    assert np.load(path).tolist() == [0, 1, 2]        # the old file stays
+    assert sorted(os.listdir(tmp_path)) == ["keep.npy", "t.npy"]
+
+
 def test_staged_dir_publishes_on_success(tmp_path):
     out = tmp_path / "out"
     with tensorio.staged_dir(str(out)) as staging:

@@ -3,8 +3,8 @@
 #
 # Each rank's output (stdout and stderr) goes through `sed -u`, which writes whole lines only,
 # each prefixed with "[rank N] ": the ranks' lines never mix, whatever MPI launches them
-# (mpirun's own -prepend-rank / --tag-output tag chunks, not lines, so partial lines such as
-# the sample's `print(..., end=" ")` would still interleave).
+# (MPICH's own -prepend-rank tags chunks, not lines, so partial lines such as the sample's
+# `print(..., end=" ")` would still interleave).
 set -euo pipefail
 cd "$(dirname "$0")"
 RANK_SIZE=2

@@ -131,11 +131,22 @@ def _dtypes_text(dtypes: tuple[str, ...]) -> str:
     return " ".join(DTYPE_ABBREVIATIONS.get(d, d) for d in dtypes) or "-"
 
 
+def _tested_text(cov: Coverage, row: OpRow) -> str:
+    """yes / no; ``?`` when no golden cases were found to tell."""
+    if cov.golden is None:
+        return "?"
+    return "yes" if row.tested else "no"
+
+
 def _summary(cov: Coverage) -> str:
+    if cov.golden is None:
+        looked = " or ".join(str(c.resolve()) for c in GOLDEN_CANDIDATES)
+        return (f"{len(cov.rows)} primitives; tested by a golden case: "
+                f"unknown (no golden/ folder found at {looked}: run from a "
+                "checkout or pass --golden DIR; docs/ops.md in the "
+                "repository has the table)")
     text = (f"{len(cov.rows)} primitives, {cov.tested_count} tested by a "
             f"golden case")
-    if cov.golden is None:
-        text += " (no golden/ folder found: pass --golden DIR)"
     if cov.unreadable:
         text += (f" (not read here: {', '.join(cov.unreadable)}; see "
                  "`refinfer info` on them)")
@@ -144,12 +155,13 @@ def _summary(cov: Coverage) -> str:
 
 def format_text(cov: Coverage) -> str:
     """The table for a terminal."""
-    lines = [f"{'primitive':<26} {'family':<12} {'tested':<6} "
-             f"{'fast path':<13} dtypes"]
-    for row in cov.rows:
-        tested = "yes" if row.tested else "no"
-        lines.append(f"{row.name:<26} {row.family:<12} {tested:<6} "
-                     f"{row.fast_path or '-':<13} {_dtypes_text(row.dtypes)}")
+    table = [("primitive", "family", "tested", "fast path", "dtypes")]
+    table += [(row.name, row.family, _tested_text(cov, row),
+               row.fast_path or "-", _dtypes_text(row.dtypes))
+              for row in cov.rows]
+    widths = [max(len(cells[i]) for cells in table) for i in range(4)]
+    lines = [" ".join([*(c.ljust(w) for c, w in zip(cells, widths)),
+                       cells[4]]) for cells in table]
     lines.append(_summary(cov))
     if cov.unsupported:
         lines.append("used by golden cases but not supported: "
@@ -180,7 +192,7 @@ def format_markdown(cov: Coverage) -> str:
     ]
     for row in cov.rows:
         lines.append(f"| {row.name} | {row.family} | "
-                     f"{'yes' if row.tested else 'no'} | "
+                     f"{_tested_text(cov, row)} | "
                      f"{row.fast_path or '-'} | {_dtypes_text(row.dtypes)} |")
     if cov.unsupported:
         lines += ["", "Used by golden cases but not supported: "

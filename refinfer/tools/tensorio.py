@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import json
 import math
 import os
@@ -33,6 +34,7 @@ MANIFEST = "manifest.json"
 MANIFEST_SECTIONS = ("inputs", "outputs", "tensors")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_STEM = 96
+_DIGEST = 8         # hex digits of a name's hash in a shortened stem
 
 
 @dataclass
@@ -327,9 +329,16 @@ def _inside(manifest: str, folder: str, name: str) -> str:
 def safe_stem(name: str, limit: int = MAX_STEM) -> str:
     """A file-name-safe rendering of a tensor name: runs of characters other
     than ASCII letters, digits, ``.``, ``_`` and ``-`` become ``_``; no
-    leading dot; at most ``limit`` characters (the end kept)."""
+    leading dot. A longer stem than ``limit`` keeps its start (the module
+    path) and its end (the op), joined by ``..`` around 8 hex digits of the
+    full name's SHA-1, so two long names never share a stem."""
     stem = _UNSAFE.sub("_", name).lstrip(".") or "tensor"
-    return stem[-limit:]
+    if len(stem) <= limit:
+        return stem
+    digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:_DIGEST]
+    kept = limit - _DIGEST - 4
+    head = kept // 2
+    return f"{stem[:head]}..{digest}..{stem[len(stem) - (kept - head):]}"
 
 
 def _stem(path: str) -> str:

@@ -43,7 +43,8 @@ class TensorRef:
 
     ``name`` is the tensor's real name; ``stem`` the file name without
     suffix (also used to match tensors); ``shape``/``dtype`` are known
-    without loading for manifest and calibration entries.
+    without loading for manifest and calibration entries. ``named`` is
+    False for a lone ``.npy`` file, whose name is only its file name.
     """
     name: str
     stem: str | None
@@ -51,6 +52,7 @@ class TensorRef:
     loader: Callable[[], np.ndarray]
     shape: tuple | None = None
     dtype: str | None = None
+    named: bool = True
 
     def load(self) -> np.ndarray:
         return self.loader()
@@ -251,7 +253,8 @@ def read_tensors(path: str) -> list[TensorRef]:
     _require_file(path)
     if path.endswith(".npy"):
         stem = _stem(path)
-        return [TensorRef(stem, stem, path, functools.partial(read_npy, path))]
+        return [TensorRef(stem, stem, path, functools.partial(read_npy, path),
+                          named=False)]
     if path.endswith(".txt"):
         return read_calibration(path)
     raise ValueError(f"{path}: unknown tensor file type (expected .npy, a "

@@ -53,6 +53,7 @@ class Coverage:
     golden: str | None                  # the folder read, None if absent
     unsupported: dict[str, list[str]]   # used by golden cases, not registered
     unreadable: list[str] = field(default_factory=list)  # e.g. bfloat16
+    looked: list[str] = field(default_factory=list)  # folders tried
 
     @property
     def tested_count(self) -> int:
@@ -115,8 +116,8 @@ def _model_files(meta: dict) -> list[str]:
 def coverage(golden: str | os.PathLike | None = None) -> Coverage:
     """The table for every registered op; ``golden`` defaults to the
     repository's golden/ folder (no folder: nothing counts as tested)."""
-    root = Path(golden) if golden is not None else next(
-        (c for c in GOLDEN_CANDIDATES if c.is_dir()), GOLDEN_CANDIDATES[0])
+    places = [Path(golden)] if golden is not None else GOLDEN_CANDIDATES
+    root = next((p for p in places if p.is_dir()), places[0])
     unreadable: list[str] = []
     usage = golden_usage(root, unreadable) if root.is_dir() else {}
     rows = [OpRow(op.name, op.family, op.dtypes, usage.get(op.name, []),
@@ -124,7 +125,7 @@ def coverage(golden: str | os.PathLike | None = None) -> Coverage:
     unsupported = {name: cases for name, cases in sorted(usage.items())
                    if not registry.has_op(name)}
     return Coverage(rows, str(root) if root.is_dir() else None, unsupported,
-                    unreadable)
+                    unreadable, [str(p.resolve()) for p in places])
 
 
 def _dtypes_text(dtypes: tuple[str, ...]) -> str:
@@ -140,7 +141,7 @@ def _tested_text(cov: Coverage, row: OpRow) -> str:
 
 def _summary(cov: Coverage) -> str:
     if cov.golden is None:
-        looked = " or ".join(str(c.resolve()) for c in GOLDEN_CANDIDATES)
+        looked = " or ".join(cov.looked)
         return (f"{len(cov.rows)} primitives; tested by a golden case: "
                 f"unknown (no golden/ folder found at {looked}: run from a "
                 "checkout or pass --golden DIR; docs/ops.md in the "

@@ -53,7 +53,8 @@ def test_nothing_is_tested_without_golden_cases(tmp_path):
     assert empty.tested_count == 0 and not empty.unsupported
     missing = coverage.coverage(tmp_path / "absent")
     assert missing.golden is None
-    assert "no golden/ folder found" in coverage.format_text(missing)
+    assert f"no golden/ folder found at {tmp_path / 'absent'}: " in \
+        coverage.format_text(missing)
 
 
 def test_cases_this_installation_cannot_read_are_named(monkeypatch):

@@ -127,10 +127,12 @@ class Walker:
         k = self.listing.number[node.name]
         graph, _ = self.listing.nodes[k]
         named = {}
-        for pos, value in enumerate(run.args):
-            text = self.listing.arg_text(graph, node, pos)
-            if text is not None and "=" not in text:
-                named[text] = value
+        for pos, (arg, value) in enumerate(zip(node.args, run.args)):
+            ref = arg.ref
+            if ref.kind is RefKind.CONST and id(ref.key) not in \
+                    self.listing.weights:
+                continue            # attributes and unnamed constants
+            named[self.listing.ref_text(graph, ref)] = value
         named[f"%{k}"] = run.output
         for tensor in run.tensors():
             named.setdefault(tensor.name, tensor.array)
@@ -199,8 +201,14 @@ class Walker:
         if name in self.tensors:
             return self.tensors[name]
         self.out.write(f"no tensor {name!r} shown so far; this step has "
-                       f"{', '.join(self.step_names)}\n")
+                       f"{self.step_listing()}\n")
         return None
+
+    def step_listing(self, limit: int = 8) -> str:
+        """The last step's names, the first ``limit`` of them."""
+        names = self.step_names
+        more = f" and {len(names) - limit} more" if len(names) > limit else ""
+        return ", ".join(names[:limit]) + more
 
     def print_tensor(self, name: str) -> None:
         value = self.lookup(name)
@@ -213,7 +221,7 @@ class Walker:
             return
         if not isinstance(value, (np.ndarray, np.generic)):
             self.out.write(f"{name} is not one tensor; save its tensors by "
-                           f"name (this step has {', '.join(self.step_names)})"
+                           f"name (this step has {self.step_listing()})"
                            "\n")
             return
         array = np.asarray(value)

@@ -164,6 +164,22 @@ def test_walk_save_errors_keep_the_session(tmp_path):
     assert not (tmp_path / "no_such_folder").exists()
 
 
+def test_walk_saves_tuple_elements_by_name(tmp_path):
+    """A tuple output is not one tensor: save names its elements."""
+    out = io.StringIO()
+    target = tmp_path / "second.npy"
+    walk(golden_model("multi_output"), golden_inputs("multi_output"), out,
+         interactive=True, read=scripted(
+             ["c MakeTuple", f"save %4 {tmp_path / 'no.npy'}",
+              f"save Default/MakeTuple-op0:1 {target}", "q"]))
+    text = out.getvalue()
+    assert "%4 is not one tensor; save its tensors by name (this step has " \
+        "%2, %3, %4, Default/MakeTuple-op0, " in text
+    assert not (tmp_path / "no.npy").exists()
+    sigmoid = 1 / (1 + np.exp(-golden_inputs("multi_output")[0]))
+    np.testing.assert_allclose(np.load(target), sigmoid, rtol=1e-6)
+
+
 def test_walk_cli_ctrl_c_has_no_traceback(capsys, monkeypatch):
     """Ctrl-C at the prompt ends the command with status 0; Ctrl-C while
     the model runs ends it with 130; neither prints a traceback."""

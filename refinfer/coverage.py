@@ -53,6 +53,7 @@ class Coverage:
     golden: str | None                  # the folder read, None if absent
     unsupported: dict[str, list[str]]   # used by golden cases, not registered
     unreadable: list[str] = field(default_factory=list)  # e.g. bfloat16
+    looked: list[str] = field(default_factory=list)  # folders tried
 
     @property
     def tested_count(self) -> int:
@@ -115,8 +116,8 @@ def _model_files(meta: dict) -> list[str]:
 def coverage(golden: str | os.PathLike | None = None) -> Coverage:
     """The table for every registered op; ``golden`` defaults to the
     repository's golden/ folder (no folder: nothing counts as tested)."""
-    root = Path(golden) if golden is not None else next(
-        (c for c in GOLDEN_CANDIDATES if c.is_dir()), GOLDEN_CANDIDATES[0])
+    places = [Path(golden)] if golden is not None else GOLDEN_CANDIDATES
+    root = next((p for p in places if p.is_dir()), places[0])
     unreadable: list[str] = []
     usage = golden_usage(root, unreadable) if root.is_dir() else {}
     rows = [OpRow(op.name, op.family, op.dtypes, usage.get(op.name, []),
@@ -124,18 +125,29 @@ def coverage(golden: str | os.PathLike | None = None) -> Coverage:
     unsupported = {name: cases for name, cases in sorted(usage.items())
                    if not registry.has_op(name)}
     return Coverage(rows, str(root) if root.is_dir() else None, unsupported,
-                    unreadable)
+                    unreadable, [str(p.resolve()) for p in places])
 
 
 def _dtypes_text(dtypes: tuple[str, ...]) -> str:
     return " ".join(DTYPE_ABBREVIATIONS.get(d, d) for d in dtypes) or "-"
 
 
+def _tested_text(cov: Coverage, row: OpRow) -> str:
+    """yes / no; ``?`` when no golden cases were found to tell."""
+    if cov.golden is None:
+        return "?"
+    return "yes" if row.tested else "no"
+
+
 def _summary(cov: Coverage) -> str:
+    if cov.golden is None:
+        looked = " or ".join(cov.looked)
+        return (f"{len(cov.rows)} primitives; tested by a golden case: "
+                f"unknown (no golden/ folder found at {looked}: run from a "
+                "checkout or pass --golden DIR; docs/ops.md in the "
+                "repository has the table)")
     text = (f"{len(cov.rows)} primitives, {cov.tested_count} tested by a "
             f"golden case")
-    if cov.golden is None:
-        text += " (no golden/ folder found: pass --golden DIR)"
     if cov.unreadable:
         text += (f" (not read here: {', '.join(cov.unreadable)}; see "
                  "`refinfer info` on them)")
@@ -144,12 +156,13 @@ def _summary(cov: Coverage) -> str:
 
 def format_text(cov: Coverage) -> str:
     """The table for a terminal."""
-    lines = [f"{'primitive':<26} {'family':<12} {'tested':<6} "
-             f"{'fast path':<13} dtypes"]
-    for row in cov.rows:
-        tested = "yes" if row.tested else "no"
-        lines.append(f"{row.name:<26} {row.family:<12} {tested:<6} "
-                     f"{row.fast_path or '-':<13} {_dtypes_text(row.dtypes)}")
+    table = [("primitive", "family", "tested", "fast path", "dtypes")]
+    table += [(row.name, row.family, _tested_text(cov, row),
+               row.fast_path or "-", _dtypes_text(row.dtypes))
+              for row in cov.rows]
+    widths = [max(len(cells[i]) for cells in table) for i in range(4)]
+    lines = [" ".join([*(c.ljust(w) for c, w in zip(cells, widths)),
+                       cells[4]]) for cells in table]
     lines.append(_summary(cov))
     if cov.unsupported:
         lines.append("used by golden cases but not supported: "
@@ -180,7 +193,7 @@ def format_markdown(cov: Coverage) -> str:
     ]
     for row in cov.rows:
         lines.append(f"| {row.name} | {row.family} | "
-                     f"{'yes' if row.tested else 'no'} | "
+                     f"{_tested_text(cov, row)} | "
                      f"{row.fast_path or '-'} | {_dtypes_text(row.dtypes)} |")
     if cov.unsupported:
         lines += ["", "Used by golden cases but not supported: "

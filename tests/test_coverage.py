@@ -53,7 +53,8 @@ def test_nothing_is_tested_without_golden_cases(tmp_path):
     assert empty.tested_count == 0 and not empty.unsupported
     missing = coverage.coverage(tmp_path / "absent")
     assert missing.golden is None
-    assert "no golden/ folder found" in coverage.format_text(missing)
+    assert f"no golden/ folder found at {tmp_path / 'absent'}: " in \
+        coverage.format_text(missing)
 
 
 def test_cases_this_installation_cannot_read_are_named(monkeypatch):
@@ -89,6 +90,47 @@ def test_cli_ops_prints_the_table(capsys, table):
     assert reshape[:4] == ["Reshape", "shape", "yes", "view"]
     assert lines[-1 - bool(table.unsupported)].startswith(
         f"{len(table.rows)} primitives, {table.tested_count} tested")
+
+
+def test_cli_ops_columns_line_up(capsys):
+    """The report: communication rows ('communication' is longer than the
+    family column was) pushed their other cells one place right."""
+    assert cli_main(["ops"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = lines[0]
+    starts = [header.index(h) for h in ("tested", "fast path", "dtypes")]
+    rows = {line.split()[0]: line for line in lines[1:-1]}
+    for name in ("AllReduce", "Conv2D", "Reshape"):
+        cells = [rows[name][s:].split()[0] for s in starts]
+        assert all(rows[name][s - 1] == " " for s in starts), rows[name]
+        assert cells[0] == "yes" and cells[2] in ("f16", "f32"), rows[name]
+    assert [rows["AllReduce"][s:].split()[0] for s in starts][1] == \
+        "communication"
+
+
+def test_cli_ops_outside_the_repository_says_where_it_looked(
+        capsys, monkeypatch, tmp_path):
+    """The report: installed outside the repository, ``refinfer ops``
+    silently said 0 tested. Now nothing claims untested and the summary
+    names the folders it looked in."""
+    places = (tmp_path / "site" / "golden", tmp_path / "cwd" / "golden")
+    monkeypatch.setattr(coverage, "GOLDEN_CANDIDATES", places)
+    assert cli_main(["ops"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    tested = {line.split()[2] for line in lines[1:-1]}
+    assert tested == {"?"}
+    assert lines[-1] == (
+        f"{len(registry.list_ops())} primitives; tested by a golden case: "
+        f"unknown (no golden/ folder found at {places[0]} or {places[1]}: run "
+        "from a checkout or pass --golden DIR; docs/ops.md in the repository "
+        "has the table)")
+    assert " 0 tested" not in "\n".join(lines)
+
+
+def test_cli_ops_golden_folder_must_exist(capsys, tmp_path):
+    assert cli_main(["ops", "--golden", str(tmp_path / "nope")]) == 2
+    assert capsys.readouterr().err == (
+        f"refinfer ops: error: --golden {tmp_path / 'nope'}: no such folder\n")
 
 
 def test_cli_ops_markdown_is_the_docs_table(capsys, table):

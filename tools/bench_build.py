@@ -28,11 +28,13 @@ ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "golden" / "mlp" / "model.mindir"
 
 
-def chain_model(nodes: int, op: str = "relu") -> bytes:
+def chain_model(nodes: int, op: str = "relu", skip: int = 0) -> bytes:
     """The golden mlp's graph cut down to its input and a chain of
     ``nodes`` nodes, each reading the one before: ``relu`` nodes (the
     elementwise pass fuses them all into one) or ``add`` nodes adding the
-    value before to itself (each its own group: nothing fuses)."""
+    value before to itself (each its own group: nothing fuses). ``skip``
+    (``add`` only): the second operand is the value ``skip`` nodes back
+    instead (skip connections, as a drawing of a real network has)."""
     from refinfer.format import schema
 
     proto = schema.ModelProto()
@@ -45,16 +47,17 @@ def chain_model(nodes: int, op: str = "relu") -> bytes:
                                    prim_type=schema.PRIMITIVE_FUNCTION)
         relu.op_type = f"REF::{add.name}"
     template = relu.SerializeToString()
-    previous = graph.input[0].name
+    values = [graph.input[0].name]
     del graph.node[:], graph.parameter[:]
     for k in range(nodes):
         node = graph.node.add()
         node.MergeFromString(template)
         node.name = node.output[0] = f"{graph.name}:{op}_{k}"
-        node.input[:] = [previous] * (2 if op == "add" else 1)
+        second = values[max(len(values) - skip, 0)] if skip else values[-1]
+        node.input[:] = [values[-1], second] if op == "add" else [values[-1]]
         node.domain = f"Default/{op}{k}-Op/Op-op0"
-        previous = node.name
-    graph.output[0].name = previous
+        values.append(node.name)
+    graph.output[0].name = values[-1]
     graph.output[0].tensor[0].dims[:] = [2, 4]
     return proto.SerializeToString()
 

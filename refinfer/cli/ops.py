@@ -2,6 +2,7 @@
 their family, dtypes and golden cases (docs/ops.md)."""
 from __future__ import annotations
 
+import os
 import sys
 
 from .. import coverage
@@ -19,6 +20,8 @@ def add(sub) -> None:
 
 
 def command(args) -> int:
+    if args.golden is not None and not os.path.isdir(args.golden):
+        raise FileNotFoundError(f"--golden {args.golden}: no such folder")
     table = coverage.coverage(args.golden)
     formatted = (coverage.format_markdown(table) if args.markdown
                  else coverage.format_text(table) + "\n")

@@ -2,7 +2,10 @@
 
 EXPECTED and ACTUAL are each a ``.npy`` file, a Lite calibration ``.txt``,
 or a directory (see :mod:`.tensorio`). Tensors are matched by name, then by
-file stem; two single tensors are compared whatever their names.
+file stem. A single tensor against a single tensor whose name differs is
+paired by position, and the report says so, when one of them is a lone
+``.npy`` file (its name is only a file name); two tensors that both carry
+names (manifest, calibration text) are only paired by name.
 
 A tensor passes iff the shapes are equal and every element satisfies
 ``|actual - expected| <= atol + rtol * |expected|`` (NaN only against NaN,
@@ -98,6 +101,7 @@ class Report:
     results: list[TensorResult] = field(default_factory=list)
     only_expected: list[str] = field(default_factory=list)
     only_actual: list[str] = field(default_factory=list)
+    by_position: bool = False   # two lone tensors paired whatever their names
 
     @property
     def passed(self) -> bool:
@@ -110,6 +114,7 @@ class Report:
     def to_dict(self) -> dict:
         return {"expected": self.expected, "actual": self.actual,
                 "atol": self.atol, "rtol": self.rtol, "passed": self.passed,
+                "paired_by": "position" if self.by_position else "name",
                 "tensors": [r.to_dict() for r in self.results],
                 "only_in_expected": self.only_expected,
                 "only_in_actual": self.only_actual}
@@ -129,10 +134,11 @@ def parse_tolerance(text: str) -> tuple[str, float, float]:
 
 
 def match_tensors(expected: list[TensorRef], actual: list[TensorRef]):
-    """Pairs matched by name, then by file stem; two lone tensors pair up.
-    Returns ``(pairs, only_expected, only_actual)``, pairs in EXPECTED's
-    order."""
-    if len(expected) == 1 and len(actual) == 1:
+    """Pairs matched by name, then by file stem; two lone tensors pair up
+    whatever their names unless both carry names of their own. Returns
+    ``(pairs, only_expected, only_actual)``, pairs in EXPECTED's order."""
+    if len(expected) == 1 and len(actual) == 1 and \
+            not (expected[0].named and actual[0].named):
         return [(expected[0], actual[0])], [], []
     pairs, left_e, left_a = [], list(expected), list(actual)
     for key in (lambda t: t.name, lambda t: t.stem):
@@ -169,7 +175,9 @@ def compare_paths(expected: str, actual: str, atol: float = DEFAULT_ATOL,
     rules = [parse_tolerance(t) for t in tolerances or []]
     chosen = [_tolerance(e, a, rules, atol, rtol) for e, a in pairs]
     _check_rules_used(rules, pairs)
-    report = Report(expected, actual, atol, rtol, [], only_e, only_a)
+    by_position = not any(_same_name(e, a) for e, a in pairs)
+    report = Report(expected, actual, atol, rtol, [], only_e, only_a,
+                    by_position)
     with progress_bar(len(pairs), "compare", progress, "tensor") as bar:
         for (e, a), (t_atol, t_rtol) in zip(pairs, chosen):
             report.results.append(_compare_pair(e, a, t_atol, t_rtol))
@@ -185,6 +193,11 @@ def _compare_pair(e: TensorRef, a: TensorRef, atol, rtol) -> TensorResult:
         raise ValueError(f"{e.name}: {exc}") from exc
     return TensorResult(e.name, a.name, exp.shape, act.shape, exp.dtype.name,
                         act.dtype.name, atol, rtol, values)
+
+
+def _same_name(e: TensorRef, a: TensorRef) -> bool:
+    """Whether the pair matches by name or by file stem."""
+    return e.name == a.name or (e.stem is not None and e.stem == a.stem)
 
 
 def _tensor_names(e: TensorRef, a: TensorRef) -> list[str]:
@@ -274,6 +287,11 @@ def _summary(report: Report) -> list[str]:
     lines = [f"{len(report.results)} tensor(s) compared (atol {report.atol:g},"
              f" rtol {report.rtol:g}{note}): {len(report.results) - failed} "
              f"passed, {failed} failed"]
+    if report.by_position:
+        only = report.results[0]
+        lines.append(f"paired by position: EXPECTED's only tensor "
+                     f"{only.name!r} with ACTUAL's only tensor "
+                     f"{only.actual_name!r} (their names differ)")
     if report.only_expected:
         lines.append(f"only in EXPECTED (not compared): "
                      f"{_names(report.only_expected)}")

@@ -13,8 +13,8 @@ largest absolute error is over ``atol``, white when not compared; the
 bisection's first divergence gets a thick outline.
 
 ``.html`` is one self-contained file (inline SVG laid out by
-:mod:`.layout`, inline script for pan, zoom, search and details; no
-network). ``.dot`` is Graphviz text; ``.svg`` runs Graphviz's ``dot``.
+:mod:`.layout`, inline script for pan, zoom, search through every match,
+one graph at a time, the first divergence and details; no network). ``.dot`` is Graphviz text; ``.svg`` runs Graphviz's ``dot``.
 """
 from __future__ import annotations
 
@@ -41,6 +41,7 @@ CHAR_WIDTH = 6.8
 TITLE_CHAR_WIDTH = 8.2
 MAX_SCOPE = 30
 MAX_LABEL = 26           # edge labels (a tuple's type can be long)
+MAX_TITLE = 60           # graph titles drawn (a long one made its graph wide)
 CLUSTER_PAD = 28
 CLUSTER_GAP = 48
 COLOURS = {"passed": "#c3e6cb", "none": "#ffffff", "io": "#d0e4f5",
@@ -80,9 +81,17 @@ class Drawing:
     title: str
     clusters: list[Cluster]
     links: list[tuple[str, str]]          # (box id, cluster name): dashed
+    coloured: bool = False                # filled from a report
 
     def boxes(self) -> list[Box]:
         return [b for c in self.clusters for b in c.boxes]
+
+    def calls(self) -> dict[str, list[str]]:
+        """Box id -> the graphs it calls or passes, in order."""
+        calls: dict[str, list[str]] = {}
+        for box_id, graph in self.links:
+            calls.setdefault(box_id, []).append(graph)
+        return calls
 
 
 # -- from the model -----------------------------------------------------------
@@ -193,6 +202,7 @@ def colour_by_report(drawing: Drawing, listing: Listing, report) -> None:
         level = _level(tensor, report)
         worst[node] = max(worst.get(node, level), level)
     first = (report.get("first_divergence") or {}).get("node")
+    drawing.coloured = True
     for box in drawing.boxes():
         if box.node in worst:
             box.fill = _fill(worst[box.node])
@@ -298,46 +308,83 @@ def to_svg_with_graphviz(drawing: Drawing) -> str:
 # -- HTML -----------------------------------------------------------------------
 
 def to_html(drawing: Drawing) -> str:
+    """The page: a header (search stepping through every match, a graph
+    chooser when there are sub-graphs, the views, a jump to the first
+    divergence and the colour legend when a report coloured the nodes),
+    the drawing and a details panel."""
     svg, width, height = _svg(drawing)
     boxes = drawing.boxes()
-    legend = "".join(
-        f'<span class="swatch" style="background:{colour}"></span>{text}'
-        for colour, text in ((COLOURS["passed"], "within tolerance"),
-                             (_fill((1, 0.0)), "just over"),
-                             (_fill((1, LEGEND_RANGE)),
-                              f"&ge;1e{LEGEND_RANGE} &times; atol"),
-                             (COLOURS["none"], "not compared")))
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<title>refinfer graph: {html.escape(drawing.title)}</title>"
         f"<style>{PAGE_STYLE}</style></head>\n<body>\n<header><b>"
         f"{html.escape(drawing.title)}</b> <span id=\"count\">"
         f"{sum(b.kind in ('op', 'call') for b in boxes)} nodes</span>"
-        " <input id=\"search\" placeholder=\"find a node (name, scope, op)\">"
+        " <input id=\"search\" placeholder=\"find nodes (name, scope, op); "
+        "Enter: next\"> <button id=\"prev\" title=\"previous match "
+        "(Shift+Enter)\">&uarr;</button><button id=\"next\" title=\"next "
+        "match (Enter)\">&darr;</button> <span id=\"matches\"></span>"
+        f"{_graph_chooser(drawing)}"
         " <button id=\"fit\">fit</button> <button id=\"top\">top</button>"
-        f" <span class=\"legend\">{legend}</span></header>\n"
+        f"{_first_button(boxes)}{_legend(drawing)}</header>\n"
         f"<main><div id=\"view\">{svg}</div><aside id=\"info\">Click a node "
-        "for details. Drag to pan, wheel to zoom.</aside></main>\n"
-        f"<script>const GRAPH_SIZE = [{width:.0f}, {height:.0f}];\n"
+        "for details. Drag to pan, wheel to zoom, / to search.</aside></main>"
+        f"\n<script>const GRAPH_SIZE = [{width:.0f}, {height:.0f}];\n"
         f"{PAGE_SCRIPT}</script>\n</body></html>\n")
+
+
+def _graph_chooser(drawing: Drawing) -> str:
+    """A list of the graphs (each opens zoomed to fit), when there are
+    sub-graphs; a single graph needs none."""
+    if len(drawing.clusters) < 2:
+        return ""
+    options = "".join(f'<option value="c{k}">'
+                      f"{html.escape(_short(c.title, MAX_TITLE))}</option>"
+                      for k, c in enumerate(drawing.clusters))
+    return f' <select id="graphs" title="show one graph">{options}</select>'
+
+
+def _first_button(boxes: list[Box]) -> str:
+    if not any(box.outline for box in boxes):
+        return ""
+    return (' <button id="first" title="the first divergence of the bisect '
+            'report">first divergence</button>')
+
+
+def _legend(drawing: Drawing) -> str:
+    """The colour key; only when a report coloured the nodes."""
+    if not drawing.coloured:
+        return ""
+    swatches = "".join(
+        f'<span class="swatch" style="background:{colour}"></span>{text}'
+        for colour, text in ((COLOURS["passed"], "within tolerance"),
+                             (_fill((1, 0.0)), "just over"),
+                             (_fill((1, LEGEND_RANGE)),
+                              f"&ge;1e{LEGEND_RANGE} &times; atol"),
+                             (COLOURS["none"], "not compared")))
+    return f' <span class="legend">{swatches}</span>'
 
 
 def _svg(drawing: Drawing) -> tuple[str, float, float]:
     parts, left, tallest = [], 0.0, 0.0
     positions: dict[str, tuple[float, float, float]] = {}
     titles: dict[str, tuple[float, float]] = {}
-    for cluster in drawing.clusters:
+    calls = drawing.calls()
+    for number, cluster in enumerate(drawing.clusters):
         placed = layout([b.id for b in cluster.boxes],
                         {b.id: b.width for b in cluster.boxes},
                         [(a, b) for a, b, _ in cluster.edges], BOX_HEIGHT)
-        width = max(placed.width, len(cluster.title) * TITLE_CHAR_WIDTH) \
+        title = _short(cluster.title, MAX_TITLE)
+        width = max(placed.width, len(title) * TITLE_CHAR_WIDTH) \
             + 2 * CLUSTER_PAD
         x0, y0 = left + (width - placed.width) / 2, CLUSTER_PAD + 26
         height = placed.height + 2 * CLUSTER_PAD + 26
-        parts.append(f'<g class="cluster" data-graph="{_attr(cluster.name)}">'
+        parts.append(f'<g class="cluster" id="c{number}" '
+                     f'data-graph="{_attr(cluster.name)}">'
+                     f"<title>{html.escape(cluster.title)}</title>"
                      f'<rect x="{left:.1f}" y="0" width="{width:.1f}" '
                      f'height="{height:.1f}" rx="10"/><text x="{left + 12:.1f}"'
-                     f' y="20" class="ctitle">{html.escape(cluster.title)}'
+                     f' y="20" class="ctitle">{html.escape(title)}'
                      "</text></g>")
         titles[cluster.name] = (left + 12, 20)
         for route in placed.routes:
@@ -353,7 +400,7 @@ def _svg(drawing: Drawing) -> tuple[str, float, float]:
         for box in cluster.boxes:
             cx, cy = x0 + placed.x[box.id], y0 + placed.y[box.id]
             positions[box.id] = (cx, cy, box.width)
-            parts.append(_box_svg(box, cx, cy))
+            parts.append(_box_svg(box, cx, cy, calls.get(box.id, [])))
         left += width + CLUSTER_GAP
         tallest = max(tallest, height)
     for box_id, graph in drawing.links:
@@ -388,13 +435,16 @@ def _link_path(source, title) -> str:
             f'{ty - 14:.1f}" marker-end="url(#arrow)"/>')
 
 
-def _box_svg(box: Box, cx: float, cy: float) -> str:
+def _box_svg(box: Box, cx: float, cy: float, calls: list[str]) -> str:
+    """One box; ``calls``: the graphs it calls or passes (the page offers
+    to open them)."""
     x = cx - box.width / 2
     radius = BOX_HEIGHT / 2 if box.kind in ("input", "output") else 6
     first = " first" if box.outline else ""
     info = html.escape(json.dumps(box.info, ensure_ascii=False), quote=True)
+    called = f' data-calls="{_attr(json.dumps(calls))}"' if calls else ""
     return (f'<g class="node {box.kind}{first}" id="{box.id}" '
-            f'data-node="{_attr(box.node)}" data-info="{info}">'
+            f'data-node="{_attr(box.node)}" data-info="{info}"{called}>'
             f"<title>{html.escape(box.info.get('scope') or box.label)}</title>"
             f'<rect x="{x:.1f}" y="{cy:.1f}" width="{box.width:.1f}" '
             f'height="{BOX_HEIGHT}" rx="{radius:.0f}" fill="{_box_fill(box)}"'
@@ -405,8 +455,8 @@ def _box_svg(box: Box, cx: float, cy: float) -> str:
             f"{html.escape(box.detail)}</text></g>")
 
 
-def _short(text: str) -> str:
-    return text if len(text) <= MAX_LABEL else text[:MAX_LABEL - 1] + "…"
+def _short(text: str, limit: int = MAX_LABEL) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _attr(text: str) -> str:

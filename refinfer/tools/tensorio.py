@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import json
 import math
 import os
@@ -33,6 +34,7 @@ MANIFEST = "manifest.json"
 MANIFEST_SECTIONS = ("inputs", "outputs", "tensors")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_STEM = 96
+_DIGEST = 8         # hex digits of a name's hash in a shortened stem
 
 
 @dataclass
@@ -41,7 +43,8 @@ class TensorRef:
 
     ``name`` is the tensor's real name; ``stem`` the file name without
     suffix (also used to match tensors); ``shape``/``dtype`` are known
-    without loading for manifest and calibration entries.
+    without loading for manifest and calibration entries. ``named`` is
+    False for a lone ``.npy`` file, whose name is only its file name.
     """
     name: str
     stem: str | None
@@ -49,6 +52,7 @@ class TensorRef:
     loader: Callable[[], np.ndarray]
     shape: tuple | None = None
     dtype: str | None = None
+    named: bool = True
 
     def load(self) -> np.ndarray:
         return self.loader()
@@ -85,17 +89,34 @@ def write_npy(path: str, array: np.ndarray) -> None:
     np.save(path, np.asarray(array), allow_pickle=False)
 
 
+def save_npy(path: str, array: np.ndarray) -> None:
+    """One ``.npy`` file written atomically (see :func:`replaced_file`);
+    ``path`` is used as given (no ``.npy`` appended)."""
+    with replaced_file(path, binary=True) as f:
+        np.save(f, np.asarray(array), allow_pickle=False)
+
+
 def write_bin(path: str, array: np.ndarray) -> None:
     np.ascontiguousarray(array).tofile(path)
 
 
 def write_json(path: str, data) -> None:
     """JSON with non-finite floats written as the strings "nan"/"inf";
-    written to a temporary file and renamed, so never half-written."""
+    written atomically (see :func:`replaced_file`)."""
+    with replaced_file(path) as f:
+        f.write(_json_text(json_safe(data)) + "\n")
+
+
+@contextlib.contextmanager
+def replaced_file(path: str, binary: bool = False) -> Iterator:
+    """A file open for writing next to ``path`` that is renamed onto it when
+    the block ends without error and removed otherwise, so ``path`` is
+    never half-written."""
     partial = f"{path}.{os.getpid()}.partial"
     try:
-        with open(partial, "w", encoding="utf-8") as f:
-            f.write(_json_text(json_safe(data)) + "\n")
+        with open(partial, "wb") if binary else \
+                open(partial, "w", encoding="utf-8") as f:
+            yield f
         os.replace(partial, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -232,7 +253,8 @@ def read_tensors(path: str) -> list[TensorRef]:
     _require_file(path)
     if path.endswith(".npy"):
         stem = _stem(path)
-        return [TensorRef(stem, stem, path, functools.partial(read_npy, path))]
+        return [TensorRef(stem, stem, path, functools.partial(read_npy, path),
+                          named=False)]
     if path.endswith(".txt"):
         return read_calibration(path)
     raise ValueError(f"{path}: unknown tensor file type (expected .npy, a "
@@ -310,9 +332,16 @@ def _inside(manifest: str, folder: str, name: str) -> str:
 def safe_stem(name: str, limit: int = MAX_STEM) -> str:
     """A file-name-safe rendering of a tensor name: runs of characters other
     than ASCII letters, digits, ``.``, ``_`` and ``-`` become ``_``; no
-    leading dot; at most ``limit`` characters (the end kept)."""
+    leading dot. A longer stem than ``limit`` keeps its start (the module
+    path) and its end (the op), joined by ``..`` around 8 hex digits of the
+    full name's SHA-1, so two long names never share a stem."""
     stem = _UNSAFE.sub("_", name).lstrip(".") or "tensor"
-    return stem[-limit:]
+    if len(stem) <= limit:
+        return stem
+    digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:_DIGEST]
+    kept = limit - _DIGEST - 4
+    head = kept // 2
+    return f"{stem[:head]}..{digest}..{stem[len(stem) - (kept - head):]}"
 
 
 def _stem(path: str) -> str:

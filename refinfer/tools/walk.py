@@ -8,8 +8,14 @@ other arguments by value) and the output the same way.
 Interactive mode stops after each shown node and reads a command:
 Enter steps, ``c`` continues to the end, ``c PATTERN`` continues silently to
 the next node whose scope name, node name or op matches PATTERN (glob or
-``re:``), ``q`` quits. Without it, every node (or those ``--nodes``
-selects) is printed: good for notebooks and logs.
+``re:``), ``p NAME`` prints a tensor's summary, ``save NAME FILE`` writes it
+to a ``.npy`` file (atomically), ``h`` lists the commands, ``q`` (or
+Ctrl-C, or the end of input) quits. NAME is anything shown so far: an input
+of the node (``x``, ``conv1.weight``, ``%2``), a result ``%k``, or a
+tensor's scope or node name (``Default/conv1-Conv2d/Conv2D-op0``, with
+``:k`` and ``@n`` as :mod:`refinfer.watch` names them). Without it, every
+node (or those ``--nodes`` selects) is printed: good for notebooks and
+logs.
 """
 from __future__ import annotations
 
@@ -21,14 +27,23 @@ from ..graph import RefKind
 from ..runtime import LoadedModel
 from . import metrics
 from .explain import Listing, value_text
+from .tensorio import save_npy
 from ..watch import NodeRun, node_runs, select_patterns, tensor_leaves
 
 SHOWN_VALUES = 6
-HELP = "[Enter] step, c: continue, c PATTERN: continue to a node, q: quit"
+PROMPT = "(Enter: step, c: continue, h: help, q: quit) > "
+HELP = """commands:
+  Enter           run the next node
+  c               continue to the end
+  c PATTERN       continue to the next node matching PATTERN (glob or re:)
+  p NAME          print a tensor shown so far (x, conv1.weight, %2, a scope name)
+  save NAME FILE  write that tensor to FILE as .npy
+  h               this help
+  q, Ctrl-C       quit"""
 
 
 class _Quit(Exception):
-    """Raised from the hook to end the walk."""
+    """Raised from the hook to end the walk; its text says why."""
 
 
 def formula(doc: str) -> str:
@@ -42,6 +57,11 @@ def formula(doc: str) -> str:
     return "\n".join(shown)
 
 
+def array_type(array: np.ndarray) -> str:
+    """``float32[1,6,28,28]``."""
+    return f"{array.dtype.name}[{','.join(map(str, array.shape))}]"
+
+
 def summary(value, count: int = SHOWN_VALUES) -> str:
     """``float32[1,6,28,28] min .. max .. mean .. std .. [v0, v1, ...]``;
     non-tensors by value."""
@@ -52,7 +72,7 @@ def summary(value, count: int = SHOWN_VALUES) -> str:
     value = leaves[0]
     if not isinstance(value, np.ndarray) or value.dtype.kind not in "biuf":
         return value_text(value) if value is not None else "function"
-    text = f"{value.dtype.name}[{','.join(map(str, value.shape))}]"
+    text = array_type(value)
     if value.size <= 1:
         return text + (f" = {value.ravel()[0].item()!r}" if value.size
                        else " (empty)")
@@ -74,14 +94,18 @@ class Walker:
 
     def __init__(self, model: LoadedModel, out: TextIO, interactive: bool,
                  nodes=None, values: int = SHOWN_VALUES,
-                 read: Callable[[str], str] = input):
+                 read: Callable[[str], str] | None = None):
         self.listing = Listing(model)
         self.out, self.interactive, self.values = out, interactive, values
         self.show = select_patterns(nodes)
-        self.read = read
+        self.read = read or input
         self.target = None          # node test while continuing to a node
         self.stopping = interactive
         self.shown = 0
+        # Name -> value of everything shown so far (for p and save); only
+        # kept when interactive, since nothing else reads it.
+        self.tensors: dict[str, object] = {}
+        self.step_names: list[str] = []     # the names of the last step
 
     def visit(self, run: NodeRun) -> None:
         if self.target is not None:
@@ -92,8 +116,29 @@ class Walker:
             return
         self.shown += 1
         self.out.write(self.describe(run) + "\n")
+        if self.interactive:
+            self.remember(run)
         if self.stopping:
             self.ask()
+
+    def remember(self, run: NodeRun) -> None:
+        """Name the step's inputs and outputs for ``p`` and ``save``."""
+        node = run.node
+        k = self.listing.number[node.name]
+        graph, _ = self.listing.nodes[k]
+        named = {}
+        for pos, (arg, value) in enumerate(zip(node.args, run.args)):
+            ref = arg.ref
+            if ref.kind is RefKind.CONST and id(ref.key) not in \
+                    self.listing.weights:
+                continue            # attributes and unnamed constants
+            named[self.listing.ref_text(graph, ref)] = value
+        named[f"%{k}"] = run.output
+        for tensor in run.tensors():
+            named.setdefault(tensor.name, tensor.array)
+            named.setdefault(tensor.node_name, tensor.array)
+        self.tensors.update(named)
+        self.step_names = list(named)
 
     def describe(self, run: NodeRun) -> str:
         node = run.node
@@ -119,36 +164,86 @@ class Walker:
         return "\n".join(lines)
 
     def ask(self) -> None:
+        """Read commands until one moves the walk on."""
         while True:
             try:
-                command = self.read(f"({HELP}) > ").strip()
+                command = self.read(PROMPT).strip()
             except EOFError:            # stdin closed: stop like q
-                raise _Quit() from None
+                raise _Quit("stopped") from None
+            except KeyboardInterrupt:   # Ctrl-C at the prompt
+                self.out.write("\n")
+                raise _Quit("interrupted") from None
+            word, _, rest = command.partition(" ")
+            rest = rest.strip()
             if command == "":
                 return
             if command == "q":
-                raise _Quit()
+                raise _Quit("stopped")
             if command == "c":
                 self.stopping = False
                 return
-            if command.startswith("c "):
-                self.target = select_patterns([command[2:].strip()])
+            if word == "c":
+                self.target = select_patterns([rest])
                 self.stopping = False
                 return
-            self.out.write(f"unknown command {command!r}: {HELP}\n")
+            if command == "h":
+                self.out.write(HELP + "\n")
+            elif word == "p" and rest:
+                self.print_tensor(rest)
+            elif word == "save" and len(rest.split(maxsplit=1)) == 2:
+                self.save_tensor(*rest.split(maxsplit=1))
+            else:
+                self.out.write(f"unknown command {command!r} (h: help)\n")
+
+    def lookup(self, name: str):
+        """The value shown under ``name``; None (after saying why) if
+        there is none."""
+        if name in self.tensors:
+            return self.tensors[name]
+        self.out.write(f"no tensor {name!r} shown so far; this step has "
+                       f"{self.step_listing()}\n")
+        return None
+
+    def step_listing(self, limit: int = 8) -> str:
+        """The last step's names, the first ``limit`` of them."""
+        names = self.step_names
+        more = f" and {len(names) - limit} more" if len(names) > limit else ""
+        return ", ".join(names[:limit]) + more
+
+    def print_tensor(self, name: str) -> None:
+        value = self.lookup(name)
+        if value is not None:
+            self.out.write(f"{name}: {summary(value, self.values)}\n")
+
+    def save_tensor(self, name: str, path: str) -> None:
+        value = self.lookup(name)
+        if value is None:
+            return
+        if not isinstance(value, (np.ndarray, np.generic)):
+            self.out.write(f"{name} is not one tensor; save its tensors by "
+                           f"name (this step has {self.step_listing()})"
+                           "\n")
+            return
+        array = np.asarray(value)
+        try:
+            save_npy(path, array)
+        except OSError as exc:
+            self.out.write(f"cannot save {name} to {path}: {exc}\n")
+            return
+        self.out.write(f"saved {name} ({array_type(array)}) to {path}\n")
 
 
 def walk(model: LoadedModel, inputs: list, out: TextIO,
          interactive: bool = False, nodes=None, values: int = SHOWN_VALUES,
-         read: Callable[[str], str] = input) -> list | None:
+         read: Callable[[str], str] | None = None) -> list | None:
     """Run ``model`` printing each (selected) node run to ``out``; returns
-    the outputs, or None when the user quit."""
+    the outputs, or None when the user quit (q, Ctrl-C, end of input)."""
     model.check_inputs(inputs)
     walker = Walker(model, out, interactive, nodes, values, read)
     try:
         outputs = model.run(inputs, node_runs(walker.visit))
-    except _Quit:
-        out.write(f"stopped after {walker.shown} node(s) shown\n")
+    except _Quit as reason:
+        out.write(f"{reason} after {walker.shown} node(s) shown\n")
         return None
     if walker.target is not None:
         out.write("no node matched the pattern given to 'c'\n")

@@ -177,3 +177,27 @@ def test_the_sliced_speed_benchmark_runs_and_checks_outputs():
     assert job.returncode == 0, _explain(job)
     assert "outputs match the golden" in job.stdout, job.stdout
     assert "speed-up: median" in job.stdout, job.stdout
+
+
+def test_the_example_run_sh_tags_every_line_with_its_rank():
+    """examples/distributed/run.sh printed the two ranks' lines interleaved
+    into garbled ones (the sample prints a line in pieces; unbuffered output
+    shows it): every line now carries its rank and stays whole."""
+    root = dist_cases.ROOT
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=root,
+               PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+    job = subprocess.run(["bash", os.path.join(root, "examples", "distributed", "run.sh")],
+                         capture_output=True, text=True, timeout=JOB_TIMEOUT, env=env)
+    assert job.returncode == 0, _explain(job)
+    lines = job.stdout.splitlines()
+    for rank in (0, 1):
+        own = [line[len(f"[rank {rank}] "):] for line in lines
+               if line.startswith(f"[rank {rank}] ")]
+        assert own[0] == f"rank {rank} of 2", job.stdout
+        assert own[1] == "tensor's name is:Default/AllReduce-op0 data size is:96 " \
+                         "tensor elements num is:24", job.stdout
+        values = own[2].split()
+        assert values[:3] == ["output", "data", "is:"] and len(values) == 13, job.stdout
+        assert float(values[3]) == pytest.approx(0.77097636, abs=1e-6)
+        assert len(own) == 3, job.stdout
+    assert len(lines) == 6, job.stdout

@@ -113,11 +113,54 @@ def test_table_is_aligned(pair, capsys):
 
 
 def test_lone_tensors_pair_up_whatever_their_names(tmp_path, capsys):
+    """The report: two single tensors were paired by position without a
+    word; the report now says so (table, summary and JSON)."""
     np.save(tmp_path / "x.npy", E)
     np.save(tmp_path / "y.npy", E)
     code, out, _ = run_cli(capsys, "compare", tmp_path / "x.npy",
-                           tmp_path / "y.npy")
+                           tmp_path / "y.npy", "--json", tmp_path / "r.json")
     assert code == 0 and "x = y" in out
+    assert out.splitlines()[-1] == ("paired by position: EXPECTED's only "
+                                    "tensor 'x' with ACTUAL's only tensor "
+                                    "'y' (their names differ)")
+    assert read_json(tmp_path / "r.json")["paired_by"] == "position"
+
+
+def test_lone_tensors_with_one_name_pair_by_name(tmp_path, capsys):
+    np.save(tmp_path / "out.npy", E)
+    code, out, _ = run_cli(capsys, "compare", tmp_path / "out.npy",
+                           save(tmp_path / "d", out=E), "--json",
+                           tmp_path / "r.json")
+    assert code == 0 and "paired by position" not in out
+    assert read_json(tmp_path / "r.json")["paired_by"] == "name"
+
+
+def test_a_calibration_tensor_against_a_lone_npy_says_position(tmp_path,
+                                                               capsys):
+    (tmp_path / "c.txt").write_text("Default/fc3/Add-op9 1 3\n10 20 30\n")
+    np.save(tmp_path / "mine.npy", E)
+    code, out, _ = run_cli(capsys, "compare", tmp_path / "c.txt",
+                           tmp_path / "mine.npy")
+    assert code == 0 and "Default/fc3/Add-op9 = mine" in out
+    assert "paired by position: EXPECTED's only tensor 'Default/fc3/Add-op9'"\
+        " with ACTUAL's only tensor 'mine'" in out
+
+
+def test_named_lone_tensors_pair_only_by_name(tmp_path, capsys):
+    """Both sides name their tensor (calibration texts): different names
+    are not paired by position."""
+    (tmp_path / "e.txt").write_text("out_a 1 3\n10 20 30\n")
+    (tmp_path / "a.txt").write_text("out_b 1 3\n10 20 30\n")
+    code, out, err = run_cli(capsys, "compare", tmp_path / "e.txt",
+                             tmp_path / "a.txt")
+    assert code == 2 and out == ""
+    assert err == (f"refinfer compare: error: no tensors in common: "
+                   f"{tmp_path / 'e.txt'} has ['out_a'], {tmp_path / 'a.txt'}"
+                   " has ['out_b']\n")
+    (tmp_path / "a.txt").write_text("out_a 1 3\n10 20 30\n")
+    code, out, _ = run_cli(capsys, "compare", tmp_path / "e.txt",
+                           tmp_path / "a.txt")
+    assert code == 0 and "paired by position" not in out
 
 
 def test_integer_against_float(tmp_path, capsys):

@@ -1,6 +1,7 @@
 """Tensor file formats: Lite calibration text, manifests, directories."""
 import json
 import os
+import re
 
 import numpy as np
 import pytest
@@ -128,7 +129,24 @@ def test_safe_stem():
         "3920__nets_CNode_784_6"
     assert tensorio.safe_stem("../..") == "_.."
     assert tensorio.safe_stem("....") == "tensor"
-    assert tensorio.safe_stem("x" * 300) == "x" * tensorio.MAX_STEM
+    long = tensorio.safe_stem("x" * 300)
+    assert len(long) == tensorio.MAX_STEM
+    assert re.fullmatch(r"x{42}\.\.[0-9a-f]{8}\.\.x{42}", long)
+
+
+def test_long_stems_stay_readable_and_unique():
+    """The report: dump file names were cut from the left, losing the module
+    path; two names differing only there got the same file name."""
+    scope = ("Default/network-WithLossCell/_backbone-MobileNetV2/features-"
+             "SequentialCell/{}-InvertedResidual/conv-SequentialCell/"
+             "1-ConvBNReLU/features-SequentialCell/0-Conv2d/Conv2D-op{}")
+    first, second = (tensorio.safe_stem(scope.format(k, 7)) for k in (3, 4))
+    assert first != second
+    for stem in (first, second):
+        assert len(stem) == tensorio.MAX_STEM
+        assert stem.startswith("Default_network-WithLossCell_")
+        assert stem.endswith("_0-Conv2d_Conv2D-op7")
+        assert re.fullmatch(r"[A-Za-z0-9._-]+", stem)
 
 
 def test_json_keeps_non_finite_values_readable(tmp_path):
@@ -138,6 +156,16 @@ def test_json_keeps_non_finite_values_readable(tmp_path):
     data = json.loads((tmp_path / "r.json").read_text())
     assert data == {"a": [{"v": "inf"}, {"v": 0.5}], "b": "nan"}
     assert os.listdir(tmp_path) == ["r.json"]
+
+
+def test_save_npy_is_atomic(tmp_path):
+    path = tmp_path / "t.npy"
+    tensorio.save_npy(str(path), np.arange(3, dtype=np.int16))
+    np.save(tmp_path / "keep.npy", np.ones(2))
+    with pytest.raises(ValueError, match="Object arrays cannot be saved"):
+        tensorio.save_npy(str(path), np.array([None, 1], dtype=object))
+    assert np.load(path).tolist() == [0, 1, 2]        # the old file stays
+    assert sorted(os.listdir(tmp_path)) == ["keep.npy", "t.npy"]
 
 
 def test_staged_dir_publishes_on_success(tmp_path):

@@ -1,6 +1,11 @@
 """``refinfer explain`` and ``refinfer walk``."""
 import io
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -8,7 +13,7 @@ import pytest
 from refinfer.tools.explain import explain
 from refinfer.tools.walk import formula, summary, walk
 
-from helpers_tools import (golden_file, golden_input_files, golden_inputs,
+from helpers_tools import (ROOT, golden_file, golden_input_files, golden_inputs,
                            golden_model, run_cli)
 
 LENET = golden_file("lenet5", "model.mindir")
@@ -75,10 +80,13 @@ def scripted(commands):
     remaining = list(commands)
 
     def read(prompt):
-        assert "c PATTERN" in prompt
+        assert "h: help" in prompt and "q: quit" in prompt
         if not remaining:
             raise EOFError
-        return remaining.pop(0)
+        command = remaining.pop(0)
+        if isinstance(command, type) and issubclass(command, BaseException):
+            raise command
+        return command
     return read
 
 
@@ -96,6 +104,116 @@ def test_walk_interactive(commands, shown, finished):
     assert (result is not None) == finished
     if "bogus" in commands:
         assert "unknown command 'bogus'" in out.getvalue()
+
+
+def walk_lenet(commands):
+    out = io.StringIO()
+    result = walk(golden_model("lenet5"), golden_inputs("lenet5"), out,
+                  interactive=True, read=scripted(commands))
+    return result, out.getvalue()
+
+
+def test_walk_ctrl_c_at_the_prompt_quits_cleanly():
+    """The report: Ctrl-C at the prompt printed a Python traceback."""
+    result, text = walk_lenet(["", KeyboardInterrupt])
+    assert result is None
+    assert [int(s[0]) for s in STEP.findall(text)] == [0, 1]
+    assert text.endswith("\ninterrupted after 2 node(s) shown\n")
+
+
+def test_walk_help_lists_every_command():
+    _, text = walk_lenet(["h", "q"])
+    for command in ("Enter", "c PATTERN", "p NAME", "save NAME FILE",
+                    "q, Ctrl-C"):
+        assert f"\n  {command} " in text
+
+
+def test_walk_prints_tensors_shown_so_far():
+    _, text = walk_lenet(["", "p %0", "p conv1.weight", "p x",
+                          "p Default/conv1-Conv2d/Conv2D-op0", "p %7", "q"])
+    x = golden_inputs("lenet5")[0]
+    weight = golden_model("lenet5").parameters()["conv1.weight"]
+    assert f"\nconv1.weight: {summary(weight)}\n" in text
+    assert f"\nx: {summary(x)}\n" in text
+    lines = [line for line in text.splitlines() if line.startswith("%0: ")]
+    assert len(lines) == 1 and lines[0].startswith("%0: float32[1,6,28,28] ")
+    by_scope = text.split("Default/conv1-Conv2d/Conv2D-op0: ")[1]
+    assert by_scope.splitlines()[0] == lines[0][len("%0: "):]
+    assert "no tensor '%7' shown so far; this step has %0, " in text
+
+
+def test_walk_saves_a_tensor_atomically(tmp_path):
+    target = tmp_path / "relu.npy"
+    _, text = walk_lenet(["", "", f"save %2 {target}", "q"])
+    saved = np.load(target)
+    assert saved.shape == (1, 6, 28, 28) and saved.dtype == np.float32
+    assert saved.min() == 0.0            # %2 is the first ReLU's output
+    assert f"saved %2 (float32[1,6,28,28]) to {target}" in text
+    assert [p.name for p in tmp_path.iterdir()] == ["relu.npy"]
+
+
+def test_walk_save_errors_keep_the_session(tmp_path):
+    missing = tmp_path / "no_such_folder" / "x.npy"
+    _, text = walk_lenet([f"save %0 {missing}", "save %9 x.npy", "p",
+                          "save %0", ""])
+    assert f"cannot save %0 to {missing}: " in text
+    assert "no tensor '%9' shown so far" in text
+    assert "unknown command 'p' (h: help)" in text
+    assert "unknown command 'save %0' (h: help)" in text
+    assert [int(s[0]) for s in STEP.findall(text)] == [0, 1]
+    assert not (tmp_path / "no_such_folder").exists()
+
+
+def test_walk_saves_tuple_elements_by_name(tmp_path):
+    """A tuple output is not one tensor: save names its elements."""
+    out = io.StringIO()
+    target = tmp_path / "second.npy"
+    walk(golden_model("multi_output"), golden_inputs("multi_output"), out,
+         interactive=True, read=scripted(
+             ["c MakeTuple", f"save %4 {tmp_path / 'no.npy'}",
+              f"save Default/MakeTuple-op0:1 {target}", "q"]))
+    text = out.getvalue()
+    assert "%4 is not one tensor; save its tensors by name (this step has " \
+        "%2, %3, %4, Default/MakeTuple-op0, " in text
+    assert not (tmp_path / "no.npy").exists()
+    sigmoid = 1 / (1 + np.exp(-golden_inputs("multi_output")[0]))
+    np.testing.assert_allclose(np.load(target), sigmoid, rtol=1e-6)
+
+
+def test_walk_cli_ctrl_c_has_no_traceback(capsys, monkeypatch):
+    """Ctrl-C at the prompt ends the command with status 0; Ctrl-C while
+    the model runs ends it with 130; neither prints a traceback."""
+    def interrupt(prompt):
+        raise KeyboardInterrupt
+    monkeypatch.setattr("builtins.input", interrupt)
+    code, out, err = run_cli(capsys, "walk", LENET, "--interactive")
+    assert code == 0 and err == ""
+    assert out.endswith("interrupted after 1 node(s) shown\n")
+    monkeypatch.setattr("refinfer.cli.walk.walk", lambda *a: interrupt(""))
+    code, out, err = run_cli(capsys, "walk", LENET)
+    assert code == 130 and err == "\nrefinfer walk: interrupted\n"
+
+
+@pytest.mark.slow
+def test_walk_sigint_in_a_real_terminal_session():
+    """The original report: a real SIGINT at the prompt of
+    ``refinfer walk --interactive`` printed a traceback."""
+    job = subprocess.Popen(
+        [sys.executable, "-m", "refinfer", "walk", LENET, "--interactive"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": ROOT}, cwd=ROOT)
+    shown, deadline = b"", time.monotonic() + 120
+    while not shown.endswith(b"q: quit) > ") and time.monotonic() < deadline:
+        chunk = os.read(job.stdout.fileno(), 4096)
+        if not chunk:
+            break
+        shown += chunk
+    job.send_signal(signal.SIGINT)
+    out, err = job.communicate(timeout=60)
+    text = (shown + out).decode()
+    assert job.returncode == 0, err.decode()
+    assert "Traceback" not in err.decode() and err == b""
+    assert text.endswith("interrupted after 1 node(s) shown\n")
 
 
 def test_walk_cli(capsys):

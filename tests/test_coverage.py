@@ -130,7 +130,7 @@ def test_cli_ops_outside_the_repository_says_where_it_looked(
 def test_cli_ops_golden_folder_must_exist(capsys, tmp_path):
     assert cli_main(["ops", "--golden", str(tmp_path / "nope")]) == 2
     assert capsys.readouterr().err == (
-        f"refinfer ops: error: --golden {tmp_path / 'nope'}: no such folder\n")
+        f"refinfer ops: usage error: --golden {tmp_path / 'nope'}: no such folder\n")
 
 
 def test_cli_ops_markdown_is_the_docs_table(capsys, table):

@@ -6,6 +6,7 @@ import os
 import sys
 
 from .. import coverage
+from .options import UsageError
 
 
 def add(sub) -> None:
@@ -21,7 +22,7 @@ def add(sub) -> None:
 
 def command(args) -> int:
     if args.golden is not None and not os.path.isdir(args.golden):
-        raise FileNotFoundError(f"--golden {args.golden}: no such folder")
+        raise UsageError(f"--golden {args.golden}: no such folder")
     table = coverage.coverage(args.golden)
     formatted = (coverage.format_markdown(table) if args.markdown
                  else coverage.format_text(table) + "\n")

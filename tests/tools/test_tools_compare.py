@@ -153,7 +153,7 @@ def test_named_lone_tensors_pair_only_by_name(tmp_path, capsys):
     (tmp_path / "a.txt").write_text("out_b 1 3\n10 20 30\n")
     code, out, err = run_cli(capsys, "compare", tmp_path / "e.txt",
                              tmp_path / "a.txt")
-    assert code == 2 and out == ""
+    assert code == 3 and out == ""
     assert err == (f"refinfer compare: error: no tensors in common: "
                    f"{tmp_path / 'e.txt'} has ['out_a'], {tmp_path / 'a.txt'}"
                    " has ['out_b']\n")

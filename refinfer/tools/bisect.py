@@ -32,11 +32,12 @@ from .. import registry
 from ..graph import RefKind
 from ..plan import KernelStep, Program, compile_model
 from ..runtime import LoadedModel
+from .common import graph_sha256
 from .compare import DEFAULT_ATOL, DEFAULT_RTOL, compare_arrays, \
     parse_tolerance, tolerance_for
 from ..watch import NodeRun, NodeTensor, node_runs, tensor_leaves
 from .progress import node_count, progress_bar, with_progress
-from .tensorio import read_tensors, safe_stem, write_json
+from .tensorio import MANIFEST, read_json, read_tensors, safe_stem, write_json
 
 FORMAT = "refinfer-bisect"
 ORACLE_NAMES = ("float64", "oracle")
@@ -58,7 +59,8 @@ class DumpReference:
     """Expected tensors read, one at a time, from files."""
     own_error = False
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, model: LoadedModel):
+        check_dump_of(path, model)
         self.label = path
         self.index: dict = {}
         for ref in read_tensors(path):
@@ -75,6 +77,26 @@ class DumpReference:
             if ref is not None:
                 return ref.load()
         return None
+
+
+def check_dump_of(path: str, model: LoadedModel) -> None:
+    """Refuse a dump (or golden) directory whose manifest records another
+    model's graph: nothing of it would match, or names would match by
+    chance. A copy of the model with other weights has the same graph (the
+    usual bisect: a bad file against a dump of the good one)."""
+    manifest = os.path.join(path, MANIFEST)
+    if not os.path.isfile(manifest):
+        return                          # tensors of another runtime: no record
+    recorded = read_json(manifest)
+    digest = recorded.get("graph_sha256") if isinstance(recorded, dict) else None
+    ours = graph_sha256(model)
+    if digest is None or digest == ours:
+        return
+    raise ValueError(
+        f"--against {path}: a dump of {recorded.get('model', 'another model')}, "
+        f"whose graph is not the graph of {model.path} (graph sha256 "
+        f"{digest[:12]} vs {ours[:12]}): dump this model (refinfer dump "
+        f"{model.path} --out DIR) or bisect the dumped one")
 
 
 class ShadowReference:
@@ -134,7 +156,7 @@ def _deaths(program: Program) -> dict[int, list[str]]:
 def open_reference(against: str, model: LoadedModel):
     """The reference ``against`` names: a path, ``float64`` or a backend."""
     if os.path.exists(against):
-        return DumpReference(against)
+        return DumpReference(against, model)
     if against in ORACLE_NAMES:
         return ShadowReference(model, "reference", "float64",
                                "float64 oracle")
@@ -162,23 +184,31 @@ class Bisection:
     runs: int = 0
 
     @property
+    def compared(self) -> list[dict]:
+        return [t for t in self.tensors if t["passed"] is not None]
+
+    @property
     def failed(self) -> list[dict]:
         return [t for t in self.tensors if t["passed"] is False]
 
     @property
     def passed(self) -> bool:
-        return not self.failed
+        """Something was compared and nothing failed."""
+        return bool(self.compared) and not self.failed
 
     @property
     def exit_code(self) -> int:
-        return 0 if self.passed else 1
+        """0: passed; 1: a tensor failed; 2, as an error: nothing was
+        compared (no reference tensor matched a node), which proves nothing."""
+        if self.failed:
+            return 1
+        return 0 if self.compared else 2
 
     def to_dict(self) -> dict:
-        compared = [t for t in self.tensors if t["passed"] is not None]
         return {"format": FORMAT, "version": 1, "model": self.model,
                 "against": self.against, "atol": self.atol,
                 "rtol": self.rtol, "passed": self.passed,
-                "node_runs": self.runs, "compared": len(compared),
+                "node_runs": self.runs, "compared": len(self.compared),
                 "failed": len(self.failed),
                 "first_divergence": (self.divergences or [None])[0],
                 "divergences": self.divergences, "chain": self.chain,
@@ -331,7 +361,7 @@ def write_report(path: str, result: Bisection) -> None:
 # -- the text report ----------------------------------------------------------
 
 def format_bisection(result: Bisection) -> str:
-    compared = [t for t in result.tensors if t["passed"] is not None]
+    compared = result.compared
     lines = [f"bisect {result.model}", f"  against {result.against} "
              f"(atol {result.atol:g}, rtol {result.rtol:g})",
              f"{result.runs} node run(s), {len(compared)} tensor(s) "

@@ -6,6 +6,7 @@ from refinfer.cli import main as cli_main
 from refinfer.plan import KernelStep
 from refinfer.runtime import LoadedModel
 from refinfer.tools import bisect as tools_bisect
+from refinfer.tools.common import file_sha256, graph_sha256
 from refinfer.watch import node_runs
 
 from helpers_tools import (golden_file, golden_input_files, golden_inputs,
@@ -132,11 +133,44 @@ def test_bad_reference_is_a_clear_error(capsys):
 
 
 def test_reference_without_matching_names(tmp_path, capsys):
+    """Issue 16, friction 4: a bisect that compared nothing proved nothing;
+    it exited 0."""
     other = tmp_path / "other"
     other.mkdir()
     np.save(other / "unrelated.npy", np.zeros(3, np.float32))
-    code, out, _ = run_cli(capsys, "bisect", LENET, "--against", other)
-    assert code == 0 and "nothing compared" in out
+    code, out, _ = run_cli(capsys, "bisect", LENET, "--against", other,
+                           "--json", tmp_path / "b.json")
+    assert code == 2 and "0 tensor(s) compared" in out
+    assert "nothing compared: no reference tensor matched a node" in out
+    report = read_json(tmp_path / "b.json")
+    assert (report["compared"], report["passed"]) == (0, False)
+
+
+def test_a_dump_of_another_model_is_refused(tmp_path, capsys):
+    """Issue 16, friction 4: bisecting the MLP against a dump of LeNet-5
+    compared nothing, or names that match by chance, and exited 0."""
+    assert run_cli(capsys, "dump", LENET, "--out", tmp_path / "lenet")[0] == 0
+    manifest = read_json(tmp_path / "lenet" / "manifest.json")
+    assert manifest["graph_sha256"] == graph_sha256(golden_model("lenet5"))
+    assert len(manifest["model_sha256"]) == 64
+    mlp = golden_file("mlp", "model.mindir")
+    code, out, err = run_cli(capsys, "bisect", mlp, "--against",
+                             tmp_path / "lenet")
+    assert (code, out) == (2, "")
+    lenet_graph = manifest["graph_sha256"][:12]
+    mlp_graph = graph_sha256(golden_model("mlp"))[:12]
+    assert err == (f"refinfer bisect: error: --against {tmp_path / 'lenet'}: a "
+                   f"dump of {LENET}, whose graph is not the graph of {mlp} "
+                   f"(graph sha256 {lenet_graph} vs {mlp_graph}): dump this "
+                   f"model (refinfer dump {mlp} --out DIR) or bisect the "
+                   "dumped one\n")
+
+
+def test_a_copy_with_other_weights_has_the_same_graph(perturbed):
+    """What bisect is for: a bad file against a dump of the good one."""
+    _, model = perturbed
+    assert graph_sha256(LoadedModel(model)) == graph_sha256(golden_model("lenet5"))
+    assert file_sha256(model) != file_sha256(LENET)
 
 
 def test_a_fused_fast_model_is_bisected_node_by_node():

@@ -48,11 +48,16 @@ def add_progress_arg(parser: argparse.ArgumentParser) -> None:
                         "when stderr is a terminal)")
 
 
-def add_tolerance_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--atol", type=float, default=DEFAULT_ATOL,
-                        help="absolute tolerance (default %(default)g)")
-    parser.add_argument("--rtol", type=float, default=DEFAULT_RTOL,
-                        help="relative tolerance (default %(default)g)")
+def add_tolerance_args(parser: argparse.ArgumentParser,
+                       oracle_note: str = "") -> None:
+    """``--atol``, ``--rtol``, ``--tol``. With ``oracle_note`` (bisect) the
+    defaults are None: the command picks them, and the note says how."""
+    for flag, default, what in (("--atol", DEFAULT_ATOL, "absolute"),
+                                ("--rtol", DEFAULT_RTOL, "relative")):
+        parser.add_argument(flag, type=float,
+                            default=None if oracle_note else default,
+                            help=f"{what} tolerance (default {default:g}"
+                            f"{oracle_note})")
     parser.add_argument("--tol", action="append", metavar="NAME:ATOL,RTOL",
                         help="tolerance for one tensor (NAME may be a glob);"
                         " repeatable")

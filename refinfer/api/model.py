@@ -63,7 +63,12 @@ class Model:
                         config_path="", config_dict=None, dec_key=None,
                         dec_mode="AES-GCM", dec_num_parallel=0):
         check_isinstance("model_path", model_path, str)
-        path_pattern, model_path = model_path, distributed.expand_rank(model_path)
+        path_pattern = model_path
+        try:
+            model_path = distributed.rank_file(model_path)
+        except distributed.DistributedError as exc:
+            raise RuntimeError(f"build_from_file failed! Error is {exc}") \
+                from exc
         check_isinstance("model_type", model_type, ModelType)
         context = Context() if context is None else context
         check_isinstance("context", context, Context)

@@ -51,7 +51,7 @@ def command(args) -> int:
 
 def _build(path: str, config: dict | None = None) -> Model:
     """``path`` may name a rank's file with ``{rank}``."""
-    if not os.path.exists(distributed.expand_rank(path)):
+    if not os.path.exists(distributed.rank_file(path)):
         raise FileNotFoundError(f"{path}: no such model file")
     model = Model()
     model.build_from_file(path, ModelType.MINDIR, config_dict=config)

@@ -16,7 +16,9 @@ sensitive to rounding, not a wrong op.
 
 The known errors (largest own errors measured on the golden models, ulps of
 the tensor's magnitude: Conv2D 6.3, MatMul 3.9, LayerNorm 1.9, Sigmoid 1.1,
-elementwise 0.5, data movement 0):
+elementwise 0.5, data movement 0; every golden model and op case passes, on
+the reference and the numba backend, but NanToNum on infinities, whose
+default replacement is the dtype's largest value, float64's in the oracle):
 
 - an op that rounds each element a few times (elementwise, activations,
   data movement): ``ELEMENTWISE_ULPS`` (libm's float32 functions are within
@@ -83,6 +85,7 @@ def drift_ulps(actual: np.ndarray, expected: np.ndarray) -> float | None:
     unit = ulp(actual, magnitude(e))
     if unit == 0.0:
         return None
-    diff = np.abs(actual.astype(np.float64) - e)
+    with np.errstate(invalid="ignore", over="ignore"):    # inf - inf: dropped
+        diff = np.abs(actual.astype(np.float64) - e)
     diff = diff[np.isfinite(diff)]
     return float(diff.max()) / unit if diff.size else None

@@ -3,9 +3,10 @@
 Files are ``.npy`` (shape and dtype checked against the model input: an
 array of the right byte size but another shape or dtype is an error naming
 the file, never reinterpreted) or raw ``.bin`` (any other suffix; like
-Lite's benchmark, the bytes are taken in the model input's dtype and shape). Without files, inputs are random in the
-ranges Lite's ``benchmark`` uses: floats U[0.1, 1.0), int32/int64 and bool
-{0, 1}, int8 [-127, 127], uint8 [0, 254].
+Lite's benchmark, the bytes are taken in the model input's dtype and
+shape). Without files, inputs are random in the ranges Lite's ``benchmark``
+uses: floats U[0.1, 1.0), int32/int64 and bool {0, 1}, int8 [-127, 127],
+uint8 [0, 254].
 """
 from __future__ import annotations
 

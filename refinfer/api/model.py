@@ -336,9 +336,10 @@ def _check_resize_elements(inputs, dims):
 
 def check_input(index: int, expected: _TensorImpl, tensor: Tensor) -> None:
     """The one input check of ``Model.predict`` and ``ModelParallelRunner.predict``
-    (for a NumPy array: wrapped in a ``Tensor``): the model's dtype, and the shape of the model input as it stands (declared, or
-    set by ``resize``), where a dynamic dim (-1) takes any size, as Lite's cloud
-    runtime runs a dynamic-shape input as given. A fixed dim never changes without
+    (for a NumPy array: wrapped in a ``Tensor``): the model's dtype, and the shape
+    of the model input as it stands (declared, or set by ``resize``), where a
+    dynamic dim (-1) takes any size, as Lite's cloud runtime runs a dynamic-shape
+    input as given. A fixed dim never changes without
     ``resize``: the runner does not resize a worker to a request's shape."""
     problem = None
     if tensor.dtype != expected.dtype:

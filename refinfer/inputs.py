@@ -1,10 +1,12 @@
 """Input data for command-line runs: files or seeded random data.
 
-Files are ``.npy`` (shape and dtype checked against the model input) or raw
-``.bin`` (any other suffix; like Lite's benchmark, the bytes are taken in
-the model input's dtype and shape). Without files, inputs are random in the
-ranges Lite's ``benchmark`` uses: floats U[0.1, 1.0), int32/int64 and bool
-{0, 1}, int8 [-127, 127], uint8 [0, 254].
+Files are ``.npy`` (shape and dtype checked against the model input: an
+array of the right byte size but another shape or dtype is an error naming
+the file, never reinterpreted) or raw ``.bin`` (any other suffix; like
+Lite's benchmark, the bytes are taken in the model input's dtype and
+shape). Without files, inputs are random in the ranges Lite's ``benchmark``
+uses: floats U[0.1, 1.0), int32/int64 and bool {0, 1}, int8 [-127, 127],
+uint8 [0, 254].
 """
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ import os
 
 import numpy as np
 
-from .runtime import IOSpec
+from .runtime import IOSpec, shape_fits
+from .tools.tensorio import read_npy
 
 _INT_RANGES = {"int8": (-127, 128), "uint8": (0, 255)}
 
@@ -22,7 +25,7 @@ def load_input(path: str, spec: IOSpec) -> np.ndarray:
     if not os.path.isfile(path):
         raise FileNotFoundError(f"input file {path!r} does not exist")
     if path.endswith(".npy"):
-        return np.load(path, allow_pickle=False)
+        return _checked_npy(path, spec)
     data = np.fromfile(path, dtype=spec.dtype)
     count = int(np.prod(spec.shape))
     if any(d < 0 for d in spec.shape) or data.size != count:
@@ -31,6 +34,24 @@ def load_input(path: str, spec: IOSpec) -> np.ndarray:
             f"{spec.name!r} needs {spec.dtype}{list(spec.shape)} = "
             f"{max(count, 0) * spec.dtype.itemsize} bytes")
     return data.reshape(spec.shape)
+
+
+def _checked_npy(path: str, spec: IOSpec) -> np.ndarray:
+    """The array of ``path`` if it has ``spec``'s dtype and shape (a dynamic
+    dim, -1, takes any size)."""
+    array = read_npy(path)
+    needs = f"input {spec.name!r} needs {spec.dtype}{list(spec.shape)}"
+    holds = f"input file {path!r} holds {array.dtype}{list(array.shape)}"
+    if spec.dtype is not None and array.dtype != spec.dtype:
+        raise ValueError(
+            f"{holds}; {needs}: cast it, e.g. np.save({path!r}, "
+            f"np.load({path!r}).astype(np.{spec.dtype.name}))")
+    if not shape_fits(array.shape, spec.shape):
+        hint = " (-1: any size)" if any(d < 0 for d in spec.shape) else ""
+        if array.size == np.prod(spec.shape):
+            hint += ": the same number of elements; transpose or reshape it"
+        raise ValueError(f"{holds}; {needs}{hint}")
+    return array
 
 
 def random_input(spec: IOSpec, rng: np.random.Generator) -> np.ndarray:

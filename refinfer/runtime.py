@@ -231,14 +231,20 @@ def _check_input(path: str, spec: IOSpec, array) -> None:
     if spec.dtype is not None and array.dtype != spec.dtype:
         raise TypeError(f"{path}: input {spec.name!r} expects dtype "
                         f"{spec.dtype}, got {array.dtype}")
-    if spec.shape == (-2,):
-        return
-    fits = len(spec.shape) == array.ndim and all(
-        d < 0 or d == a for d, a in zip(spec.shape, array.shape))
-    if not fits:
+    if not shape_fits(array.shape, spec.shape):
         raise ValueError(f"{path}: input {spec.name!r} expects shape "
                          f"{list(spec.shape)} (-1 = any), got "
                          f"{list(array.shape)}")
+
+
+def shape_fits(shape: Sequence[int], model_shape: Sequence[int]) -> bool:
+    """Whether a tensor of ``shape`` fits a model input declared
+    ``model_shape``: same rank and dims, where -1 takes any size and
+    ``[-2]`` (dynamic rank) any shape."""
+    if list(model_shape) == [-2]:
+        return True
+    return len(shape) == len(model_shape) and all(
+        m < 0 or d == m for d, m in zip(shape, model_shape))
 
 
 def _output_specs(graph: Graph) -> list[IOSpec]:

@@ -432,6 +432,38 @@ def test_predict_ndarray_wrong_size(relu):
                                "shape [2, 4] float32)")
 
 
+def test_predict_ndarray_of_right_size_but_wrong_shape(relu):
+    """Issue 16, friction 1: (4, 2) data for a (2, 4) input has the right
+    byte size, which is all Lite checks; it is an error naming the input,
+    the model, the expected and the actual shape, and nothing runs."""
+    with pytest.raises(RuntimeError) as info:
+        relu.predict([X.reshape(4, 2)])
+    assert str(info.value) == (f"predict failed! Error is input 'x' of "
+                               f"{relu.model_path_} (index 0) has shape [4, 2], "
+                               "the model input is [2, 4] (-1: any size; "
+                               "Model.resize changes it)")
+    with pytest.raises(RuntimeError, match=r"has shape \[1, 2, 4\], the model input"):
+        relu.predict([X.reshape(1, 2, 4)])
+
+
+def test_predict_ndarray_of_right_size_but_wrong_dtype(relu):
+    with pytest.raises(RuntimeError) as info:
+        relu.predict([X.view(np.int32)])
+    assert str(info.value) == (f"predict failed! Error is input 'x' of "
+                               f"{relu.model_path_} (index 0) has dtype "
+                               "DataType.INT32, the model expects DataType.FLOAT32")
+
+
+def test_set_data_from_numpy_keeps_lite_byte_size_check(relu):
+    """Only predict checks an array's shape: the tensor takes any array of
+    its byte size and views it in its own shape, as in Lite."""
+    (tensor,) = relu.get_inputs()
+    tensor.set_data_from_numpy(X.reshape(4, 2))
+    assert tensor.shape == [2, 4]
+    (out,) = relu.predict([tensor])
+    np.testing.assert_array_equal(out.get_data_to_numpy(), relu_of(X))
+
+
 def test_predict_tensor_of_wrong_dtype(relu):
     with pytest.raises(RuntimeError):
         relu.predict([Tensor(X.astype(np.float64))])
@@ -473,6 +505,7 @@ def test_predict_with_numpy(relu, container):
 
 
 def test_predict_flat_numpy_same_bytes(relu):
+    """A 1-D array is a raw buffer (np.fromfile): no shape to check."""
     (out,) = relu.predict([X.reshape(-1)])
     assert out.shape == [2, 4]
     np.testing.assert_array_equal(out.get_data_to_numpy(), relu_of(X))

@@ -10,7 +10,7 @@ import numpy as np
 from .. import distributed, sharing
 from ..errors import CallDepthError, MindIRError
 from ..precision import cast_outputs
-from ..runtime import IOSpec, LoadedModel
+from ..runtime import IOSpec, LoadedModel, shape_fits
 from ..watch import keep_hooks
 from ._checkparam import (check_isinstance, check_list_of_element,
                           check_section_dict)
@@ -65,7 +65,12 @@ class Model:
                         config_path="", config_dict=None, dec_key=None,
                         dec_mode="AES-GCM", dec_num_parallel=0):
         check_isinstance("model_path", model_path, str)
-        path_pattern, model_path = model_path, distributed.expand_rank(model_path)
+        path_pattern = model_path
+        try:
+            model_path = distributed.rank_file(model_path)
+        except distributed.DistributedError as exc:
+            raise RuntimeError(f"build_from_file failed! Error is {exc}") \
+                from exc
         check_isinstance("model_type", model_type, ModelType)
         context = Context() if context is None else context
         check_isinstance("context", context, Context)
@@ -304,11 +309,20 @@ class Model:
 
     def _as_input_tensor(self, index: int, value) -> Tensor:
         """Tensors are used as given; arrays fill the model's own input
-        tensor, as in Lite."""
+        tensor, as in Lite. Lite checks the dtype and the byte size only
+        (``Tensor.set_data_from_numpy``, whose words stay); an array of the
+        right byte size must also have the input's shape: data of another
+        shape is an error, never reinterpreted. A 1-D array is a raw buffer
+        (``np.fromfile``, as Lite scripts read inputs): it has no shape to
+        check and is taken in the input's shape, as in Lite."""
         if isinstance(value, Tensor):
             return value
         if isinstance(value, np.ndarray):
             tensor = Tensor(self._inputs[index])
+            if value.nbytes == tensor.data_size and value.ndim != 1:
+                as_given = _TensorImpl(dtype=data_type_of(value.dtype),
+                                       shape=value.shape, data=value)
+                check_input(index, self._inputs[index], Tensor(as_given))
             tensor.set_data_from_numpy(value)
             return tensor
         raise TypeError("inputs element must be Tensor, of numpy.")
@@ -375,15 +389,16 @@ def _check_resize_elements(inputs, dims):
 
 
 def check_input(index: int, expected: _TensorImpl, tensor: Tensor) -> None:
-    """The one input check of ``Model.predict`` and ``ModelParallelRunner.predict``:
-    the model's dtype, and the shape of the model input as it stands (declared, or
-    set by ``resize``), where a dynamic dim (-1) takes any size, as Lite's cloud
-    runtime runs a dynamic-shape input as given. A fixed dim never changes without
+    """The one input check of ``Model.predict`` and ``ModelParallelRunner.predict``
+    (for a NumPy array: wrapped in a ``Tensor``): the model's dtype, and the shape
+    of the model input as it stands (declared, or set by ``resize``), where a
+    dynamic dim (-1) takes any size, as Lite's cloud runtime runs a dynamic-shape
+    input as given. A fixed dim never changes without
     ``resize``: the runner does not resize a worker to a request's shape."""
     problem = None
     if tensor.dtype != expected.dtype:
         problem = f"has dtype {tensor.dtype}, the model expects {expected.dtype}"
-    elif not _shape_fits(tensor.shape, expected.shape):
+    elif not shape_fits(tensor.shape, expected.shape):
         problem = f"has shape {tensor.shape}, the model input is " \
                   f"{expected.shape} (-1: any size; Model.resize changes it)"
     elif tensor._tensor.data is None:
@@ -392,13 +407,6 @@ def check_input(index: int, expected: _TensorImpl, tensor: Tensor) -> None:
         which = expected.owner or f"input {expected.name!r}"
         raise RuntimeError(f"predict failed! Error is {which} (index {index}) "
                            f"{problem}")
-
-
-def _shape_fits(shape: list, model_shape: list) -> bool:
-    if model_shape == [-2]:         # dynamic rank
-        return True
-    return len(shape) == len(model_shape) and all(
-        d == m or m == -1 for d, m in zip(shape, model_shape))
 
 
 def _input_impl(spec: IOSpec, model_path: str = "") -> _TensorImpl:

@@ -24,7 +24,9 @@ def add(sub) -> None:
                         help="backend of the run checked (default "
                         "%(default)s)")
     add_precision_args(parser, cast=False)
-    add_tolerance_args(parser)
+    add_tolerance_args(parser, "; against float64 without --atol, --rtol "
+                       "or --tol: each op's own error within its known "
+                       "float32 error, in ulps of the tensor's magnitude")
     parser.add_argument("--json", metavar="FILE",
                         help="also write the report as JSON (for "
                         "'refinfer graph --report')")

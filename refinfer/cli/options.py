@@ -62,11 +62,16 @@ def add_progress_arg(parser: argparse.ArgumentParser) -> None:
                         "when stderr is a terminal)")
 
 
-def add_tolerance_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--atol", type=float, default=DEFAULT_ATOL,
-                        help="absolute tolerance (default %(default)g)")
-    parser.add_argument("--rtol", type=float, default=DEFAULT_RTOL,
-                        help="relative tolerance (default %(default)g)")
+def add_tolerance_args(parser: argparse.ArgumentParser,
+                       oracle_note: str = "") -> None:
+    """``--atol``, ``--rtol``, ``--tol``. With ``oracle_note`` (bisect) the
+    defaults are None: the command picks them, and the note says how."""
+    for flag, default, what in (("--atol", DEFAULT_ATOL, "absolute"),
+                                ("--rtol", DEFAULT_RTOL, "relative")):
+        parser.add_argument(flag, type=float,
+                            default=None if oracle_note else default,
+                            help=f"{what} tolerance (default {default:g}"
+                            f"{oracle_note})")
     parser.add_argument("--tol", action="append", metavar="NAME:ATOL,RTOL",
                         help="tolerance for one tensor (NAME may be a glob);"
                         " repeatable")
@@ -140,7 +145,7 @@ def build_model(path: str, args, config: dict | None = None,
                 dec_key: bytes | None = None, dec_mode: str = "AES-GCM") -> Model:
     """An api.Model of ``path`` (which may name a rank's file with
     ``{rank}``) with ``args.threads`` and ``args.backend``."""
-    if not os.path.exists(distributed.expand_rank(path)):
+    if not os.path.exists(distributed.rank_file(path)):
         raise FileNotFoundError(f"{path}: no such model file")
     if args.threads < 0:
         raise UsageError(f"--threads {args.threads}: expected 0 (every usable "

@@ -16,7 +16,7 @@ the session made current for it. See docs/distributed.md.
     shm.py           /dev/shm segments of dead MPI jobs
 """
 from .binding import (each_rank, expand_rank, model_session, rank_and_size,
-                      rank_threads)
+                      rank_file, rank_threads)
 from .communicator import CommAborted, Communicator, DistributedError
 from .groups import GroupTable, hashed_group_name, std_hash
 from .launch import launched_by_mpi, run_mpirun
@@ -28,6 +28,5 @@ __all__ = ["CommAborted", "Communicator", "DistributedError", "GroupTable",
            "LocalWorld", "RankError", "Session", "ThreadCommunicator",
            "activated", "current", "each_rank", "expand_rank", "failing_aborts",
            "group_communicator", "hashed_group_name", "launched_by_mpi",
-           "model_session", "rank_and_size", "rank_threads", "run_local",
-           "run_mpirun",
-           "std_hash"]
+           "model_session", "rank_and_size", "rank_file", "rank_threads",
+           "run_local", "run_mpirun", "std_hash"]

@@ -38,6 +38,33 @@ def expand_rank(path: str) -> str:
     return path.replace(RANK_FIELD, str(rank_and_size()[0]))
 
 
+def rank_file(path: str) -> str:
+    """This rank's model file (:func:`expand_rank`). A job with more ranks
+    than the model has files is an error naming the rank without a file and
+    how many ranks the model has, not a missing ``model_rank{rank}.mindir``."""
+    mine = expand_rank(path)
+    if RANK_FIELD in path and not os.path.exists(mine):
+        count = _rank_files(path)
+        if count:
+            rank, size = rank_and_size()
+            raise DistributedError(
+                f"rank {rank} of {size} has no model file: {mine} does not "
+                f"exist; the model has {count} rank(s), "
+                f"{os.path.basename(path.replace(RANK_FIELD, '0'))} to "
+                f"{os.path.basename(path.replace(RANK_FIELD, str(count - 1)))}"
+                f": launch one rank per file (mpirun -n {count})")
+    return mine
+
+
+def _rank_files(pattern: str) -> int:
+    """How many rank files ``pattern`` names: ranks 0, 1, ... while their
+    file exists."""
+    count = 0
+    while os.path.exists(pattern.replace(RANK_FIELD, str(count))):
+        count += 1
+    return count
+
+
 def each_rank(ranks: int | None, fn: Callable[[], str]) -> list[str] | None:
     """``fn()`` on every rank, and the texts it returns in rank order. Under
     mpirun this process is one rank: rank 0 gets the list, the others None.

@@ -29,8 +29,8 @@ import numpy as np
 from mpi4py import MPI
 
 from . import shm
-from .communicator import (WAIT_TIMEOUT_S, CommAborted, Communicator, check_split,
-                           reduce_arrays)
+from .communicator import (WAIT_TIMEOUT_S, CommAborted, Communicator,
+                           DistributedError, check_split, reduce_arrays)
 from .drain import wait_until_output_is_read
 
 _OPS = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN, "prod": MPI.PROD}
@@ -238,11 +238,16 @@ def leave_job() -> None:
 
 
 def report_failure(rank: int, size: int, error: BaseException) -> None:
-    """Why rank ``rank`` fails, with its traceback, on stderr."""
+    """Why rank ``rank`` fails, on stderr: the message, then the traceback
+    unless the error is a diagnosis (a ``DistributedError``, or one caused
+    by it: a job set up wrongly, which its message says all about)."""
     summary = f"{type(error).__name__}: {error}".splitlines()[0]
-    text = "".join(traceback.format_exception(error)).rstrip()
+    diagnosed = isinstance(error, DistributedError) or \
+        isinstance(error.__cause__, DistributedError)
+    text = "" if diagnosed else \
+        "\n" + "".join(traceback.format_exception(error)).rstrip()
     print(f"refinfer: rank {rank} of {size} failed, aborting the MPI job: "
-          f"{summary}\n{text}", file=sys.stderr, flush=True)
+          f"{summary}{text}", file=sys.stderr, flush=True)
 
 
 def abort_job(code: int = 1) -> None:

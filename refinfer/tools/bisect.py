@@ -16,9 +16,12 @@ needs. The reference is one of
   held. Values entering a sub-graph (graph calls, loop bodies) are the
   candidate's: inside control flow the comparison restarts from them.
 
-Verdicts are ``refinfer compare``'s. A *divergence* is a node run whose
-output fails while every compared input passed: the node where the error
-appears, or where the input error is amplified past the tolerance. For an
+Verdicts are ``refinfer compare``'s; against ``float64`` with no tolerance
+given, each node is judged by its own error within its op's known float32
+error instead (the float32 rounding check, :mod:`.rounding`). A
+*divergence* is a node run whose output fails while every compared input
+passed: the node where the error appears, or where the input error is
+amplified past the tolerance. For an
 in-process reference the node's *own error* (the reference kernel on the
 candidate's inputs) tells a wrong kernel (own error fails too) from an
 amplified one (own error passes).
@@ -28,22 +31,28 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .. import registry
 from ..graph import RefKind
 from ..plan import KernelStep, Program, compile_model
 from ..runtime import LoadedModel
+from . import rounding
+from .common import graph_sha256
 from .compare import DEFAULT_ATOL, DEFAULT_RTOL, compare_arrays, \
     parse_tolerance, tolerance_for
 from ..watch import NodeRun, NodeTensor, node_runs, tensor_leaves
 from .progress import node_count, progress_bar, with_progress
-from .tensorio import read_tensors, safe_stem, write_json
+from .tensorio import MANIFEST, read_json, read_tensors, safe_stem, write_json
 
 FORMAT = "refinfer-bisect"
+ROUNDING_RULE = ("float32 rounding: each op's own error within its known "
+                 "error, in ulps of the tensor's magnitude")
 ORACLE_NAMES = ("float64", "oracle")
 MAX_DIVERGENCES = 20
 CHAIN_LIMIT = 12
 SHOWN_METRICS = ("max_abs_err", "max_rel_err", "mean_abs_err", "cosine",
-                 "mismatches")
+                 "mismatches", "ulps", "known_ulps", "drift_ulps")
 
 
 def backends() -> list[str]:
@@ -56,9 +65,10 @@ def backends() -> list[str]:
 
 class DumpReference:
     """Expected tensors read, one at a time, from files."""
-    own_error = False
+    own_error = oracle = False
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, model: LoadedModel):
+        check_dump_of(path, model)
         self.label = path
         self.index: dict = {}
         for ref in read_tensors(path):
@@ -77,6 +87,26 @@ class DumpReference:
         return None
 
 
+def check_dump_of(path: str, model: LoadedModel) -> None:
+    """Refuse a dump (or golden) directory whose manifest records another
+    model's graph: nothing of it would match, or names would match by
+    chance. A copy of the model with other weights has the same graph (the
+    usual bisect: a bad file against a dump of the good one)."""
+    manifest = os.path.join(path, MANIFEST)
+    if not os.path.isfile(manifest):
+        return                          # tensors of another runtime: no record
+    recorded = read_json(manifest)
+    digest = recorded.get("graph_sha256") if isinstance(recorded, dict) else None
+    ours = graph_sha256(model)
+    if digest is None or digest == ours:
+        return
+    raise ValueError(
+        f"--against {path}: a dump of {recorded.get('model', 'another model')}, "
+        f"whose graph is not the graph of {model.path} (graph sha256 "
+        f"{digest[:12]} vs {ours[:12]}): dump this model (refinfer dump "
+        f"{model.path} --out DIR) or bisect the dumped one")
+
+
 class ShadowReference:
     """The candidate's model compiled again, op by op, with another
     backend's kernels and/or another precision; its steps run node by node
@@ -86,6 +116,7 @@ class ShadowReference:
     def __init__(self, model: LoadedModel, backend: str, precision: str,
                  label: str):
         self.label = label
+        self.oracle = precision == "float64"
         program = compile_model(model.model, backend, precision=precision,
                                 fuse=False)
         self.steps = {id(step.node): step for plan in program.plans.values()
@@ -134,7 +165,7 @@ def _deaths(program: Program) -> dict[int, list[str]]:
 def open_reference(against: str, model: LoadedModel):
     """The reference ``against`` names: a path, ``float64`` or a backend."""
     if os.path.exists(against):
-        return DumpReference(against)
+        return DumpReference(against, model)
     if against in ORACLE_NAMES:
         return ShadowReference(model, "reference", "float64",
                                "float64 oracle")
@@ -151,15 +182,21 @@ def open_reference(against: str, model: LoadedModel):
 @dataclass
 class Bisection:
     """What a bisect run found; ``tensors`` holds every compared tensor's
-    metrics (no data), in execution order."""
+    metrics (no data), in execution order. ``rounding``: the float32
+    rounding check (:mod:`.rounding`) instead of ``atol``/``rtol``."""
     model: str
     against: str
     atol: float
     rtol: float
+    rounding: bool = False
     tensors: list[dict] = field(default_factory=list)
     divergences: list[dict] = field(default_factory=list)
     chain: list[dict] = field(default_factory=list)
     runs: int = 0
+
+    @property
+    def compared(self) -> list[dict]:
+        return [t for t in self.tensors if t["passed"] is not None]
 
     @property
     def failed(self) -> list[dict]:
@@ -167,18 +204,25 @@ class Bisection:
 
     @property
     def passed(self) -> bool:
-        return not self.failed
+        """Something was compared and nothing failed."""
+        return bool(self.compared) and not self.failed
 
     @property
     def exit_code(self) -> int:
-        return 0 if self.passed else 1
+        """0: passed; 1: a tensor failed; 3, the CLI's model-or-data error:
+        nothing was compared (no reference tensor matched a node), which
+        proves nothing."""
+        if self.failed:
+            return 1
+        return 0 if self.compared else 3
 
     def to_dict(self) -> dict:
-        compared = [t for t in self.tensors if t["passed"] is not None]
         return {"format": FORMAT, "version": 1, "model": self.model,
                 "against": self.against, "atol": self.atol,
-                "rtol": self.rtol, "passed": self.passed,
-                "node_runs": self.runs, "compared": len(compared),
+                "rtol": self.rtol,
+                "mode": "float32 rounding" if self.rounding else "tolerance",
+                "passed": self.passed,
+                "node_runs": self.runs, "compared": len(self.compared),
                 "failed": len(self.failed),
                 "first_divergence": (self.divergences or [None])[0],
                 "divergences": self.divergences, "chain": self.chain,
@@ -203,8 +247,13 @@ class _Bisector:
     def check(self, run: NodeRun) -> None:
         self.result.runs += 1
         expected = self.reference.outputs(run)
-        tensors = [self._compare(t, e) for t, e in zip(run.tensors(),
-                                                       expected)]
+        if self.result.rounding:        # judged by the op's own error
+            own = self.reference.own_outputs(run)
+            tensors = [self._rounding_compare(t, e, o, run.args)
+                       for t, e, o in zip(run.tensors(), expected, own)]
+        else:
+            tensors = [self._compare(t, e) for t, e in zip(run.tensors(),
+                                                           expected)]
         self.result.tensors.extend(tensors)
         verdicts = [t["passed"] for t in tensors if t["passed"] is not None]
         record = {"index": run.index, "name": tensors[0]["name"] if tensors
@@ -217,15 +266,17 @@ class _Bisector:
                 len(self.result.divergences) < MAX_DIVERGENCES:
             self._divergence(run, record)
 
-    def _compare(self, tensor: NodeTensor, expected) -> dict:
+    def _compare(self, tensor: NodeTensor, expected, tolerance=None) -> dict:
+        """``tensor`` against ``expected`` with ``tolerance`` (atol, rtol),
+        by default the one ``--tol`` or ``--atol``/``--rtol`` give it."""
         entry = {"name": tensor.name, "node": tensor.node.name,
                  "op": tensor.node.op_name, "index": tensor.index,
                  "element": tensor.element}
         if tensor.array is None or expected is None:
             return {**entry, "passed": None}
         names = [tensor.name, tensor.node_name]
-        atol, rtol = tolerance_for(names, self.rules, self.result.atol,
-                                   self.result.rtol)
+        atol, rtol = tolerance or tolerance_for(
+            names, self.rules, self.result.atol, self.result.rtol)
         try:
             values = compare_arrays(tensor.array, expected, atol, rtol)
         except ValueError:                       # not numbers: not compared
@@ -234,12 +285,34 @@ class _Bisector:
                 "dtype": tensor.array.dtype.name, "atol": atol, "rtol": rtol,
                 **values}
 
+    def _rounding_compare(self, tensor: NodeTensor, expected, own,
+                          inputs) -> dict:
+        """``tensor`` against ``own`` (the float64 kernel on the same
+        inputs) within the op's known float32 error; how far it drifted
+        from the oracle's own chain (``expected``) is recorded, not judged."""
+        if tensor.array is None or own is None:
+            return self._compare(tensor, None)
+        op = tensor.node.op
+        atol = rounding.own_tolerance(op, tensor.array, own, inputs)
+        entry = self._compare(tensor, own, (atol, 0.0))
+        if entry["passed"] is None or expected is None:
+            return entry
+        unit = atol / rounding.known_ulps(op)
+        error = entry["max_abs_err"]
+        finite = error is not None and np.isfinite(error)
+        entry["ulps"] = error / unit if unit and finite else None
+        entry["known_ulps"] = rounding.known_ulps(op)
+        entry["drift_ulps"] = rounding.drift_ulps(tensor.array, expected)
+        return entry
+
     def _divergence(self, run: NodeRun, record: dict) -> None:
         inputs = self._inputs(run.node)
         if any(i.get("passed") is False for i in inputs):
             return                      # propagated, not a new divergence
         found = {**_summary(record), "inputs": inputs}
-        if self.reference.own_error:
+        if self.result.rounding:        # the record is the own error
+            found["own_error"] = [_metrics(t) for t in record["tensors"]]
+        elif self.reference.own_error:
             own = self.reference.own_outputs(run)
             found["own_error"] = [
                 _metrics(self._compare(t, e))
@@ -309,15 +382,21 @@ def _error_of(record: dict) -> float:
 
 
 def bisect(model: LoadedModel, inputs: list, against: str,
-           atol: float = DEFAULT_ATOL, rtol: float = DEFAULT_RTOL,
+           atol: float | None = None, rtol: float | None = None,
            tolerances: list[str] | None = None,
            progress: bool | None = None) -> Bisection:
     """Run ``model`` on ``inputs`` comparing every node with ``against``
-    (a dump directory, ``float64`` or a backend name)."""
+    (a dump directory, ``float64`` or a backend name). Against ``float64``
+    with no tolerance given, the float32 rounding check (:mod:`.rounding`);
+    else ``atol``/``rtol`` (None: the defaults of ``refinfer compare``)."""
     model.check_inputs(inputs)
     reference = open_reference(against, model)
     rules = [parse_tolerance(t) for t in tolerances or []]
-    result = Bisection(model.path, reference.label, atol, rtol)
+    checks_rounding = reference.oracle and atol is None and rtol is None \
+        and not rules
+    result = Bisection(model.path, reference.label,
+                       DEFAULT_ATOL if atol is None else atol,
+                       DEFAULT_RTOL if rtol is None else rtol, checks_rounding)
     bisector = _Bisector(model, reference, result, rules)
     with progress_bar(node_count(model), "bisect", progress) as bar:
         model.run(inputs, with_progress(node_runs(bisector.check), bar))
@@ -331,9 +410,10 @@ def write_report(path: str, result: Bisection) -> None:
 # -- the text report ----------------------------------------------------------
 
 def format_bisection(result: Bisection) -> str:
-    compared = [t for t in result.tensors if t["passed"] is not None]
-    lines = [f"bisect {result.model}", f"  against {result.against} "
-             f"(atol {result.atol:g}, rtol {result.rtol:g})",
+    compared = result.compared
+    rule = ROUNDING_RULE if result.rounding else \
+        f"atol {result.atol:g}, rtol {result.rtol:g}"
+    lines = [f"bisect {result.model}", f"  against {result.against} ({rule})",
              f"{result.runs} node run(s), {len(compared)} tensor(s) "
              f"compared, {len(result.failed)} failed"]
     if not compared:
@@ -341,15 +421,18 @@ def format_bisection(result: Bisection) -> str:
                      "(check the reference's tensor names)")
     if not result.divergences:
         if compared:
-            lines.append("no divergence: every compared tensor is within "
-                         "tolerance")
+            lines += _rounding_verdict(result) if result.rounding else [
+                "no divergence: every compared tensor is within tolerance"]
         return "\n".join(lines)
     first = result.divergences[0]
     lines += ["", f"first divergence: #{first['index']} {first['name']} "
               f"({first['op']})"]
+    if result.rounding:
+        lines.append("  its own error is over the op's known float32 error: "
+                     "a wrong result, not rounding")
     lines += _node_lines(first, "  output  ")
     lines += [_input_line(i) for i in first["inputs"]]
-    for own in first.get("own_error", []):
+    for own in [] if result.rounding else first.get("own_error", []):
         lines.append("  own error (reference kernel on these inputs): "
                      + _metric_text(own))
     if result.chain:
@@ -361,6 +444,32 @@ def format_bisection(result: Bisection) -> str:
                      "tolerance:")
         lines += [f"  #{d['index']} {d['name']} ({d['op']})" for d in others]
     return "\n".join(lines)
+
+
+def _rounding_verdict(result: Bisection) -> list[str]:
+    """The healthy verdict: the largest own error (relative to its op's
+    known error) and the largest drift from the oracle."""
+    own = [t for t in result.compared if t.get("ulps") is not None]
+    drifted = [t for t in result.compared if t.get("drift_ulps") is not None]
+    lines = ["healthy float32 rounding: every op is within its known float32 "
+             "error"]
+    if own:
+        worst = max(own, key=lambda t: t["ulps"] / t["known_ulps"])
+        lines.append(f"  largest own error: {worst['ulps']:.3g} ulps of the "
+                     f"tensor's magnitude (known error {worst['known_ulps']})"
+                     f" at {_where(worst)}")
+    if drifted:
+        far = max(drifted, key=lambda t: t["drift_ulps"])
+        lines.append(f"  rounding carried along the graph: {far['drift_ulps']:.3g}"
+                     f" ulps from the float64 oracle at {_where(far)}")
+        if far["drift_ulps"] > rounding.DRIFT_NOTE_ULPS:
+            lines.append("  over 1e-3 of the magnitude: the model amplifies "
+                         "rounding (ill-conditioned); no op is wrong")
+    return lines
+
+
+def _where(tensor: dict) -> str:
+    return f"#{tensor['index']} {tensor['name']} ({tensor['op']})"
 
 
 def _chain_line(entry: dict) -> str:

@@ -75,6 +75,28 @@ def test_job_larger_than_the_slices():
         run_local(3, lambda rank: build(path), timeout=TIMEOUT)
 
 
+def test_a_rank_without_a_file_says_how_many_ranks_the_model_has():
+    """Issue 16, friction 6: three ranks on a model with two rank files;
+    rank 2's error named the pattern, ``model_rank{rank}.mindir``."""
+    case = dist_cases.case("matmul_allreduce")
+    missing = case.rank_model.replace("{rank}", "2")
+    message = (f"build_from_file failed! Error is rank 2 of 3 has no model file: "
+               f"{missing} does not exist; the model has 2 rank(s), "
+               "model_rank0.mindir to model_rank1.mindir: launch one rank per file "
+               "(mpirun -n 2)")
+    with pytest.raises(RankError) as info:
+        run_local(3, lambda rank: build(case.rank_model), timeout=TIMEOUT)
+    assert str(info.value).endswith(message)
+
+
+def test_cli_names_the_rank_without_a_file(capsys):
+    case = dist_cases.case("matmul_allreduce")
+    assert cli.main(["run", "--distributed", "--ranks", "3", case.rank_model]) == 3
+    err = capsys.readouterr().err
+    assert "rank 2 of 3 has no model file: " in err and "{rank}" not in err
+    assert "the model has 2 rank(s)" in err and "(mpirun -n 2)" in err
+
+
 def test_user_group_missing_from_the_config():
     case = dist_cases.case("group_config_4")
     with pytest.raises(RankError, match=r"unknown communication group 'tp_a'.*"

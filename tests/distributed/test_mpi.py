@@ -141,6 +141,21 @@ def test_size_mismatch_is_a_clear_error():
         _explain(job)
 
 
+def test_more_ranks_than_files_is_a_clear_error():
+    """Issue 16, friction 6: mpirun -n 3 on a 2-rank model printed a
+    traceback naming model_rank{rank}.mindir."""
+    case = dist_cases.case("matmul_allreduce")
+    job = run_mpirun(3, [sys.executable, "-m", "refinfer.cli", "run", "--distributed",
+                         case.rank_model], timeout=JOB_TIMEOUT)
+    assert job.returncode != 0
+    missing = case.rank_model.replace("{rank}", "2")
+    assert (f"refinfer: rank 2 of 3 failed, aborting the MPI job: DistributedError: "
+            f"rank 2 of 3 has no model file: {missing} does not exist; the model has "
+            "2 rank(s), model_rank0.mindir to model_rank1.mindir: launch one rank per "
+            "file (mpirun -n 2)\n") in job.stderr, _explain(job)
+    assert "Traceback" not in job.stderr, _explain(job)
+
+
 def test_context_readers_and_cli_under_mpirun():
     job = mpirun(2, "info")
     assert job.returncode == 0, _explain(job)

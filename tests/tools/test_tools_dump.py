@@ -175,7 +175,7 @@ def test_bad_inputs_leave_nothing(tmp_path, capsys):
     code, _, err = run_cli(capsys, "dump", LENET, "--input",
                            golden_file("mlp", "input_0.npy"), "--out",
                            tmp_path / "d")
-    assert code == 3 and "expects shape" in err
+    assert code == 3 and "needs float32[1, 1, 32, 32]" in err
     assert os.listdir(tmp_path) == []
     code, _, err = run_cli(capsys, "dump", LENET, "--out", tmp_path / "d",
                            "--nodes", "re:(")

@@ -120,7 +120,7 @@ def test_golden_multi_output_and_calibration_compare(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("inputs, message", [
-    ([golden_file("lenet5", "input_0.npy")], "expects shape"),
+    ([golden_file("lenet5", "input_0.npy")], "holds float32[1, 1, 32, 32]; input"),
     ([golden_file("lenet5", "input_0.bin")], "holds 4096 bytes"),
     (["missing.npy"], "does not exist"),
     ([MLP_INPUT, MLP_INPUT], "1 input(s), 2 file(s)"),

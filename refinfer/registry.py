@@ -59,6 +59,10 @@ class OpDef:
     side_effect: bool = False   # runs even when no output depends on it
     no_kernel: str = ""         # why the reference is the fast path (NO_KERNEL_REASONS)
     mutates: str = ""           # the parameter MindSpore writes in place (we return it)
+    # backend -> (kernel, reference, kernel(backend)): made once per pair,
+    # shared by every node of the op
+    _runners: dict[str, tuple] = field(default_factory=dict, repr=False,
+                                       compare=False)
 
     @property
     def doc(self) -> str:
@@ -79,14 +83,18 @@ class OpDef:
         where the kernel declines (returns None); the reference where the
         op has no kernel for ``backend``."""
         fast = self.kernels.get(backend)
-        return self.reference if fast is None else _or_reference(
-            fast, self.reference)
+        if fast is None:
+            return self.reference
+        made = self._runners.get(backend)
+        if made is None or made[0] is not fast or made[1] is not self.reference:
+            made = self._runners[backend] = (
+                fast, self.reference, _or_reference(fast, self.reference))
+        return made[2]
 
 
 def _or_reference(fast: Callable, reference: Callable) -> Callable:
     """The one fallback: ``fast``'s result, or the reference's where
-    ``fast`` returns None. Not cached: a fused op's reference holds its
-    nodes, weights included, which a cache would keep for good."""
+    ``fast`` returns None."""
     @functools.wraps(fast)
     def run(*args):
         result = fast(*args)

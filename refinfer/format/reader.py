@@ -56,19 +56,19 @@ class Primitive:
         return names.op_name(self.op_type)
 
 
-@dataclass
+@dataclass(slots=True)
 class RawNode:
     name: str
     op_type: str              # "REF::<prim>", "REF::<graph>", "REF::<node>"
     inputs: list[str]
     scope: str                # fullname_with_scope, e.g. Default/fc1-Dense/..
     abstract: Abstract | None
+    # The primitive, graph or node it applies; None for the MindIR 1.x node
+    # encoding. Parsed once: the graph builder asks for it several times.
+    target: str | None = field(init=False)
 
-    @property
-    def target(self) -> str | None:
-        """The primitive, graph or node it applies; None for the MindIR 1.x
-        node encoding."""
-        return names.applied_target(self.op_type)
+    def __post_init__(self):
+        self.target = names.applied_target(self.op_type)
 
 
 @dataclass
@@ -226,15 +226,21 @@ def _read_graph(g, index: int, weights: "_WeightFiles", spans: list) -> RawGraph
     name = text(g.name, "graph", index, "name")
     where = ("graph", repr(name))
     nodes, constants = [], {}
+    # protobuf makes a new str per access: share one per distinct text (a
+    # node's name and the inputs naming it, a primitive's op_type), which
+    # keeps a third of a long graph's strings
+    shared = {}.setdefault
     for k, n in enumerate(g.node):
-        node_name, op_type, inputs, scope = n.name, n.op_type, list(n.input), n.domain
+        node_name, op_type, inputs, scope = n.name, n.op_type, n.input, n.domain
         if not are_texts(node_name, op_type, scope, *inputs):
             _refuse_node(n, *where, "node", k)
         if op_type == "Constant":
             constants[node_name] = _constant(n, node_name)
             continue
         shape = next((a for a in n.attribute if a.name == "shape"), None)
-        nodes.append(RawNode(node_name, op_type, inputs, scope,
+        nodes.append(RawNode(shared(node_name, node_name),
+                             shared(op_type, op_type),
+                             [shared(i, i) for i in inputs], scope,
                              decode_abstract(shape) if shape else None))
     if len(g.output) != 1:
         raise ValueError(f"graph {name!r} has {len(g.output)} outputs; "

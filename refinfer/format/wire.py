@@ -52,14 +52,15 @@ def strip_weights(buf) -> tuple[bytearray, list[list[Span | None]]]:
 
 
 def _strip_graph(view, start: int, end: int) -> tuple[bytearray, list[Span | None]]:
-    out, spans = bytearray(), []
+    out, spans, kept = bytearray(), [], start    # view[kept:] not yet copied
     for number, wire_type, field, value, stop in _fields(view, start, end):
         if wire_type == LENGTH_DELIMITED and number == GRAPH_PARAMETER:
+            out += view[kept:field]     # the nodes before, in one copy
             tensor, span = _strip_tensor(view, value, stop)
             spans.append(span)
             _write_field(out, number, tensor)
-        else:
-            out += view[field:stop]
+            kept = stop
+    out += view[kept:end]
     return out, spans
 
 
@@ -109,6 +110,8 @@ def _fields(view, start: int, end: int) -> Iterator[tuple[int, int, int, int, in
 
 def _read_varint(view, pos: int, end: int) -> tuple[int, int]:
     """The varint at ``pos`` and the position after it."""
+    if pos < end and view[pos] < 0x80:      # one byte: most keys and lengths
+        return view[pos], pos + 1
     result = shift = 0
     for k in range(pos, min(pos + MAX_VARINT_BYTES, end)):
         byte = view[k]

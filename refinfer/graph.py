@@ -274,6 +274,9 @@ class _GraphBuilder:
     def _outer(self, name: str) -> Ref:
         """A value of another (enclosing) graph, read as a free variable."""
         owner = self.symbols.builders[self.symbols.owner[name]]
+        if owner is self:       # its own name, yet not defined here
+            raise self.symbols.error(f"graph {self.raw.name!r} cannot "
+                                     f"resolve its own name {name!r}")
         ref = owner.resolve(name)
         if ref.kind in (RefKind.CONST, RefKind.GRAPH, RefKind.FREE):
             return ref
@@ -315,8 +318,17 @@ class _GraphBuilder:
             return Node(raw.name, raw.scope, None, [Arg(a) for a in args],
                         Ref(RefKind.CONST, None), raw.abstract)
         op = registry.get_op(op_name)
+        monad = next((k for k, a in enumerate(args) if a.is_monad), None)
+        if monad is not None and op.family in registry.VALUE_FAMILIES:
+            raise self.symbols.error(
+                f"node {raw.name!r} (op {op_name}, scope {raw.scope!r}): "
+                f"input {monad} is a state monad, not a value (a corrupt "
+                f"graph)")
         try:
             bound = _bind(op, prim, args)
+            op.check_operands([a.ref.key for a in bound],
+                              skip={k for k, a in enumerate(bound)
+                                    if a.ref.kind is not RefKind.CONST})
         except (TypeError, ValueError) as exc:
             raise self.symbols.error(
                 f"node {raw.name!r} (op {op_name}, scope {raw.scope!r}): "

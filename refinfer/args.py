@@ -49,10 +49,22 @@ def optional_dtype(value):
 def ints(value) -> tuple[int, ...]:
     """An int or a sequence of ints (or a 1-D int tensor) -> tuple of ints."""
     if isinstance(value, np.ndarray):
-        return tuple(int(v) for v in value.reshape(-1))
-    if isinstance(value, (list, tuple)):
-        return tuple(int(v) for v in value)
-    return (int(value),)
+        items = value.reshape(-1)
+    else:
+        items = value if isinstance(value, (list, tuple)) else (value,)
+    try:
+        return tuple(int(v) for v in items)
+    except (TypeError, ValueError, OverflowError):
+        raise TypeError(f"expected an int, ints or an int tensor, got "
+                        f"{_shown(value)}") from None
+
+
+def integer(value) -> int:
+    """One int (a Python or NumPy int, or a one-element tensor)."""
+    v = ints(value)
+    if len(v) != 1:
+        raise TypeError(f"expected one int, got {_shown(value)}")
+    return v[0]
 
 
 def axes(value):
@@ -87,7 +99,8 @@ def pads4(value) -> tuple[int, int, int, int]:
 
 
 def scalar(value):
-    """A Python scalar or 0-d / 1-element tensor -> Python scalar."""
+    """A Python scalar or 0-d / 1-element tensor -> Python scalar (None, an
+    absent optional argument, passes)."""
     if isinstance(value, np.ndarray):
         if not value.size:
             raise ValueError(f"expected a value, got an empty tensor "
@@ -95,6 +108,8 @@ def scalar(value):
         return value.reshape(-1)[0].item()
     if isinstance(value, np.generic):
         return value.item()
+    if value is not None and not isinstance(value, (bool, int, float, complex)):
+        raise TypeError(f"expected a number, got {_shown(value)}")
     return value
 
 

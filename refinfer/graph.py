@@ -27,7 +27,7 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from . import registry
 from .errors import (SHOWN_VALUES, GraphError, UnsupportedOpsError,
@@ -274,6 +274,9 @@ class _GraphBuilder:
     def _outer(self, name: str) -> Ref:
         """A value of another (enclosing) graph, read as a free variable."""
         owner = self.symbols.builders[self.symbols.owner[name]]
+        if owner is self:       # its own name, yet not defined here
+            raise self.symbols.error(f"graph {self.raw.name!r} cannot "
+                                     f"resolve its own name {name!r}")
         ref = owner.resolve(name)
         if ref.kind in (RefKind.CONST, RefKind.GRAPH, RefKind.FREE):
             return ref
@@ -315,8 +318,17 @@ class _GraphBuilder:
             return Node(raw.name, raw.scope, None, [Arg(a) for a in args],
                         Ref(RefKind.CONST, None), raw.abstract)
         op = registry.get_op(op_name)
+        monad = next((k for k, a in enumerate(args) if a.is_monad), None)
+        if monad is not None and op.family in registry.VALUE_FAMILIES:
+            raise self.symbols.error(
+                f"node {raw.name!r} (op {op_name}, scope {raw.scope!r}): "
+                f"input {monad} is a state monad, not a value (a corrupt "
+                f"graph)")
         try:
             bound = _bind(op, prim, args)
+            op.check_operands([a.ref.key for a in bound],
+                              skip={k for k, a in enumerate(bound)
+                                    if a.ref.kind is not RefKind.CONST})
         except (TypeError, ValueError) as exc:
             raise self.symbols.error(
                 f"node {raw.name!r} (op {op_name}, scope {raw.scope!r}): "
@@ -324,30 +336,38 @@ class _GraphBuilder:
         return Node(raw.name, raw.scope, op, bound, None, raw.abstract)
 
     def _topological(self, roots: list[Ref]) -> list[Node]:
-        """Nodes the roots depend on, producers first. Iterative: graphs can
-        be very deep."""
-        order, state = [], {}
-        stack = [r.key for r in reversed(roots) if r.kind is RefKind.NODE]
-        while stack:
-            name = stack[-1]
-            if state.get(name) == "done":
-                stack.pop()
+        """Nodes the roots depend on, producers first (a depth-first
+        post-order, first argument first). Iterative: graphs can be very
+        deep."""
+        order, done, path = [], set(), set()
+        for root in (r.key for r in roots if r.kind is RefKind.NODE):
+            if root in done:
                 continue
-            state[name] = "open"
-            pending = [a.ref.key for a in _refs(self.nodes[name])
-                       if a.ref.kind is RefKind.NODE
-                       and state.get(a.ref.key) != "done"]
-            cycle = [p for p in pending if state.get(p) == "open"]
-            if cycle:
-                raise self.symbols.error(f"graph {self.raw.name!r} has a "
-                                         f"cycle through {cycle[0]!r}")
-            if pending:
-                stack.extend(reversed(pending))
-                continue
-            state[name] = "done"
-            order.append(self.nodes[name])
-            stack.pop()
+            path.add(root)
+            stack = [(root, self._producers(root))]
+            while stack:
+                name, producers = stack[-1]
+                for producer in producers:
+                    if producer in done:
+                        continue
+                    if producer in path:
+                        raise self.symbols.error(
+                            f"graph {self.raw.name!r} has a cycle through "
+                            f"{producer!r}")
+                    path.add(producer)
+                    stack.append((producer, self._producers(producer)))
+                    break
+                else:       # every producer done: the node is next
+                    stack.pop()
+                    path.discard(name)
+                    done.add(name)
+                    order.append(self.nodes[name])
         return order
+
+    def _producers(self, name: str) -> Iterator[str]:
+        """The nodes whose values node ``name`` reads."""
+        return (a.ref.key for a in _refs(self.nodes[name])
+                if a.ref.kind is RefKind.NODE)
 
 
 def _bind(op: registry.OpDef, prim, args: list[Ref]) -> list[Arg]:

@@ -31,7 +31,9 @@ import importlib
 import inspect
 import pkgutil
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Container, Sequence
+
+from .errors import describe_value
 
 REQUIRED = inspect.Parameter.empty
 
@@ -59,6 +61,11 @@ class OpDef:
     side_effect: bool = False   # runs even when no output depends on it
     no_kernel: str = ""         # why the reference is the fast path (NO_KERNEL_REASONS)
     mutates: str = ""           # the parameter MindSpore writes in place (we return it)
+    operands: tuple[int, ...] = ()  # positions that take a tensor or a number
+    # backend -> (kernel, reference, kernel(backend)): made once per pair,
+    # shared by every node of the op
+    _runners: dict[str, tuple] = field(default_factory=dict, repr=False,
+                                       compare=False)
 
     @property
     def doc(self) -> str:
@@ -79,14 +86,37 @@ class OpDef:
         where the kernel declines (returns None); the reference where the
         op has no kernel for ``backend``."""
         fast = self.kernels.get(backend)
-        return self.reference if fast is None else _or_reference(
-            fast, self.reference)
+        if fast is None:
+            return self.reference
+        made = self._runners.get(backend)
+        if made is None or made[0] is not fast or made[1] is not self.reference:
+            made = self._runners[backend] = (
+                fast, self.reference, _or_reference(fast, self.reference))
+        return made[2]
+
+
+    def check_operands(self, args: Sequence, skip: Container[int] = ()) -> None:
+        """A clear TypeError naming the first operand (see ``operands``) in
+        ``args`` that is neither a tensor nor a number (a tuple, a monad,
+        None: what a corrupt graph passes); positions in ``skip`` are not
+        known yet. Asked at build for constants and after a kernel failed,
+        never on the way to a kernel."""
+        for k in self.operands:
+            if k < len(args) and k not in skip and not _is_operand(args[k]):
+                raise TypeError(f"{self.name}: {self.params[k].name} must be a "
+                                f"tensor or a number, got "
+                                f"{describe_value(args[k])}"
+                                ) from None     # (the kernel's error it explains)
+
+
+def _is_operand(value) -> bool:
+    import numpy as np
+    return isinstance(value, (np.ndarray, np.generic, bool, int, float))
 
 
 def _or_reference(fast: Callable, reference: Callable) -> Callable:
     """The one fallback: ``fast``'s result, or the reference's where
-    ``fast`` returns None. Not cached: a fused op's reference holds its
-    nodes, weights included, which a cache would keep for good."""
+    ``fast`` returns None."""
     @functools.wraps(fast)
     def run(*args):
         result = fast(*args)
@@ -105,6 +135,11 @@ NO_KERNEL_REASONS = {
     "plumbing": "graph plumbing: tuples, lists, monads, closures",
     "communication": "the work is done by the communicator (MPI)",
 }
+# Families whose ops compute on tensors: their required arguments without a
+# converter are operands (a tensor or a number), except those an op names
+# in ``sequences`` (Concat's tuple of tensors, Einsum's equation).
+VALUE_FAMILIES = {"activation", "comparison", "elementwise", "nn",
+                  "reduction", "shape"}
 # Families whose every op has the same reason.
 FAMILY_NO_KERNEL = {"scalar": "scalar", "plumbing": "plumbing",
                     "control": "plumbing", "communication": "communication"}
@@ -131,7 +166,7 @@ def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
              convert: dict[str, Callable] | None = None,
              kernels: dict[str, Callable] | None = None, recipe: Any = None,
              side_effect: bool = False, no_kernel: str = "",
-             mutates: str = ""):
+             mutates: str = "", sequences: tuple[str, ...] = ()):
     """Register a NumPy reference function under one or more primitive names.
 
     ``family``: coverage-table grouping ("elementwise", "nn", ...).
@@ -151,6 +186,8 @@ def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
     ``mutates``: the parameter MindSpore's kernel writes in place; ours
     returns the new value instead, and the graph builder makes later
     ``Load``s of that input read it.
+    ``sequences``: required parameters of an op of VALUE_FAMILIES that take
+    something other than a tensor or a number, unconverted.
     """
     no_kernel = no_kernel or FAMILY_NO_KERNEL.get(family, "")
     if no_kernel and no_kernel not in NO_KERNEL_REASONS:
@@ -161,7 +198,7 @@ def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
         params = _params_of(fn)
         known = {p.name for p in params}
         for target in [*(attrs or {}).values(), *(convert or {}),
-                       *([mutates] if mutates else [])]:
+                       *([mutates] if mutates else []), *sequences]:
             if target not in known:
                 raise TypeError(f"{fn.__qualname__}: no parameter {target!r}")
         fast = dict(kernels or {})
@@ -178,9 +215,21 @@ def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
                                     dict(attrs or {}), dict(convert or {}),
                                     dict(fast), recipe,
                                     side_effect=side_effect,
-                                    no_kernel=no_kernel, mutates=mutates)
+                                    no_kernel=no_kernel, mutates=mutates,
+                                    operands=_operands(family, params,
+                                                       convert, sequences))
         return fn
     return decorate
+
+
+def _operands(family: str, params: tuple[Param, ...], convert,
+              sequences: tuple[str, ...]) -> tuple[int, ...]:
+    """Positions of an op's operands (see VALUE_FAMILIES)."""
+    if family not in VALUE_FAMILIES:
+        return ()
+    return tuple(k for k, p in enumerate(params)
+                 if p.default is REQUIRED and not p.variadic
+                 and p.name not in (convert or {}) and p.name not in sequences)
 
 
 def load_all() -> None:

@@ -12,7 +12,7 @@ the interpreter's per-node cost.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NoReturn, Sequence
 
 from .errors import NodeError, describe_value
 from .graph import Node, Ref, RefKind
@@ -54,12 +54,27 @@ class KernelStep:
         except NodeError:
             raise
         except Exception as exc:
-            node = self.node
-            raise NodeError(node.scope or node.name, node.op_name,
-                            describe(args), exc) from exc
+            self._fail(args, exc)
         if hooks is not None and hooks.after is not None:
             hooks.after(self.node, args, result)
         return result
+
+    def _fail(self, args: list, exc: Exception) -> NoReturn:
+        """Raise the NodeError for a kernel that raised ``exc``, saying
+        which operand does not fit where one does not (the kernel's own
+        error, about a tuple having no ``ndim``, is then beside the
+        point)."""
+        node = self.node
+        try:
+            if node.op is not None:
+                node.op.check_operands(args)
+        except TypeError as misfit:
+            exc = misfit
+        error = NodeError(node.scope or node.name, node.op_name, describe(args),
+                          exc)
+        if isinstance(exc, MemoryError):    # its message says it all (the
+            raise error from None           # size), wrapped as one error
+        raise error from exc
 
 
 def kernel_step(node: Node, fn: Callable, slot_of: Callable[[Ref], int],

@@ -28,17 +28,37 @@ def full_parse(path):
 def test_slim_message_is_the_full_one_without_weight_bytes(path):
     with open(path, "rb") as f:
         data = f.read()
-    slim, spans = wire.strip_weights(data)
+    slim, spans = wire.slim_model(data)
     full, stripped = full_parse(path), schema.ModelProto()
     stripped.ParseFromString(bytes(slim))
     graphs = [full.graph, *full.functions]
     assert len(spans) == len(graphs) and len(slim) <= len(data)
+    assert len(list(spans[0].nodes())) == len(full.graph.node) > 0
     for graph, graph_spans in zip(graphs, spans):
-        assert len(graph_spans) == len(graph.parameter)
-        for tensor, (offset, length) in zip(graph.parameter, graph_spans):
+        assert len(graph_spans.parameters) == len(graph.parameter)
+        for tensor, (offset, length) in zip(graph.parameter,
+                                            graph_spans.parameters):
             assert data[offset:offset + length] == tensor.raw_data
             tensor.ClearField("raw_data")
+        nodes = [schema.NodeProto.FromString(data[start:end])
+                 for start, end in graph_spans.nodes()]
+        assert nodes == list(graph.node)
+        del graph.node[:]
     assert stripped == full
+
+
+def test_a_graph_given_twice_is_merged_as_protobuf_merges_it():
+    # protobuf concatenates the repeated fields of a message field that
+    # appears twice; the spans of the main graph must follow suit
+    with open(MODELS[0], "rb") as f:
+        data = f.read()
+    full = full_parse(MODELS[0])
+    twice = schema.ModelProto(graph=full.graph).SerializeToString()
+    _, spans = wire.slim_model(data + twice)
+    assert len(spans) == 1 + len(full.functions)
+    count = len(full.graph.node)
+    assert len(list(spans[0].nodes())) == 2 * count
+    assert len(spans[0].parameters) == 2 * len(full.graph.parameter)
 
 
 def test_weights_are_aligned_read_only_copies():

@@ -127,3 +127,29 @@ def test_a_backend_slots_in_from_a_family_table():
     with pytest.raises(ValueError, match="NoSuchOp"):
         registry.declare_kernels("_test", {"NoSuchOp": gather})
     assert "_test" not in registry.get_op("Gather").kernels
+
+
+def test_operands_are_the_required_unconverted_arguments(throwaway):
+    # A corrupt graph hands an op a tuple or a monad where a tensor belongs;
+    # the op's own error ("'tuple' object has no attribute 'ndim'") would
+    # name neither the argument nor what it got (issue 17).
+    def lerp(input, other, weight, scale=1.0):
+        return input
+    throwaway("_TestLerp", convert={"weight": float})(lerp)
+    op = registry.get_op("_TestLerp")
+    assert op.operands == (0, 1)
+    x = np.zeros(2, np.float32)
+    op.check_operands([x, 2.5, "anything", ("not", "checked")])
+    with pytest.raises(TypeError, match=r"_TestLerp: other must be a tensor "
+                                        r"or a number, got \(float32\[2\], 1\)"):
+        op.check_operands([x, (x, 1), 0.5])
+    op.check_operands([x, (x, 1), 0.5], skip={1})     # not known at build
+
+
+def test_sequences_name_operands_that_take_tuples(throwaway):
+    def join(tensors, axis=0):
+        return tensors[0]
+    throwaway("_TestJoin", sequences=("tensors",))(join)
+    assert registry.get_op("_TestJoin").operands == ()
+    with pytest.raises(TypeError, match="no parameter 'inputs'"):
+        throwaway("_TestJoin2", sequences=("inputs",))(join)

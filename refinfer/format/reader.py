@@ -21,7 +21,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 import numpy as np
 from google.protobuf.message import DecodeError
@@ -56,19 +56,19 @@ class Primitive:
         return names.op_name(self.op_type)
 
 
-@dataclass
+@dataclass(slots=True)
 class RawNode:
     name: str
     op_type: str              # "REF::<prim>", "REF::<graph>", "REF::<node>"
     inputs: list[str]
     scope: str                # fullname_with_scope, e.g. Default/fc1-Dense/..
     abstract: Abstract | None
+    # The primitive, graph or node it applies; None for the MindIR 1.x node
+    # encoding. Parsed once: the graph builder asks for it several times.
+    target: str | None = field(init=False)
 
-    @property
-    def target(self) -> str | None:
-        """The primitive, graph or node it applies; None for the MindIR 1.x
-        node encoding."""
-        return names.applied_target(self.op_type)
+    def __post_init__(self):
+        self.target = names.applied_target(self.op_type)
 
 
 @dataclass
@@ -186,7 +186,7 @@ def _parse(path: str, blob) -> tuple[Any, list]:
     """The ModelProto without its embedded weights, and where they lie."""
     proto = schema.ModelProto()
     try:
-        slim, spans = wire.strip_weights(blob)
+        slim, spans = wire.slim_model(blob)
         proto.ParseFromString(bytes(slim))
     except (wire.WireError, DecodeError) as exc:
         raise MindIRError(path, "not a MindIR file, or the file is truncated "
@@ -229,19 +229,26 @@ def _read_primitive(p, index: int) -> tuple[str, Primitive]:
                            text(p.instance_name, *where, "instance_name"))
 
 
-def _read_graph(g, index: int, weights: "_WeightFiles", spans: list) -> RawGraph:
+def _read_graph(g, index: int, weights: "_WeightFiles",
+                spans: wire.GraphSpans) -> RawGraph:
     name = text(g.name, "graph", index, "name")
     where = ("graph", repr(name))
     nodes, constants = [], {}
-    for k, n in enumerate(g.node):
-        node_name, op_type, inputs, scope = n.name, n.op_type, list(n.input), n.domain
+    # protobuf makes a new str per access: share one per distinct text (a
+    # node's name and the inputs naming it, a primitive's op_type), which
+    # keeps a third of a long graph's strings
+    shared = {}.setdefault
+    for k, n in enumerate(_nodes(weights.blob, spans, *where)):
+        node_name, op_type, inputs, scope = n.name, n.op_type, n.input, n.domain
         if not are_texts(node_name, op_type, scope, *inputs):
             _refuse_node(n, *where, "node", k)
         if op_type == "Constant":
             constants[node_name] = _constant(n, node_name)
             continue
         shape = next((a for a in n.attribute if a.name == "shape"), None)
-        nodes.append(RawNode(node_name, op_type, inputs, scope,
+        nodes.append(RawNode(shared(node_name, node_name),
+                             shared(op_type, op_type),
+                             [shared(i, i) for i in inputs], scope,
                              decode_abstract(shape) if shape else None))
     if len(g.output) != 1:
         raise ValueError(f"graph {name!r} has {len(g.output)} outputs; "
@@ -251,8 +258,22 @@ def _read_graph(g, index: int, weights: "_WeightFiles", spans: list) -> RawGraph
         inputs=[_value_info(i, *where, "input", k) for k, i in enumerate(g.input)],
         nodes=nodes, constants=constants,
         parameters=dict(weights.load(t, span, *where, "parameter", k)
-                        for k, (t, span) in enumerate(zip(g.parameter, spans))),
+                        for k, (t, span)
+                        in enumerate(zip(g.parameter, spans.parameters))),
         output=_value_info(g.output[0], *where, "output", 0))
+
+
+def _nodes(blob, spans: wire.GraphSpans, *where) -> Iterator:
+    """The graph's NodeProtos, parsed one at a time from where they lie in
+    the file (the slim message has none): one node's tree in memory at a
+    time instead of every node's."""
+    for k, (start, end) in enumerate(spans.nodes()):
+        try:
+            yield schema.NodeProto.FromString(blob[start:end])
+        except DecodeError as exc:
+            raise ValueError(f"{' '.join(where)} node {k}: not a valid "
+                             f"NodeProto ({exc}); the file is truncated or "
+                             f"corrupt") from exc
 
 
 def _refuse_node(n, *where) -> None:

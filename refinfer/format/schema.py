@@ -186,3 +186,4 @@ _pool.Add(_file_descriptor())
 
 ModelProto = GetMessageClass(_pool.FindMessageTypeByName("mind_ir.ModelProto"))
 GraphProto = GetMessageClass(_pool.FindMessageTypeByName("mind_ir.GraphProto"))
+NodeProto = GetMessageClass(_pool.FindMessageTypeByName("mind_ir.NodeProto"))

@@ -8,6 +8,7 @@ Python scalars stay Python scalars: type promotion differs between
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -151,11 +152,19 @@ def _dict_item(index: int, item) -> tuple[str, object]:
 
 
 def _tensor_abstract(tensor) -> Abstract:
+    return _shared_tensor_abstract(tensor.data_type, tuple(tensor.dims))
+
+
+@functools.lru_cache(maxsize=4096)
+def _shared_tensor_abstract(data_type: int, dims: tuple) -> Abstract:
+    """One Abstract per (dtype, shape): most nodes of a model share a few
+    (Abstract is frozen), which saves a large graph's build an object per
+    node and the time to make it."""
     try:
-        dtype = tensor_dtype(tensor)
+        dtype = dtypes.numpy_of_mindir(data_type)
     except ValueError:
         dtype = None
-    return Abstract("tensor", tuple(tensor.dims), dtype)
+    return Abstract("tensor", dims, dtype)
 
 
 def decode_abstract(attr) -> Abstract:

@@ -1,15 +1,17 @@
-"""Finding the weight bytes in a MindIR file without copying them.
+"""Finding the weights and nodes in a MindIR file without copying them.
 
 Parsing a whole MindIR with protobuf copies every embedded weight out of
 the file into a new ``bytes`` object: the file and the copies are in memory
-together, twice the weights at the peak. This module walks the protobuf
-wire format of the file instead (only the few levels that lead to weights:
-``ModelProto.graph`` / ``functions`` -> ``GraphProto.parameter`` ->
-``TensorProto.raw_data``), records where each parameter's ``raw_data`` lies
-in the file and writes a *slim* copy of the message without those bytes,
-which protobuf then parses quickly. The weights are then read straight
-from the file (mapped), one at a time, or not at all when another source
-provides them (shared memory).
+together, twice the weights at the peak; and it holds a tree of every node
+of every graph at once, about 1.7 KB per node. This module walks the
+protobuf wire format of the file instead (only the few levels that lead to
+weights and nodes: ``ModelProto.graph`` / ``functions`` -> ``GraphProto``
+``.parameter`` -> ``TensorProto.raw_data``, and ``GraphProto.node``),
+records where each parameter's ``raw_data`` and each node lie in the file
+and writes a *slim* copy of the message without them, which protobuf then
+parses quickly. The weights are then read straight from the file (mapped),
+one at a time, or not at all when another source provides them (shared
+memory); the nodes are parsed one at a time.
 
 Wire format: a message is a sequence of fields, each a varint key
 (field number << 3 | wire type) and a value: a varint (type 0), 8 bytes
@@ -18,9 +20,12 @@ Wire format: a message is a sequence of fields, each a varint key
 """
 from __future__ import annotations
 
+from array import array
+from dataclasses import dataclass, field
 from typing import Iterator
 
 MODEL_GRAPH, MODEL_FUNCTIONS = 7, 8     # ModelProto fields (GraphProto)
+GRAPH_NODE = 1                          # GraphProto.node (NodeProto)
 GRAPH_PARAMETER = 3                     # GraphProto.parameter (TensorProto)
 TENSOR_RAW_DATA = 9                     # TensorProto.raw_data (bytes)
 LENGTH_DELIMITED = 2
@@ -34,42 +39,64 @@ class WireError(ValueError):
 Span = tuple[int, int]      # (offset in the file, length) of one raw_data
 
 
-def strip_weights(buf) -> tuple[bytearray, list[list[Span | None]]]:
-    """The ModelProto in ``buf`` without the ``raw_data`` of graph
-    parameters, and for each graph (the main graph, then the functions, in
-    file order) the span of each parameter's ``raw_data`` in ``buf`` (None
-    for a parameter without one, e.g. external data)."""
+@dataclass
+class GraphSpans:
+    """Where one graph's pieces lie in the file: the ``raw_data`` of each
+    parameter (None for one without, e.g. external data) and each node's
+    message, in file order (two int arrays: 16 bytes a node)."""
+    parameters: list[Span | None] = field(default_factory=list)
+    node_starts: array = field(default_factory=lambda: array("q"))
+    node_ends: array = field(default_factory=lambda: array("q"))
+
+    def nodes(self) -> Iterator[tuple[int, int]]:
+        """(start, end) of each node's message."""
+        return zip(self.node_starts, self.node_ends)
+
+
+def slim_model(buf) -> tuple[bytearray, list[GraphSpans]]:
+    """The ModelProto in ``buf`` without its graphs' nodes and the
+    ``raw_data`` of their parameters, and where those lie in ``buf``: the
+    main graph's (all its occurrences, merged as protobuf merges them), then
+    each function's, in file order."""
     view = memoryview(buf).cast("B")
-    out, spans = bytearray(), []
+    out, main, functions = bytearray(), GraphSpans(), []
     for number, wire_type, start, value, end in _fields(view, 0, len(view)):
         if wire_type == LENGTH_DELIMITED and number in (MODEL_GRAPH, MODEL_FUNCTIONS):
-            graph, graph_spans = _strip_graph(view, value, end)
-            spans.append(graph_spans)
-            _write_field(out, number, graph)
+            spans = main if number == MODEL_GRAPH else GraphSpans()
+            if number == MODEL_FUNCTIONS:
+                functions.append(spans)
+            _write_field(out, number, _slim_graph(view, value, end, spans))
         else:
             out += view[start:end]
-    return out, spans
+    return out, [main, *functions]
 
 
-def _strip_graph(view, start: int, end: int) -> tuple[bytearray, list[Span | None]]:
-    out, spans = bytearray(), []
-    for number, wire_type, field, value, stop in _fields(view, start, end):
-        if wire_type == LENGTH_DELIMITED and number == GRAPH_PARAMETER:
-            tensor, span = _strip_tensor(view, value, stop)
-            spans.append(span)
-            _write_field(out, number, tensor)
+def _slim_graph(view, start: int, end: int, spans: GraphSpans) -> bytearray:
+    out, kept = bytearray(), start      # view[kept:] not yet copied
+    for number, wire_type, field_start, value, stop in _fields(view, start, end):
+        if wire_type != LENGTH_DELIMITED or number not in (GRAPH_NODE,
+                                                           GRAPH_PARAMETER):
+            continue
+        out += view[kept:field_start]   # the fields before, in one copy
+        kept = stop
+        if number == GRAPH_NODE:
+            spans.node_starts.append(value)
+            spans.node_ends.append(stop)
         else:
-            out += view[field:stop]
-    return out, spans
+            tensor, span = _strip_tensor(view, value, stop)
+            spans.parameters.append(span)
+            _write_field(out, number, tensor)
+    out += view[kept:end]
+    return out
 
 
 def _strip_tensor(view, start: int, end: int) -> tuple[bytearray, Span | None]:
     out, span = bytearray(), None
-    for number, wire_type, field, value, stop in _fields(view, start, end):
+    for number, wire_type, field_start, value, stop in _fields(view, start, end):
         if wire_type == LENGTH_DELIMITED and number == TENSOR_RAW_DATA:
             span = (value, stop - value)    # the last one wins, as in protobuf
         else:
-            out += view[field:stop]
+            out += view[field_start:stop]
     return out, span
 
 
@@ -109,6 +136,8 @@ def _fields(view, start: int, end: int) -> Iterator[tuple[int, int, int, int, in
 
 def _read_varint(view, pos: int, end: int) -> tuple[int, int]:
     """The varint at ``pos`` and the position after it."""
+    if pos < end and view[pos] < 0x80:      # one byte: most keys and lengths
+        return view[pos], pos + 1
     result = shift = 0
     for k in range(pos, min(pos + MAX_VARINT_BYTES, end)):
         byte = view[k]

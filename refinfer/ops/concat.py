@@ -8,7 +8,7 @@ from ._ref.common import ALL
 
 
 @register("Concat", family="shape", dtypes=ALL, convert={"axis": args.scalar},
-          no_kernel="copy")
+          no_kernel="copy", sequences=("tensors",))
 def concat(tensors, axis=0):
     """Join a tuple of tensors along an existing axis.
 

@@ -14,7 +14,7 @@ from ._ref.common import FLOATS, compute_dtype, optional, require_tensors
           convert={"kernel_size": optional(args.pair),
                    "pad_mode": args.pad_mode, "pad": args.pads4,
                    "stride": args.pair, "dilation": args.pair,
-                   "group": int, "data_format": args.data_format,
+                   "group": args.integer, "data_format": args.data_format,
                    "pad_list": optional(args.pads4)},
           kernels={"numba": conv.conv2d})
 def conv2d(x, weight, out_channel=None, kernel_size=None, mode=1,

@@ -15,7 +15,7 @@ from ._ref.conv import backprop_input_pads, conv_transpose_nd
                    "kernel_size": optional(args.pair),
                    "pad_mode": args.pad_mode, "pad": args.pads4,
                    "pad_list": optional(args.pads4), "stride": args.pair,
-                   "dilation": args.pair, "group": int,
+                   "dilation": args.pair, "group": args.integer,
                    "data_format": args.data_format},
           kernels={"numba": conv.conv2d_backprop_input})
 def conv2d_backprop_input(out_backprop, filter, input_size, out_channel=None,

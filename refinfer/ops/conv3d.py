@@ -15,7 +15,7 @@ from ._ref.conv import conv3d_pads, conv_nd, pad_pairs, spatial_ints
           convert={"kernel_size": optional(spatial_ints(3)),
                    "pad_mode": args.pad_mode, "pad": pad_pairs(3),
                    "stride": spatial_ints(3), "dilation": spatial_ints(3),
-                   "group": int, "data_format": args.data_format,
+                   "group": args.integer, "data_format": args.data_format,
                    "pad_list": optional(pad_pairs(3))},
           kernels={"numba": conv.conv3d})
 def conv3d(x, weight, out_channel=None, kernel_size=None, mode=1,

@@ -6,7 +6,8 @@ from refinfer.registry import register
 from ._ref.common import NUMBERS, compute_dtype
 
 
-@register("Einsum", family="shape", dtypes=NUMBERS, no_kernel="native")
+@register("Einsum", family="shape", dtypes=NUMBERS, no_kernel="native",
+          sequences=("inputs", "equation"))
 def einsum(inputs, equation):
     """Einstein summation over a tuple of tensors (np.einsum semantics).
 

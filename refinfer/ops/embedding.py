@@ -6,6 +6,7 @@ from refinfer.registry import register
 
 from ._kernels import index
 from ._ref.common import FLOATS, compute_dtype, optional
+from ._ref.indexing import check_rows
 
 
 @register("Embedding", family="nn", dtypes=FLOATS,
@@ -29,9 +30,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     scale_grad_by_freq=False. What mint.nn.Embedding exports (nn.Embedding
     exports Gather). MindSpore 2.7.1 has no CPU kernel for it.
     """
-    if input.size and (input.min() < 0 or input.max() >= weight.shape[0]):
-        raise ValueError(f"Embedding: indices out of range [0, "
-                         f"{weight.shape[0]})")
+    check_rows(input, weight)
     rows = weight[input]
     if max_norm is None:
         return rows

@@ -6,6 +6,7 @@ from refinfer.registry import register
 
 from ._kernels import index
 from ._ref.common import ALL
+from ._ref.indexing import select_axis
 
 
 @register("IndexSelect", family="shape", dtypes=ALL,
@@ -20,8 +21,6 @@ def index_select(input, dim, index):
     negative values count from the end, out-of-range ones raise). What
     mint.index_select exports (ops.index_select exports Gather). All dtypes.
     """
-    if index.ndim > 1:
-        raise ValueError(f"IndexSelect: index must be 0-d or 1-D, got "
-                         f"{index.shape}")
-    return np.take(input, index.reshape(-1), axis=int(dim))
+    axis = select_axis(input, dim, index)
+    return np.take(input, index.reshape(-1), axis=axis)
 

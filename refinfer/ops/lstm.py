@@ -10,8 +10,8 @@ from ._ref.lstm import layers
 
 
 @register("LSTM", family="nn", dtypes=FLOATS,
-          convert={"input_size": args.scalar, "hidden_size": args.scalar,
-                   "num_layers": args.scalar, "has_bias": args.boolean,
+          convert={"input_size": args.integer, "hidden_size": args.integer,
+                   "num_layers": args.integer, "has_bias": args.boolean,
                    "bidirectional": args.boolean, "dropout": args.scalar,
                    "proj_size": args.scalar},
           kernels={"numba": gemm.lstm})

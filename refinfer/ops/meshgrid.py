@@ -19,7 +19,8 @@ def _indexing(value):
 
 
 @register("Meshgrid", family="shape", dtypes=ALL,
-          convert={"indexing": _indexing}, no_kernel="copy")
+          convert={"indexing": _indexing}, no_kernel="copy",
+          sequences=("inputs",))
 def meshgrid(inputs, indexing="xy"):
     """Coordinate grids from 1-D tensors; returns a tuple.
 

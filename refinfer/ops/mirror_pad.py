@@ -3,11 +3,11 @@ from refinfer.registry import register
 
 from ._kernels import shape
 from ._ref.common import ALL
-from ._ref.pad import mirror_pairs, pad
+from ._ref.pad import mirror_pairs, pad, padding_mode
 
 
 @register("MirrorPad", family="shape", dtypes=ALL,
-          convert={"mode": str.lower}, kernels={"numba": shape.mirror_pad})
+          convert={"mode": padding_mode}, kernels={"numba": shape.mirror_pad})
 def mirror_pad(x, paddings, mode="reflect"):
     """Mirror padding per axis (nn.Pad and nn.ReflectionPad exports).
 

@@ -7,7 +7,8 @@ from ._ref.pad import axis_pairs
 from ._ref.pad import pad as pad_array
 
 
-@register("Pad", family="shape", dtypes=ALL, kernels={"numba": shape.zero_pad})
+@register("Pad", family="shape", dtypes=ALL, kernels={"numba": shape.zero_pad},
+          sequences=("paddings",))
 def pad(x, paddings):
     """Zero padding given per axis (what nn.Pad with mode CONSTANT exports).
 

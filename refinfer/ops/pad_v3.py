@@ -4,11 +4,11 @@ from refinfer.registry import register
 
 from ._kernels import shape
 from ._ref.common import ALL
-from ._ref.pad import torch_pad
+from ._ref.pad import padding_mode, torch_pad
 
 
 @register("PadV3", family="shape", dtypes=ALL,
-          convert={"paddings": args.ints, "mode": str.lower,
+          convert={"paddings": args.ints, "mode": padding_mode,
                    "paddings_contiguous": args.boolean},
           kernels={"numba": shape.pad_v3})
 def pad_v3(x, paddings, constant_value=None, mode="constant",

@@ -8,7 +8,7 @@ from ._ref.common import ALL
 
 
 @register("Stack", family="shape", dtypes=ALL, convert={"axis": args.scalar},
-          no_kernel="copy")
+          no_kernel="copy", sequences=("x",))
 def stack(x, axis=0):
     """Join a tuple of equal-shaped tensors along a new axis.
 

@@ -8,7 +8,7 @@ from ._ref.common import ALL
 
 
 @register("StackExt", family="shape", dtypes=ALL, convert={"dim": args.scalar},
-          no_kernel="copy")
+          no_kernel="copy", sequences=("tensors",))
 def stack_ext(tensors, dim=0):
     """Join equal-shaped tensors along a new axis, as Stack (mint.stack).
 

@@ -17,4 +17,6 @@ def sub(input, other):
     bool is an error, as in MindSpore.
     """
     a, b = promote(input, other)
+    if np.result_type(a, b) == np.bool_:
+        raise TypeError("Sub: bool - bool is not supported (as in MindSpore)")
     return as_result(np.subtract(a, b))

@@ -36,8 +36,7 @@ def fuse_elementwise(editor: GraphEditor) -> None:
         return dtypes[id(node)]
 
     for node in reversed(editor.graph.nodes):
-        if editor.producer(Ref(RefKind.NODE, node.name)) is node \
-                and dtype_of(node) is not None:
+        if editor.is_live(node) and _fusable(node):
             group = _grow(editor, node, position, dtype_of)
             if len(group) > 1:
                 chain = Chain(editor, group)
@@ -56,8 +55,7 @@ def _dtype(editor: GraphEditor, node: Node):
     """The float dtype of a node that can join a group: a fusable recipe,
     constant parameters the recipe takes, values without run-time
     converters, at least one of them computed at run time; else None."""
-    recipe = None if node.op is None else node.op.recipe    # (fused: None)
-    if recipe is None or not recipe.fusable:
+    if not _fusable(node):
         return None
     values, params = _split(node)
     if any(a.ref.kind is not RefKind.CONST for a in params) \
@@ -67,6 +65,12 @@ def _dtype(editor: GraphEditor, node: Node):
     recorded = tensor_abstract(editor, Ref(RefKind.NODE, node.name))
     dtype = recorded[1] if recorded and recorded[1] in FLOATS else None
     return dtype if dtype is not None and _takes(node, dtype) else None
+
+
+def _fusable(node: Node) -> bool:
+    """Whether the node's op has a recipe the pass may fuse."""
+    recipe = None if node.op is None else node.op.recipe    # (fused: None)
+    return recipe is not None and recipe.fusable
 
 
 def _takes(node: Node, dtype) -> bool:
@@ -85,19 +89,19 @@ def _grow(editor: GraphEditor, root: Node, position: dict,
           dtype_of: Callable) -> list[Node]:
     """The root and the absorbable producers behind it, in graph order
     (``position``: node name -> index in the graph, made once per graph: a
-    graph of N nodes has up to N roots; ``dtype_of``: :func:`_dtype`)."""
-    dtype = dtype_of(root)
+    graph of N nodes has up to N roots; ``dtype_of``: :func:`_dtype`,
+    asked only once a producer could join: most nodes have none)."""
     members, stack = {root.name: root}, [root]
     while stack:
         node = stack.pop()
         for arg in _split(node)[0]:
             producer = editor.producer(arg.ref)
-            if producer is None or producer.name in members:
+            if producer is None or producer.name in members \
+                    or editor.sole_user(producer) is not node:
                 continue
-            found = dtype_of(producer)   # (np.dtype == None holds for
-            if found is None or found != dtype:  # float64: test None first)
-                continue
-            if editor.sole_user(producer) is node:
+            dtype, found = dtype_of(root), dtype_of(producer)
+            # (np.dtype == None holds for float64: test None first)
+            if dtype is not None and found is not None and found == dtype:
                 members[producer.name] = producer
                 stack.append(producer)
     return sorted(members.values(), key=lambda n: position[n.name])

@@ -102,6 +102,11 @@ class GraphEditor:
             return None
         return self.replaced.get(ref.key, self.by_name.get(ref.key))
 
+    def is_live(self, node: Node) -> bool:
+        """Whether ``node`` is still in the graph, neither removed nor
+        replaced by a fused node."""
+        return node.name not in self.removed and node.name not in self.replaced
+
     def sole_user(self, node: Node) -> Node | None:
         """The one node reading ``node``'s value (once), if its value is
         needed nowhere else."""

@@ -179,7 +179,7 @@ def test_a_wrapped_programming_error_is_raw(monkeypatch):
 def test_a_librarys_own_handled_exception_is_not_the_culprit():
     """NumPy's split raises IndexError while handling a TypeError of its
     own; the kernel step wraps the IndexError, which is the culprit."""
-    node = SimpleNamespace(scope="n", name="n", op_name="Split")
+    node = SimpleNamespace(scope="n", name="n", op_name="Split", op=None)
     step = KernelStep(node=node, fn=np.split, template=[np.zeros(2), 2, 3],
                       dynamic=(), out=0)
     exc = _raised(step.run, [])

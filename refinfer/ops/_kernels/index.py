@@ -34,7 +34,7 @@ from refinfer import args
 from refinfer.jit import kernel
 from refinfer.threads import current_threads, min_items, parallel_for
 
-from .._ref.indexing import class_count, gather_axes
+from .._ref.indexing import check_rows, class_count, gather_axes, select_axis
 
 INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
 WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -699,16 +699,15 @@ def gather(input_params, input_indices, axis, batch_dims=0):
 
 def index_select(input, dim, index):
     """IndexSelect as row copies (:func:`batched_take`) of a 0-d or 1-D
-    index; None for others and a dim out of range."""
-    dim = int(dim)
-    if index.ndim > 1 or not -input.ndim <= dim < input.ndim:
-        return None
-    return batched_take(input, index.reshape(-1), dim % input.ndim, 0, True)
+    index."""
+    axis = select_axis(input, dim, index)
+    return batched_take(input, index.reshape(-1), axis, 0, True)
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False):
     """Embedding as row copies (:func:`batched_take`); None with max_norm."""
+    check_rows(input, weight)
     if max_norm is not None:
         return None
     return batched_take(weight, input, 0, 0, False)

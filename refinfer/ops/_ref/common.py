@@ -70,6 +70,7 @@ def compute_dtype(dtype: np.dtype) -> np.dtype:
 
 def as_float(x: np.ndarray) -> np.ndarray:
     """Integer and bool inputs of float-valued math (Sqrt, Exp) -> float32."""
+    require_tensors("", input=x)
     return x if x.dtype.kind in "fc" else x.astype(np.float32)
 
 
@@ -125,8 +126,15 @@ def require_tensors(op: str, **values) -> None:
     the 0-d tensor it stands for."""
     for name, value in values.items():
         if not isinstance(value, (np.ndarray, np.generic)):
-            raise TypeError(f"{op}: {name} must be a tensor, got "
+            where = f"{op}: {name}" if op else name
+            raise TypeError(f"{where} must be a tensor, got "
                             f"{describe_value(value)}")
+
+
+def optional_tensors(op: str, **values) -> None:
+    """:func:`require_tensors` for arguments that may also be None."""
+    require_tensors(op, **{name: value for name, value in values.items()
+                           if value is not None})
 
 
 def require_dtype(op: str, name: str, value, dtypes: tuple[str, ...]) -> None:

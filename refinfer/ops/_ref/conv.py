@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from refinfer import args
+
 from . import window as win
 from .common import compute_dtype
 
@@ -83,7 +85,7 @@ def spatial_ints(rank: int):
     """Normaliser: 1, ``rank`` or ``rank + 2`` ints (a classic attribute's
     (1, 1, d, h, w) form) -> ``rank`` ints."""
     def normalise(value):
-        v = tuple(int(i) for i in np.asarray(value).reshape(-1))
+        v = args.ints(value)
         if len(v) == 1:
             return v * rank
         if len(v) in (rank, rank + 2):
@@ -97,7 +99,7 @@ def pad_pairs(rank: int):
     """Normaliser: explicit padding as 1 int, ``rank`` ints (symmetric per
     axis) or 2 * ``rank`` (before, after per axis) -> 2 * ``rank`` ints."""
     def normalise(value):
-        v = tuple(int(i) for i in np.asarray(value).reshape(-1))
+        v = args.ints(value)
         if len(v) == 1:
             return v * (2 * rank)
         if len(v) == rank:

@@ -50,6 +50,40 @@ def gather_axes(params, indices, axis, batch_dims) -> tuple[int, int]:
     return axis, batch_dims
 
 
+def select_axis(input, dim, index) -> int:
+    """IndexSelect's dim counted from the front, once the arguments are
+    checked: tensors, a 0-d or 1-D integer index, a dim of input, entries
+    in [-length, length) of that axis."""
+    require_tensors("IndexSelect", input=input)
+    require_dtype("IndexSelect", "index", index, INTS)
+    if index.ndim > 1:
+        raise ValueError(f"IndexSelect: index must be 0-d or 1-D, got "
+                         f"shape {index.shape}")
+    given = int(dim)
+    axis = given + input.ndim if given < 0 else given
+    if not 0 <= axis < input.ndim:
+        raise ValueError(f"IndexSelect: dim {given} out of range for input "
+                         f"of rank {input.ndim}")
+    check_take("IndexSelect", index, input.shape[axis], axis)
+    return axis
+
+
+def check_rows(indices, weight) -> None:
+    """Embedding's indices: an integer tensor of entries in [0, rows) of
+    a 2-D table (no negative ones: MindSpore refuses them)."""
+    require_tensors("Embedding", weight=weight)
+    require_dtype("Embedding", "input", indices, INTS)
+    if weight.ndim != 2:
+        raise ValueError(f"Embedding: weight must be 2-D (rows, dim), got "
+                         f"shape {weight.shape}")
+    rows = weight.shape[0]
+    flat = indices.reshape(-1)
+    bad = (flat < 0) | (flat >= rows)
+    if bad.any():
+        raise IndexError(f"Embedding: index {flat[bad.argmax()]} out of range "
+                         f"[0, {rows}) of weight's rows")
+
+
 def check_take(op: str, indices: np.ndarray, length: int, axis: int) -> None:
     """Indices into an axis of ``length`` must lie in [-length, length)
     (negative ones count from the end); else an error naming the first

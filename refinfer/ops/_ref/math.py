@@ -7,7 +7,8 @@ import math
 
 import numpy as np
 
-from .common import as_float, as_result, cast, compute_dtype, float_to_int, promote
+from .common import (as_float, as_result, cast, compute_dtype, float_to_int, promote,
+                     require_tensors)
 
 
 def unary_float(fn, x: np.ndarray) -> np.ndarray:
@@ -213,6 +214,7 @@ def clamp(x: np.ndarray, low, high) -> np.ndarray:
     """minimum(maximum(x, low), high) in x's dtype; bounds (numbers or
     tensors, None for none) are converted to x's dtype first, floats to
     integers by truncation as MindSpore's Cast."""
+    require_tensors("", input=x)
     y = x
     for bound, limit in ((low, np.maximum), (high, np.minimum)):
         if bound is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import compute_dtype
+from .common import compute_dtype, optional_tensors
 from .reduce import shifted_logits
 
 
@@ -23,6 +23,7 @@ def standardize(x: np.ndarray, axes, epsilon):
 
 def affine(z: np.ndarray, weight, bias, shape) -> np.ndarray:
     """z * weight + bias with both reshaped to ``shape`` (None: skipped)."""
+    optional_tensors("", weight=weight, bias=bias)
     if weight is not None:
         z = z * weight.astype(z.dtype, copy=False).reshape(shape)
     if bias is not None:

@@ -6,10 +6,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from refinfer.errors import describe_value
+
 # Mode names of the pad primitives -> np.pad modes.
 NUMPY_MODES = {"constant": "constant", "reflect": "reflect",
                "symmetric": "symmetric", "edge": "edge", "replicate": "edge",
                "circular": "wrap"}
+
+
+def padding_mode(value) -> str:
+    """Normaliser: a mode name of NUMPY_MODES in any case."""
+    if isinstance(value, str) and value.lower() in NUMPY_MODES:
+        return value.lower()
+    raise ValueError(f"unknown padding mode {describe_value(value)} "
+                     f"(expected one of {sorted(NUMPY_MODES)})")
 
 
 def from_last_axis(flat, ndim: int, contiguous: bool = True):

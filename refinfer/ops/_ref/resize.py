@@ -67,6 +67,9 @@ def resize(x: np.ndarray, size, mode: str, align_corners: bool,
     if any(int(s) <= 0 for s in size):
         raise ValueError(f"resize: output size {tuple(size)} must be positive")
     first = x.ndim - len(size)
+    if first < 0:
+        raise ValueError(f"resize: {len(size)} output sizes for an input of "
+                         f"rank {x.ndim}")
     if mode == "nearest":
         y = x
         for k, out in enumerate(size):

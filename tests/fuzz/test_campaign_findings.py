@@ -1,0 +1,105 @@
+"""Each failure signature of a 20,000-case fuzz campaign (``tools/fuzz.py
+--cases 20000 --seed 1 --timeout 20``, issue 17), rebuilt from its golden
+model and mutation steps (the case.json of its reproducer): refinfer now
+refuses every one of them with a clean error that says what is wrong."""
+import os
+import re
+
+import pytest
+
+from fuzzer.mutate import Case, load_source, mutated_bytes
+from fuzzer.worker import run_case
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# (signature found, golden model, mutation kind, steps, backend, input seed,
+#  what the error now says)
+CASES = [
+    ("memory:MemoryError@refinfer/ops/_kernels/conv.py:fused_conv2d",
+     "golden/resnet50_narrow/model.mindir", "struct", [("drop_field", 4030237285), ("int_extreme", 1422355824)], "numba", 4182632860,
+     r"MemoryError: Unable to allocate 512\. GiB"),
+    ("raw:AttributeError@refinfer/ops/_ref/common.py:as_float",
+     "golden/ops/softplus_mint/model.mindir", "struct", [("drop_field", 576205736)], "numba", 3722188386,
+     r"\(op SoftplusExt\) failed: TypeError: input must be a tensor, got 2"),
+    ("raw:AttributeError@refinfer/ops/_ref/math.py:clamp",
+     "golden/ops/clamp_scalar_int_float_bounds/model.mindir", "struct", [("drop_field", 1850003689)], "numba", 248256822,
+     r"\(op ClampScalar\) failed: TypeError: input must be a tensor, got 0\.5"),
+    ("raw:AttributeError@refinfer/ops/_ref/norm.py:affine",
+     "golden/ops/layer_norm_two_axes/model.mindir", "struct", [("drop_field", 1590006335)], "reference", 4196887654,
+     r"\(op LayerNorm, .*input 1 is a state monad"),
+    ("raw:AttributeError@refinfer/ops/_ref/window.py:check_4d",
+     "golden/resnet18_narrow/model.mindir", "struct", [("op_type", 2764784437)], "numba", 1069906068,
+     r"MaxPool: x must be a tensor or a number, got \(float32\[1, 64, 2, 2\]"),
+    ("raw:AttributeError@refinfer/ops/hswish.py:hswish",
+     "golden/mobilenetv3_small_narrow/model.mindir", "struct", [("op_type", 3503127060)], "reference", 1947395849,
+     r"HSwish: input must be a tensor or a number, got \(float32"),
+    ("raw:AttributeError@refinfer/ops/log_sum_exp.py:log_sum_exp",
+     "golden/ops/logsumexp_mint/model.mindir", "struct", [("drop_field", 289684511)], "numba", 663700969,
+     r"LogSumExp: input must be a tensor or a number"),
+    ("raw:AttributeError@refinfer/ops/reduce_mean.py:reduce_mean",
+     "golden/ctrl_unrolled_for/model.mindir", "struct", [("op_type", 1281228188)], "reference", 1299516436,
+     r"ReduceMean: x must be a tensor or a number, got \(float32\[2, 3\]"),
+    ("raw:AttributeError@refinfer/ops/reshape.py:reshape",
+     "golden/conv3d_net/model.mindir", "struct", [("op_type", 1497143772)], "numba", 1132549412,
+     r"Reshape: input must be a tensor or a number"),
+    ("raw:AttributeError@refinfer/ops/squeeze.py:squeeze",
+     "golden/ops/conv1d_same_group/model.mindir", "struct", [("op_type", 1436953602)], "numba", 4055749269,
+     r"\(op Squeeze, .*input 0 is a state monad"),
+    ("raw:IndexError@refinfer/ops/_ref/resize.py:resize",
+     "golden/ops/resize_linear1d_align/model.mindir", "struct", [("drop_repeated", 560562982)], "numba", 631757992,
+     r"resize: 1 output sizes for an input of rank 0"),
+    ("raw:KeyError@refinfer/ops/_ref/pad.py:pad",
+     "golden/ops/pad_v3_constant/model.mindir", "struct", [("drop_field", 672446302)], "reference", 3480225856,
+     r"\(op PadV3, .*unknown padding mode ''"),
+    ("raw:RecursionError@refinfer/graph.py:resolve",
+     "golden/ctrl_while_long/model.mindir", "struct", [("duplicate_field", 2555634557), ("drop_message", 2015954554)], "reference", 598818825,
+     r"cannot resolve its own name"),
+    ("raw:TypeError@refinfer/args.py:<genexpr>",
+     "golden/amp_o2_cnn/model.mindir", "struct", [("dtype", 1064752827)], "numba", 2664252667,
+     r"\(op Conv2D, .*bad constant argument \(1, 1, \[\], 1\): expected an int"),
+    ("raw:TypeError@refinfer/args.py:ints",
+     "golden/efficientnet_style/model.mindir", "struct", [("dtype", 875416297)], "reference", 2502524709,
+     r"\(op Conv2D, .*expected an int, ints or an int tensor, got Monad"),
+    ("raw:TypeError@refinfer/graph.py:_arg",
+     "golden/fp16_lenet/model.mindir", "struct", [("dtype", 1925685200)], "numba", 3672393622,
+     r"\(op Conv2D, .*bad constant argument \[\]: expected one int, got \[\]"),
+    ("raw:TypeError@refinfer/ops/_ref/common.py:_as_dtype",
+     "golden/ctrl_if_neg/model.mindir", "struct", [("wire_confusion", 385920320)], "reference", 447556100,
+     r"Greater: other must be a tensor or a number, got dtype\('float32'\)"),
+    ("raw:TypeError@refinfer/ops/_ref/conv.py:<genexpr>",
+     "golden/conv3d_net/model.mindir", "struct", [("dtype", 2667575613)], "reference", 1171810637,
+     r"\(op Conv3D, .*expected an int, ints or an int tensor, got \(0, 0, 0, 0, Monad, 0\)"),
+    ("raw:TypeError@refinfer/ops/_ref/lstm.py:split_weights",
+     "golden/ops/lstm_with_state/model.mindir", "struct", [("dtype", 3896540221)], "numba", 854509995,
+     r"\(op LSTM, .*bad constant argument \(\): expected one int"),
+    ("raw:TypeError@refinfer/ops/_ref/pad.py:pad",
+     "golden/ops/constant_pad_nd/model.mindir", "struct", [("dtype", 374996502)], "reference", 3283320252,
+     r"\(op ConstantPadND, .*bad constant argument \{\}: expected a number"),
+    ("raw:TypeError@refinfer/ops/_ref/search.py:one_axis",
+     "golden/ops/argmax_nan/model.mindir", "struct", [("dtype", 23270140)], "numba", 1029090975,
+     r"\(op Argmax, .*input 1 is a state monad"),
+    ("raw:TypeError@refinfer/ops/sequence_set_item.py:sequence_set_item",
+     "golden/list_plumbing/model.mindir", "struct", [("dtype", 4060722316)], "numba", 3946985567,
+     r"\(op list_setitem, .*expected a number, got \(\)"),
+    ("raw:TypeError@refinfer/ops/sub.py:sub",
+     "golden/int_ops/model.mindir", "struct", [("op_type", 3319510626)], "reference", 3882498319,
+     r"Sub: bool - bool is not supported"),
+    ("raw:TypeError@refinfer/ops/tuple_get_item.py:tuple_get_item",
+     "golden/gru_classifier/model.mindir", "struct", [("op_type", 1573069924)], "reference", 2905908680,
+     r"\(op TupleGetItem, .*expected a number, got \(1, 0, 2\)"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signature, golden, kind, steps, backend, seed, said",
+                         CASES, ids=[c[0] for c in CASES])
+def test_campaign_finding_is_refused_cleanly(tmp_path, signature, golden, kind,
+                                             steps, backend, seed, said):
+    source = load_source(os.path.join(ROOT, golden))
+    data, _ = mutated_bytes(Case(0, source, kind, steps, backend, seed))
+    model = tmp_path / "model.mindir"
+    model.write_bytes(data)
+    result = run_case({"model": str(model), "backend": backend,
+                       "input_seed": seed}, lambda stage: None)
+    assert result["outcome"] == "clean", result["traceback"]
+    assert re.search(said, result["traceback"]), result["traceback"]

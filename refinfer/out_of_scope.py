@@ -40,6 +40,7 @@ OUT_OF_SCOPE = {
         r"Fused\w*Apply\w*|Adam|AdamW|AdamWeightDecay|AdamNoUpdateParam|SGD|"
         r"Lamb\w*|LARSUpdate|LarsV2Update|FusedAdam\w*|FusedCastAdamWeightDecay|"
         r"Momentum|FtrlOptimizer|\w*FloatStatus\w*|GetNext|InitDataSetQueue|"
+        r"FusedAdaFactor\w*|"
         r"InsertGradientOf|\w*BackpropFilter|DepthwiseConv2dNativeBackpropInput|"
         r"Dilation2DBackprop\w*|ConcatOffset|"
         # THOR, the second-order optimiser, and its custom cube kernels
@@ -54,7 +55,7 @@ OUT_OF_SCOPE = {
     "sparse": Scope(
         "a sparse-tensor (CSR/COO) op: refinfer reads dense tensors only, and "
         "MindSpore's exported inference graphs do not carry sparse tensors",
-        r"\w*Sparse\w*|CSR\w*|COO\w*|Csr\w*|Coo\w*|\w*SetOperation|Ragged\w*|"
+        r"\w*Sparse\w*|CSR\w*|COO\w*|Csr\w*|Coo\w*|\w*SetOperation|RaggedTensorTo\w*|"
         r"SetSize|Sspaddmm"),
     "random": Scope(
         "a random number generator: MindSpore draws from its own Philox "

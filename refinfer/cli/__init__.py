@@ -4,7 +4,7 @@
     refinfer run MODEL [--input FILE ...] [--output-dir DIR] [--seed N]
                  [--distributed [--ranks N]]
     refinfer info MODEL
-    refinfer ops [--markdown] [--golden DIR]
+    refinfer ops [--markdown | --census [FILE]] [--golden DIR]
     refinfer golden MODEL [--input FILE ...] [--seed N] --out DIR [--force]
     refinfer compare EXPECTED ACTUAL [--atol A] [--rtol R]
                      [--tol NAME:ATOL,RTOL ...] [--json FILE]

@@ -154,3 +154,16 @@ def test_add_n_stack_unstack(call):
     assert [p.tolist() for p in parts] == [[0, 3], [1, 4], [2, 5]]
     with pytest.raises(ValueError, match="rank >= 1"):
         call("SequenceUnstack", np.float32(1.0))
+
+
+@pytest.mark.parametrize("x,kind", [(3, np.float32), (np.float32(0.5), np.float32),
+                                    (np.float64(2.0), np.float64), (True, np.float32)])
+def test_scalar_log(call, x, kind):
+    got = call("ScalarLog", x)
+    assert type(got) is kind and got == kind(np.log(float(x)))
+
+
+@pytest.mark.parametrize("x", [0, -1.5])
+def test_scalar_log_of_a_non_positive_value_is_an_error(call, x):
+    with pytest.raises(ValueError, match=f"ScalarLog: x must be positive, got {x}"):
+        call("ScalarLog", x)

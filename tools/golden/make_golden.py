@@ -505,6 +505,9 @@ CASES = [
          seed=63, dynamic=((None,), (None,)),
          also_write=shape_runs(sequence_pair([2, 3, 1, 3], [2, 3, 1, 3]),
                                sequence_pair([3, 9], [3, 9, 0, 1, 2, 3]))),
+    Case("scalar_log", "ScalarLog of a run-time scalar: math.log(x.sum())",
+         nets.ScalarLogNet, lambda rng: [rng.uniform(0.1, 2.0, (2, 3)).astype(np.float32)],
+         seed=65),
     Case("list_ops", "lists built at run time (ListAppend on a mutable empty list), "
          "ListInsert, list_getitem, sequence_len, list comparisons",
          nets.ListOps, sequence_pair([3, 1, 4], [3, 1, 5]), seed=64),

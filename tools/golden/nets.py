@@ -975,6 +975,14 @@ class TupleOps(nn.Cell):
                 *(to_tensor(t, ms.int64) for t in tuples))
 
 
+class ScalarLogNet(nn.Cell):
+    """ScalarLog of a run-time scalar (math.log of a tensor's sum)."""
+
+    def construct(self, x):
+        total = SEQ.TensorToScalar()(x.sum())
+        return ops.scalar_to_tensor(SCALAR.ScalarLog()(total), ms.float32)
+
+
 class ListOps(nn.Cell):
     """Lists built at run time (ListAppend on a mutable empty list), ListInsert,
     list_getitem, sequence_len and the list comparisons."""

@@ -1,6 +1,7 @@
 """The Ascend inference ops run as a CPU oracle (issue 14, part 4) against
-float64 formulas; their golden cases (golden/ops/rms_norm*, add_rms_norm)
-hold independent float64 outputs, as MindSpore has no CPU kernel for them."""
+float64 formulas; their golden cases (golden/ops/rms_norm*, add_rms_norm,
+rope_*) hold independent float64 outputs, as MindSpore has no CPU kernel
+for them."""
 import numpy as np
 import pytest
 
@@ -47,3 +48,51 @@ def test_add_rms_norm_returns_the_sum_too(call, rng):
     want_y, want_rstd = _rms(a + b, gamma.astype(np.float64), 1e-6, (-1,))
     np.testing.assert_allclose(y, want_y, rtol=1e-6, atol=1e-6)
     np.testing.assert_allclose(rstd, want_rstd, rtol=1e-6)
+
+
+def _rotate_pairs(x, interleaved):
+    """Each (even, odd) or (first half, second half) pair rotated by 90 degrees."""
+    x = x.astype(np.float64)
+    out = np.empty_like(x)
+    half = x.shape[-1] // 2
+    for i in range(half):
+        a, b = (2 * i, 2 * i + 1) if interleaved else (i, i + half)
+        out[..., a], out[..., b] = -x[..., b], x[..., a]
+    return out
+
+
+@pytest.mark.parametrize("mode", [0, 1])
+@pytest.mark.parametrize("dtype,tol", [("float32", 1e-6), ("float16", 2e-3)])
+def test_rotary_position_embedding(call, rng, mode, dtype, tol):
+    x = rng.uniform(-2, 2, (2, 3, 4, 8)).astype(dtype)
+    cos, sin = (rng.uniform(-1, 1, (1, 1, 4, 8)).astype(dtype) for _ in range(2))
+    got = call("RotaryPositionEmbedding", x, cos, sin, mode)
+    want = x * cos.astype(np.float64) + _rotate_pairs(x, mode == 1) * sin
+    assert got.dtype == dtype and got.shape == x.shape
+    np.testing.assert_allclose(got, want, rtol=tol, atol=tol)
+
+
+def test_rotary_position_embedding_is_a_rotation_for_matching_angles(call, rng):
+    """With cos = cos(theta), sin = sin(theta) per pair, each pair keeps its norm."""
+    x = rng.standard_normal((1, 1, 3, 4)).astype(np.float64)
+    theta = rng.uniform(0, 6, (1, 1, 3, 2))
+    cos, sin = (np.concatenate((f(theta), f(theta)), axis=-1) for f in (np.cos, np.sin))
+    got = call("RotaryPositionEmbedding", x, cos, sin, 0)
+    np.testing.assert_allclose(_pair_norms(got), _pair_norms(x), rtol=1e-12)
+
+
+def _pair_norms(v):
+    """Squared lengths of the rotate_half pairs (v[i], v[i + D/2])."""
+    half = v.shape[-1] // 2
+    return v[..., :half] ** 2 + v[..., half:] ** 2
+
+
+@pytest.mark.parametrize("shape,mode,message", [
+    ((2, 4, 7), 0, r"x must be 4-D with an even last dim, got shape \[2, 4, 7\]"),
+    ((1, 2, 4, 7), 0, r"got shape \[1, 2, 4, 7\]"),
+    ((1, 2, 4, 8), 2, r"mode must be 0 \(rotate_half\) or 1 \(interleaved\), got 2"),
+])
+def test_rotary_position_embedding_errors(call, shape, mode, message):
+    x = np.ones(shape, np.float32)
+    with pytest.raises(ValueError, match=message):
+        call("RotaryPositionEmbedding", x, x, x, mode)

@@ -40,3 +40,36 @@ CASES = [
            "ops.AddRmsNorm: residual add then RmsNorm; returns (y, rstd, x1 + x2)"
            + FLOAT64_NOTE, reference=lambda a, b, g: ref_add_rms_norm(a, b, g, 1e-5)),
 ]
+
+
+def ref_rotary(x, cos, sin, mode):
+    """x * cos + rotate(x) * sin, rotate_half (mode 0) or interleaved (mode 1)."""
+    x64 = x.astype(np.float64)
+    half = x.shape[-1] // 2
+    if mode == 0:
+        rotated = np.concatenate((-x64[..., half:], x64[..., :half]), axis=-1)
+    else:
+        rotated = np.empty_like(x64)
+        rotated[..., 0::2] = -x64[..., 1::2]
+        rotated[..., 1::2] = x64[..., 0::2]
+    return [(x64 * cos + rotated * sin).astype(x.dtype)]
+
+
+def rotary_case(name, mode, x_shape, table_shape, dtype="float32", layout=""):
+    return OpCase(name, "RotaryPositionEmbedding",
+                  f"ops.rotary_position_embedding(x, y, z, {mode})",
+                  [t(x_shape, dtype, -2, 2), t(table_shape, dtype, -1, 1),
+                   t(table_shape, dtype, -1, 1)],
+                  f"ops.rotary_position_embedding mode {mode} "
+                  f"({'rotate_half' if mode == 0 else 'interleaved'}), {layout}"
+                  + FLOAT64_NOTE,
+                  reference=lambda x, c, s: ref_rotary(x, c, s, mode))
+
+
+CASES += [
+    rotary_case("rope_half_bnsd", 0, (2, 3, 4, 8), (1, 1, 4, 8), layout="x BNSD, cos 11SD"),
+    rotary_case("rope_half_bsnd", 0, (2, 4, 3, 8), (2, 4, 1, 8), layout="x BSND, cos BS1D"),
+    rotary_case("rope_interleaved", 1, (1, 2, 4, 6), (1, 1, 4, 6), layout="x BNSD, cos 11SD"),
+    rotary_case("rope_half_float16", 0, (1, 2, 4, 8), (1, 1, 4, 8), "float16",
+                layout="float16 (computed in float32)"),
+]

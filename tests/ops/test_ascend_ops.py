@@ -96,3 +96,27 @@ def test_rotary_position_embedding_errors(call, shape, mode, message):
     x = np.ones(shape, np.float32)
     with pytest.raises(ValueError, match=message):
         call("RotaryPositionEmbedding", x, x, x, mode)
+
+
+def test_moe_gating_top_k_softmax(call):
+    x = np.log(np.array([[1, 4, 2, 4], [3, 1, 1, 1], [1, 1, 1, 1]], np.float32))
+    finished = np.array([False, True, False])
+    y, experts, rows = call("MoeGatingTopKSoftmax", x, finished, 3)
+    np.testing.assert_allclose(y, [[4 / 11, 4 / 11, 2 / 11], [.5, 1 / 6, 1 / 6],
+                                   [.25, .25, .25]], rtol=1e-6)
+    # equal probabilities: lower expert first; a finished row's experts are E = 4
+    assert experts.dtype == np.int32
+    assert experts.tolist() == [[1, 3, 2], [4, 4, 4], [0, 1, 2]]
+    assert rows.dtype == np.int32 and rows.tolist() == [[0, 3, 6], [1, 4, 7], [2, 5, 8]]
+
+
+def test_moe_gating_top_k_softmax_3d_and_errors(call, rng):
+    x = rng.standard_normal((2, 3, 5)).astype(np.float16)
+    y, experts, rows = call("MoeGatingTopKSoftmax", x, None, 2)
+    assert y.dtype == np.float16 and y.shape == experts.shape == rows.shape == (2, 3, 2)
+    assert rows[1, 2].tolist() == [5, 11]       # row 5 of 6, k = 2
+    with pytest.raises(ValueError, match=r"k in \[0, 5\], got x of shape \[2, 3, 5\] "
+                       "and k=6"):
+        call("MoeGatingTopKSoftmax", x, None, 6)
+    with pytest.raises(ValueError, match=r"finished must have shape \[2, 3\], got \[3\]"):
+        call("MoeGatingTopKSoftmax", x, np.zeros(3, bool), 1)

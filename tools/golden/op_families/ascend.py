@@ -73,3 +73,36 @@ CASES += [
     rotary_case("rope_half_float16", 0, (1, 2, 4, 8), (1, 1, 4, 8), "float16",
                 layout="float16 (computed in float32)"),
 ]
+
+
+def ref_moe_gating(x, finished, k):
+    """Top-k of softmax(x) per row (largest first, ties by lower expert), experts
+    (E where finished), and row_idx[r, j] = j * rows + r."""
+    x64 = x.astype(np.float64)
+    probs = np.exp(x64 - x64.max(-1, keepdims=True))
+    probs /= probs.sum(-1, keepdims=True)
+    flat = probs.reshape(-1, x.shape[-1])
+    y, idx, rows = [], [], len(flat)
+    for r, row in enumerate(flat):
+        top = sorted(range(len(row)), key=lambda e: (-row[e], e))[:k]
+        y.append(row[top])
+        idx.append([x.shape[-1] if finished is not None and finished.reshape(-1)[r] else e
+                    for e in top])
+    shape = x.shape[:-1] + (k,)
+    row_idx = [[j * rows + r for j in range(k)] for r in range(rows)]
+    return [np.array(y).reshape(shape).astype(x.dtype),
+            np.array(idx, np.int32).reshape(shape),
+            np.array(row_idx, np.int32).reshape(shape)]
+
+
+CASES += [
+    OpCase("moe_gating_topk_softmax", "MoeGatingTopKSoftmax",
+           "ops.auto_generate.MoeGatingTopKSoftmax()(x, y, 2)",
+           [t((5, 6)), lambda rng: rng.random(5) < 0.4],
+           "MoeGatingTopKSoftmax, k = 2, some rows finished" + FLOAT64_NOTE,
+           reference=lambda x, f: ref_moe_gating(x, f, 2)),
+    OpCase("moe_gating_topk_softmax_3d", "MoeGatingTopKSoftmax",
+           "ops.auto_generate.MoeGatingTopKSoftmax()(x, None, 3)", [t((2, 3, 8))],
+           "MoeGatingTopKSoftmax on 3-D x, k = 3, no finished rows" + FLOAT64_NOTE,
+           reference=lambda x: ref_moe_gating(x, None, 3)),
+]

@@ -5,7 +5,7 @@ Run in the MindSpore virtualenv (see tools/golden/README.md), from the repositor
 
     msenv/bin/python tools/census.py                 # all primitives -> tools/census/
     msenv/bin/python tools/census.py Add Conv2D       # probe a few, print, write nothing
-    python3 tools/census.py --reclassify tools/census/mindspore-2.7.1.json
+    msenv/bin/python tools/census.py --reclassify tools/census/mindspore-2.7.1.json
                                                      # new NAME_RULES, no new probes
 
 It writes ``tools/census/mindspore-<version>.json``: the raw MindSpore findings only.
@@ -39,6 +39,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 OUT_DIR = Path(__file__).resolve().parent / "census"
 PROBE_SECONDS = 20          # per primitive, all variants together
@@ -269,7 +271,6 @@ def _scalar_guess(name: str):
 
 
 def _tensor(name: str, shape, dtype: str, channel_axis: int = 1):
-    import numpy as np
     from mindspore import Tensor
     n = name.lower()
     if CHANNEL_ARGUMENT.match(n) and len(shape) >= 2:

@@ -52,14 +52,20 @@ class EncryptedModelError(MindIRError):
 
 
 class UnsupportedOpsError(MindIRError):
-    """The model uses primitives refinfer does not implement (all listed)."""
+    """The model uses primitives refinfer does not implement (all listed);
+    ``why`` maps those it leaves out on purpose to (category, reason)."""
 
-    def __init__(self, path, missing: dict[str, list[str]]):
+    def __init__(self, path, missing: dict[str, list[str]],
+                 why: dict[str, tuple[str, str]] | None = None):
+        why = why or {}
         lines = [f"  {op} (used by {len(nodes)} node(s), e.g. {nodes[0]})"
+                 + (f": out of scope ({why[op][0]}): {why[op][1]}" if op in why
+                    else "")
                  for op, nodes in sorted(missing.items())]
         super().__init__(path, f"{len(missing)} unsupported op(s):\n"
                          + "\n".join(lines))
         self.missing = missing
+        self.out_of_scope = why
 
 
 class GraphError(MindIRError):

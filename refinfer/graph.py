@@ -34,6 +34,7 @@ from .errors import (SHOWN_VALUES, GraphError, UnsupportedOpsError,
                      describe_value)
 from .format.reader import MindIRFile, RawGraph, RawNode, Undecodable, ValueInfo
 from .format.values import MONAD, Abstract
+from .out_of_scope import out_of_scope
 
 ALIAS_OPS = {"Load", "Depend"}       # value = first input
 TOKEN_OPS = {"UpdateState"}          # value = the monad token
@@ -128,7 +129,9 @@ def build_model(mindir: MindIRFile) -> Model:
     for builder in builders.values():
         builder.bind_nodes()
     if symbols.missing:
-        raise UnsupportedOpsError(mindir.path, symbols.missing)
+        raise UnsupportedOpsError(mindir.path, symbols.missing, {
+            name: out_of_scope(name) for name in symbols.missing
+            if out_of_scope(name)})
     free_vars = _free_vars(builders)
     graphs = {name: b.finish(free_vars) for name, b in builders.items()}
     main = graphs[mindir.main.name]

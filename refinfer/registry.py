@@ -134,6 +134,8 @@ NO_KERNEL_REASONS = {
     "scalar": "Python scalar arithmetic (no tensors)",
     "plumbing": "graph plumbing: tuples, lists, monads, closures",
     "communication": "the work is done by the communicator (MPI)",
+    "oracle": "an Ascend-only op, run here as a CPU oracle to check Ascend "
+              "models against: its NumPy reference, readable first",
 }
 # Families whose ops compute on tensors: their required arguments without a
 # converter are operands (a tensor or a number), except those an op names

@@ -17,7 +17,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from . import executor, process, warmup
-from .errors import GraphError
+from .errors import GraphError, NodeError
 from .format.reader import MindIRFile, read_mindir
 from .format.values import MONAD, Abstract
 from .graph import Graph, Model, Ref, RefKind, build_model
@@ -154,14 +154,19 @@ class LoadedModel:
     def infer_output_shapes(self, shapes: Sequence) -> list | None:
         """Output shapes for these input shapes, by a run on zeros; None for
         models with graph calls, whose control flow may depend on values,
-        and for inputs too big to allocate zeros for (warmup.zeros_of)."""
+        for inputs too big to allocate zeros for (warmup.zeros_of), and for
+        models that zeros break (a value looked up by SequenceIndex): the
+        next predict on real values reports any real error."""
         if any(isinstance(step, CallStep) for plan in self.program.plans.values()
                for step in plan.steps):
             return None
         zeros = warmup.zeros_of(shapes, [spec.dtype for spec in self.inputs])
         if zeros is None:
             return None
-        return [np.shape(v) for v in self.run(zeros, shapes=shapes)]
+        try:
+            return [np.shape(v) for v in self.run(zeros, shapes=shapes)]
+        except NodeError:
+            return None
 
 
 @contextlib.contextmanager

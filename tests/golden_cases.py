@@ -8,6 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
+from refinfer.format import schema
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLDEN_DIRS = [os.path.join(ROOT, "golden"), os.path.join(ROOT, "golden_big")]
 
@@ -73,3 +75,18 @@ def assert_close(actual, expected, rtol, atol, what=""):
         f"!= {expected.dtype}"
     np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol,
                                err_msg=what)
+
+
+def rename_primitive(source, target, old: str, new: str) -> None:
+    """Copy the model file ``source`` to ``target`` with every primitive
+    ``old`` renamed ``new`` (a model applying an op refinfer lacks)."""
+    proto = schema.ModelProto()
+    with open(source, "rb") as f:
+        proto.ParseFromString(f.read())
+    renamed = 0
+    for prim in proto.primitives:
+        if prim.op_type == old:
+            prim.op_type, renamed = new, renamed + 1
+    assert renamed, f"no {old} primitive in {source}"
+    with open(target, "wb") as f:
+        f.write(proto.SerializeToString())

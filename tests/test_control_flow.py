@@ -111,3 +111,49 @@ def test_early_return(value):
     x = np.full((2, 3), value, np.float32)
     (got,) = model.run([x])
     assert_close(got, early_return(x), **TOL)
+
+
+# -- functional loops (ops.WhileLoop, ops.ForiLoop, ops.Scan; issue 14) ------------
+# Graph mode lowers them to loop graphs (Switch, Partial, ListAppend): the
+# primitives themselves never reach the file.
+def test_functional_loops_are_lowered_to_loop_graphs():
+    for name in ("ctrl_whileloop", "ctrl_foriloop", "ctrl_scan"):
+        _, model = _model(name)
+        ops = {node.op.name for g in model.model.graphs.values() for node in g.nodes
+               if node.op is not None}
+        assert "Switch" in ops and not ops & {"WhileLoop", "ForiLoop", "Scan"}, name
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_while_loop_op_at_other_inputs(seed):
+    """nets.CtrlWhileLoopOp: 4 steps of x = x * x / 2 - x."""
+    _, model = _model("ctrl_whileloop")
+    x = np.random.default_rng(seed).standard_normal((2, 3)).astype(np.float32)
+    expected = x
+    for _ in range(4):
+        expected = expected * expected * np.float32(0.5) - expected
+    assert_close(model.run([x])[0], expected, **TOL)
+
+
+def test_fori_loop_op_at_another_input():
+    """nets.CtrlForiLoopOp: x = x / 2 + i for i in range(5)."""
+    _, model = _model("ctrl_foriloop")
+    x = np.linspace(-3, 3, 6, dtype=np.float32).reshape(2, 3)
+    expected = x
+    for i in range(5):
+        expected = expected * np.float32(0.5) + np.float32(i)
+    assert_close(model.run([x])[0], expected, **TOL)
+
+
+def test_scan_op_at_other_inputs():
+    """nets.CtrlScanOp: carry = carry / 2 + item ** 2 over [w, x / 2, w - 1],
+    y = carry - item; returns (carry, ys[0], ys[2])."""
+    _, model = _model("ctrl_scan")
+    rng = np.random.default_rng(7)
+    x, w = (rng.standard_normal((2, 3)).astype(np.float32) for _ in range(2))
+    carry, ys = x, []
+    for item in (w, x * np.float32(0.5), w - np.float32(1)):
+        carry = carry * np.float32(0.5) + item * item
+        ys.append(carry - item)
+    for got, want in zip(model.run([x, w]), (carry, ys[0], ys[2])):
+        assert_close(got, want, **TOL)

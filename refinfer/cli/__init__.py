@@ -8,7 +8,7 @@
                  [--distributed [--ranks N]]
     refinfer benchmark --modelFile MODEL [Lite's benchmark flags ...]
     refinfer info MODEL
-    refinfer ops [--markdown] [--golden DIR]
+    refinfer ops [--markdown | --census [FILE]] [--golden DIR]
     refinfer golden MODEL [--input FILE ...] [--seed N] --out DIR [--force]
     refinfer compare EXPECTED ACTUAL [--atol A] [--rtol R]
                      [--tol NAME:ATOL,RTOL ...] [--json FILE]

@@ -1,12 +1,12 @@
-"""``refinfer ops [--markdown] [--golden DIR]``: the supported primitives,
-their family, dtypes and golden cases (docs/ops.md)."""
+"""``refinfer ops [--markdown | --census] [--golden DIR]``: the supported
+primitives, their family, dtypes and golden cases (docs/ops.md), or the
+MindSpore primitive census beside them (docs/census.md)."""
 from __future__ import annotations
 
 import os
 import sys
 
-from .. import coverage
-from .options import UsageError
+from .. import census, coverage
 
 
 def add(sub) -> None:
@@ -14,6 +14,10 @@ def add(sub) -> None:
                          "dtypes, tested by a golden case")
     ops.add_argument("--markdown", action="store_true",
                      help="print docs/ops.md (a Markdown table)")
+    ops.add_argument("--census", nargs="?", const=str(census.CENSUS_FILE),
+                     metavar="FILE", help="print docs/census.md: every MindSpore "
+                     "primitive of the census FILE (default: the repository's "
+                     "tools/census/) beside refinfer's status")
     ops.add_argument("--golden", metavar="DIR",
                      help="golden cases folder (default: the repository's "
                      "golden/)")
@@ -22,9 +26,13 @@ def add(sub) -> None:
 
 def command(args) -> int:
     if args.golden is not None and not os.path.isdir(args.golden):
-        raise UsageError(f"--golden {args.golden}: no such folder")
+        raise FileNotFoundError(f"--golden {args.golden}: no such folder")
     table = coverage.coverage(args.golden)
-    formatted = (coverage.format_markdown(table) if args.markdown
-                 else coverage.format_text(table) + "\n")
+    if args.census:
+        formatted = census.format_markdown(census.load(args.census), table)
+    elif args.markdown:
+        formatted = coverage.format_markdown(table)
+    else:
+        formatted = coverage.format_text(table) + "\n"
     sys.stdout.write(formatted)
     return 0

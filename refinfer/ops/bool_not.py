@@ -1,10 +1,10 @@
-"""BoolNot."""
+"""BoolNot and bool_not."""
 from refinfer.registry import register
 
 from ._ref.scalar import SCALARS, operand
 
 
-@register("BoolNot", family="scalar", dtypes=SCALARS)
+@register("BoolNot", "bool_not", family="scalar", dtypes=SCALARS)
 def bool_not(x):
     """Logical negation of a scalar: out = not x (a Python bool).
 

@@ -136,6 +136,27 @@ def integer_inputs(shape):
                         rng.integers(0, 2, shape).astype(np.bool_)]
 
 
+def foriloop_reference(x):
+    """nets.CtrlForiLoopOp in float32."""
+    for i in range(5):
+        x = x * np.float32(0.5) + np.float32(i)
+    return [x]
+
+
+def scan_reference(x, w):
+    """nets.CtrlScanOp in float32."""
+    carry, ys = x, []
+    for item in (w, x * np.float32(0.5), w - np.float32(1)):
+        carry = carry * np.float32(0.5) + item * item
+        ys.append(carry - item)
+    return [carry, ys[0], ys[2]]
+
+
+def sequence_pair(a, b):
+    """Two fixed int64 vectors (sequence-op cases want chosen values)."""
+    return lambda rng: [np.array(a, np.int64), np.array(b, np.int64)]
+
+
 def list_plumbing_reference(v):
     """NumPy result of nets.ListPlumbing (MindSpore has no CPU kernel for its ops)."""
     return [np.array([v[1] + v[2], v[1], v[2]], np.int32)]
@@ -464,6 +485,32 @@ CASES = [
          "TensorToList/ListToTensor)", nets.ListPlumbing,
          lambda rng: [np.array([3, -2, 5], np.int32)], seed=46,
          reference=list_plumbing_reference),
+    # ---- functional control flow and sequence primitives (issue 14) -----------------------
+    Case("ctrl_whileloop", "ops.WhileLoop: 4 steps of x = x * x / 2 - x with a (tensor, "
+         "int) carry", nets.CtrlWhileLoopOp, normal(2, 3), seed=60),
+    Case("ctrl_foriloop", "ops.ForiLoop(0, 5, x = x / 2 + i, unroll=False) (outputs from "
+         "the NumPy reference: MindSpore 2.7.1 exports this loop but cannot run the "
+         "exported file)", nets.CtrlForiLoopOp, normal(2, 3), seed=61,
+         reference=foriloop_reference),
+    Case("ctrl_scan", "ops.Scan from x over [w, x / 2, w - 1] (carry = carry / 2 + "
+         "item * item, y = carry - item), unroll=False; returns (carry, ys[0], ys[2]) "
+         "(outputs from the NumPy reference: MindSpore 2.7.1 cannot run the exported "
+         "file)",
+         nets.CtrlScanOp, lambda rng: normal(2, 3)(rng) + normal(2, 3)(rng), seed=62,
+         reference=scan_reference),
+    Case("tuple_ops", "tuple primitives on run-time tuples (TensorToTuple of int64 "
+         "vectors): sequence_len, SequenceMax/Min/Count/Index/Add/Slice/Mul/ZerosLike, "
+         "InSequence, shape_mul, make_range, bit_and/or, tuple comparisons; run at "
+         "lengths 5/3, 4/4, 2/6", nets.TupleOps, sequence_pair([3, 1, 4, 1, 5], [3, 1, 5]),
+         seed=63, dynamic=((None,), (None,)),
+         also_write=shape_runs(sequence_pair([2, 3, 1, 3], [2, 3, 1, 3]),
+                               sequence_pair([3, 9], [3, 9, 0, 1, 2, 3]))),
+    Case("scalar_log", "ScalarLog of a run-time scalar: math.log(x.sum())",
+         nets.ScalarLogNet, lambda rng: [rng.uniform(0.1, 2.0, (2, 3)).astype(np.float32)],
+         seed=65),
+    Case("list_ops", "lists built at run time (ListAppend on a mutable empty list), "
+         "ListInsert, list_getitem, sequence_len, list comparisons",
+         nets.ListOps, sequence_pair([3, 1, 4], [3, 1, 5]), seed=64),
     # ---- dtypes ----------------------------------------------------------------------------
     Case("fp16_lenet", "LeNet-5 with to_float(float16): float32 weights and input, Casts to "
          "float16 in front of every layer, float16 output", lambda: nets.LeNet5().to_float(

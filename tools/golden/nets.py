@@ -12,6 +12,7 @@ import numpy as np
 import mindspore as ms
 from mindspore import nn, ops
 from mindspore.ops import functional as F
+from mindspore.ops.operations import _scalar_ops as SCALAR_OPS
 from mindspore.ops.operations import _sequence_ops as SEQ
 from mindspore.ops.operations.manually_defined import ops_def as SCALAR
 
@@ -908,6 +909,97 @@ class ListPlumbing(nn.Cell):
         values = SEQ.TensorToList()(v)
         values[0] = values[1] + values[2]
         return SEQ.ListToTensor()(values, ms.int32)
+
+
+class CtrlWhileLoopOp(nn.Cell):
+    """ops.WhileLoop with a (tensor, int) carry, 4 steps: graph mode lowers it to
+    a recursive loop graph (Switch + Partial); the primitive is never exported.
+    (MindSpore 2.7.1 cannot compile a loop function that calls ops.* functions,
+    nor one that reads construct's arguments: the body is plain arithmetic.)"""
+
+    def construct(self, x):
+        def keep_going(state):
+            return state[1] < 4
+
+        def step(state):
+            return (state[0] * state[0] * 0.5 - state[0], state[1] + 1)
+
+        return ops.WhileLoop()(keep_going, step, (x, 0))[0]
+
+
+class CtrlForiLoopOp(nn.Cell):
+    """ops.ForiLoop(0, 5, ...) not unrolled: a loop graph over a range that
+    collects the indices with ListAppend."""
+
+    def construct(self, x):
+        def step(i, value):
+            return value * 0.5 + i
+
+        return ops.ForiLoop()(0, 5, step, x, unroll=False)
+
+
+class CtrlScanOp(nn.Cell):
+    """ops.Scan over a list of three tensors, not unrolled: make_list,
+    list_getitem and ListAppend collect the per-step outputs (ops.stack cannot
+    take the list: its length is only known at run time)."""
+
+    def construct(self, x, w):
+        def step(carry, item):
+            carry = carry * 0.5 + item * item
+            return carry, carry - item
+
+        carry, ys = ops.Scan()(step, x, [w, x * 0.5, w - 1.0], unroll=False)
+        return carry, ys[0], ys[2]
+
+
+class TupleOps(nn.Cell):
+    """The tuple and scalar primitives graph mode runs on tuples known only at
+    run time (here the values of two int64 vectors): sequence_len,
+    SequenceMax/Min/Count/Index/Add/Slice/Mul/ZerosLike, InSequence, shape_mul,
+    make_range, bit_and/or and the tuple comparisons."""
+
+    def construct(self, a, b):
+        ta, tb = SEQ.TensorToTuple()(a), SEQ.TensorToTuple()(b)
+        n = SEQ.sequence_len()(ta)
+        ints = (n, SEQ.SequenceMax()(ta), SEQ.SequenceMin()(ta), SEQ.shape_mul()(ta),
+                SEQ.SequenceCount()(ta, 3), SEQ.SequenceIndex()(ta, 3, 0, n),
+                SCALAR_OPS.bit_and()(n, 6), SCALAR_OPS.bit_or()(n, 8))
+        flags = (SEQ.InSequence()(3, ta), SEQ.tuple_equal()(ta, tb),
+                 SEQ.tuple_lt()(ta, tb), SEQ.tuple_le()(ta, tb),
+                 SEQ.tuple_greater_than()(ta, tb), SEQ.tuple_greater_equal()(ta, tb))
+        tuples = (SEQ.SequenceAdd()(ta, tb), SEQ.SequenceSlice()(ta, 1, n, 2),
+                  SEQ.SequenceMul()(tb, 2), SEQ.make_range()(1, n, 2),
+                  SEQ.SequenceZerosLike()(ta))
+        to_tensor = SEQ.TupleToTensor()
+        return (to_tensor(ints, ms.int64), to_tensor(flags, ms.bool_),
+                *(to_tensor(t, ms.int64) for t in tuples))
+
+
+class ScalarLogNet(nn.Cell):
+    """ScalarLog of a run-time scalar (math.log of a tensor's sum)."""
+
+    def construct(self, x):
+        total = SEQ.TensorToScalar()(x.sum())
+        return ops.scalar_to_tensor(SCALAR.ScalarLog()(total), ms.float32)
+
+
+class ListOps(nn.Cell):
+    """Lists built at run time (ListAppend on a mutable empty list), ListInsert,
+    list_getitem, sequence_len and the list comparisons."""
+
+    def construct(self, a, b):
+        la, lb = ms.mutable([], True), ms.mutable([], True)
+        for v in SEQ.TensorToTuple()(a):
+            la = SEQ.ListAppend()(la, v)
+        for v in SEQ.TensorToTuple()(b):
+            lb = SEQ.ListAppend()(lb, v)
+        inserted = SEQ.ListInsert()(la, 1, 7)
+        flags = (SEQ.list_equal()(la, lb), SEQ.list_lt()(la, lb), SEQ.list_le()(la, lb),
+                 SEQ.list_greater_than()(la, lb), SEQ.list_greater_equal()(la, lb),
+                 SEQ.list_equal()(la, la))
+        ints = (SEQ.sequence_len()(inserted), inserted[1], inserted[-1])
+        return (SEQ.TupleToTensor()(flags, ms.bool_),
+                SEQ.TupleToTensor()(ints, ms.int64))
 
 
 # --------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Mean / variance normalisation shared by the LayerNorm, GroupNorm,
-InstanceNorm and BatchNormExt references (and rstd by their kernels), and
-the log-softmax of LogSoftmax and LogSoftmaxExt."""
+InstanceNorm and BatchNormExt references (and rstd by their kernels), the
+root-mean-square normalisation of RmsNorm and AddRmsNorm, and the
+log-softmax of LogSoftmax and LogSoftmaxExt."""
 from __future__ import annotations
 
 import numpy as np
@@ -42,3 +43,19 @@ def log_softmax_along(logits: np.ndarray, axis) -> np.ndarray:
     z, axis = shifted_logits(logits, axis, "LogSoftmax")
     return (z - np.log(np.exp(z).sum(axis=axis, keepdims=True))) \
         .astype(logits.dtype)
+
+
+def root_mean_square_normalize(x: np.ndarray, gamma: np.ndarray, epsilon):
+    """RmsNorm's (y, rstd): rstd = 1 / sqrt(mean(x ** 2) + epsilon) over the
+    trailing gamma.ndim axes (kept as length 1), y = x * rstd * gamma in
+    x's dtype; float16 is computed in float32 (as Ascend's kernel), rstd is
+    float32 (float64 for float64 x). gamma must have x's trailing shape."""
+    if gamma.ndim > x.ndim or x.shape[x.ndim - gamma.ndim:] != gamma.shape:
+        raise ValueError(f"gamma's shape {list(gamma.shape)} must be the trailing "
+                         f"dims of x's shape {list(x.shape)}")
+    work = compute_dtype(x.dtype)
+    xw = x.astype(work, copy=False)
+    axes = tuple(range(x.ndim - gamma.ndim, x.ndim))
+    inverse = rstd(np.square(xw).mean(axis=axes, keepdims=True), epsilon)
+    y = xw * inverse * gamma.astype(work, copy=False)
+    return y.astype(x.dtype), inverse

@@ -1,11 +1,15 @@
-"""Arithmetic progressions shared by Range, Arange, LinSpace and LinSpaceExt."""
+"""Arithmetic progressions shared by Range, Arange, LinSpace, LinSpaceExt and
+make_range; element equality and comparisons of the tuple and list ops."""
 from __future__ import annotations
 
 import math
+import operator
 
 import numpy as np
 
 from refinfer import args
+
+from .scalar import operand
 
 
 def affine(length: int, coefficients: np.ndarray, dtype) -> np.ndarray:
@@ -65,3 +69,31 @@ def evenly_spaced(start, end, steps: int, dtype, fill=affine) -> np.ndarray | No
         return np.array([start]).astype(dtype)
     delta = (end - start) / work.type(max(steps - 1, 1))
     return fill(steps, np.array([start, delta], work), dtype)
+
+
+def same_element(a, b) -> bool:
+    """Whether two elements of a tuple or list are equal: scalars by value,
+    tensors when their shapes and all their values are, sequences element
+    by element."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        a, b = np.asarray(a), np.asarray(b)
+        return a.shape == b.shape and bool(np.array_equal(a, b))
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(map(same_element, a, b))
+    return bool(a == b)
+
+
+def compare(x, y, op: str) -> bool:
+    """Python's lexicographic comparison of two tuples or lists: ``op`` is
+    "eq" (elements compared by :func:`same_element`), "lt", "le", "gt" or
+    "ge" (elements must be scalars)."""
+    if op == "eq":
+        return len(x) == len(y) and all(map(same_element, x, y))
+    return getattr(operator, op)(tuple(map(operand, x)), tuple(map(operand, y)))
+
+
+def not_empty(sequence, op: str):
+    """``sequence``, which an op that reduces it needs to hold an element."""
+    if not len(sequence):
+        raise ValueError(f"{op}: the sequence is empty")
+    return sequence

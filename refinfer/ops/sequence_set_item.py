@@ -2,6 +2,8 @@
 from refinfer import args
 from refinfer.registry import register
 
+from ._ref.sequence import position
+
 
 @register("list_setitem", "tuple_setitem", family="plumbing",
           convert={"index": args.scalar})
@@ -14,5 +16,5 @@ def sequence_set_item(sequence, index, value):
     the end); value (any value). The result has the input's kind.
     """
     items = list(sequence)
-    items[int(index)] = value
+    items[position(sequence, index, "list_setitem")] = value
     return items if isinstance(sequence, list) else tuple(items)

@@ -157,3 +157,20 @@ def test_set_item_returns_a_changed_copy(call, name):
 def test_size(call, shape):
     got = call("Size", np.zeros(shape, np.float32))
     assert type(got) is int and got == int(np.prod(shape))
+
+
+@pytest.mark.parametrize("name, args", [
+    ("TupleGetItem", ((1, 2), 2)), ("list_getitem", ([1, 2], -3)),
+    ("list_setitem", ([0, 0, 0], 2147483648, 0))])
+def test_an_index_out_of_range_names_the_op_and_the_length(call, name, args):
+    # fuzz corpus cases 707 and 1202 (issue 17): NumPy-less IndexErrors
+    # that named neither
+    with pytest.raises(IndexError, match=r"index -?\d+ out of range for a "
+                                         r"sequence of [23]"):
+        call(name, *args)
+
+
+def test_get_item_of_something_not_a_sequence_is_a_clear_error(call):
+    with pytest.raises(TypeError, match="TupleGetItem: expected a tuple or a "
+                                        r"list, got float32\[2\]"):
+        call("TupleGetItem", np.zeros(2, np.float32), 0)

@@ -8,6 +8,7 @@ import operator
 import numpy as np
 
 from refinfer import args
+from refinfer.errors import describe_value
 
 from .scalar import operand
 
@@ -97,3 +98,16 @@ def not_empty(sequence, op: str):
     if not len(sequence):
         raise ValueError(f"{op}: the sequence is empty")
     return sequence
+
+
+def position(sequence, index, op: str) -> int:
+    """``index`` into a tuple or list, checked: an element of ``sequence``
+    (negative counts from the end), else an error naming both."""
+    if not isinstance(sequence, (tuple, list)):
+        raise TypeError(f"{op}: expected a tuple or a list, got "
+                        f"{describe_value(sequence)}")
+    length, index = len(sequence), int(index)
+    if not -length <= index < length:
+        raise IndexError(f"{op}: index {index} out of range for a sequence "
+                         f"of {length}")
+    return index

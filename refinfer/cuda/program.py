@@ -31,10 +31,10 @@ from refinfer.ops._kernels.program import (
     OP_ABS, OP_ACOS, OP_ACOSH, OP_ADD, OP_ASIN, OP_ASINH, OP_ATAN, OP_ATAN2,
     OP_ATANH, OP_CEIL, OP_CELU, OP_COPY, OP_COS, OP_COSH, OP_DIV, OP_ELU,
     OP_ERF, OP_ERFC, OP_ERFINV, OP_EXP, OP_EXP2, OP_EXPM1, OP_FLOOR,
-    OP_HSHRINK, OP_HYPOT, OP_LEAKY, OP_LOG, OP_LOG10, OP_LOG1P, OP_LOG2,
+    OP_HSHRINK, OP_HYPOT, OP_LOG, OP_LOG10, OP_LOG1P, OP_LOG2,
     OP_MAX, OP_MIN, OP_MUL, OP_NEG, OP_POW, OP_RINT, OP_SIGN, OP_SIN,
     OP_SINH, OP_SOFTPLUS_BETA, OP_SOFTSHRINK, OP_SQRT, OP_SQUARE, OP_SUB,
-    OP_TAN, OP_TANH, OP_TRUNC, Program)
+    OP_TAN, OP_TRUNC, Program)
 from refinfer.ops._ref.math import _erfinv_scalar
 
 from . import device
@@ -62,16 +62,16 @@ def _rint(x):
 def _softplus(x):
     """ln(1 + e ** x) as NumPy's logaddexp(0, x): max(x, 0) +
     ln(1 + e ** -|x|), no overflow, NaN propagates."""
-    return (x if x > 0 else x - x) + dmath.log1p(dmath.exp(-abs(x)))
+    return (x if x > 0 else 0.0) + dmath.log1p(dmath.exp(-abs(x)))
 
 
 @device_function
 def _activation(act, v):
     """ACT_* of v, the formulas of program.activate_span."""
     if act == ACT_RELU:
-        return v - v if v < 0 else v
+        return 0.0 if v < 0 else v
     if act == ACT_RELU6:        # ReLU6(NaN) = 0, as MindSpore's CPU kernel
-        v = v if v >= 0 else v - v
+        v = v if v >= 0 else 0.0
         return 6.0 if v > 6 else v
     if act == ACT_HSWISH or act == ACT_HSIGMOID:
         c = v + 3
@@ -164,9 +164,9 @@ def _with_params(op, x, regs, p):
         return x if x > 0 else regs[p] * dmath.expm1(x)
     if op == OP_CELU:           # max(x, 0) + min(0, alpha (e ** (x / alpha) - 1))
         e = regs[p] * dmath.expm1(x / regs[p])
-        return (x if x >= 0 or x != x else x - x) + (0.0 if 0 <= e else e)
+        return (x if x >= 0 or x != x else 0.0) + (0.0 if 0 <= e else e)
     if op == OP_HSHRINK:
-        return x if abs(x) > regs[p] else x - x
+        return x if abs(x) > regs[p] else 0.0
     if op == OP_SOFTSHRINK:
         lambd = regs[p]
         return x - lambd if x > lambd else (x + lambd if x < -lambd else 0.0)

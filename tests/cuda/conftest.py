@@ -3,22 +3,24 @@ CUDA simulator unless NUMBA_ENABLE_CUDASIM says otherwise (set it to 0 on a
 machine with a GPU to run the same tests on the device). Select the tier
 with ``-m cuda``, leave it out with ``-m "not cuda"``.
 
-The simulator is chosen when numba.cuda is first imported: the variable is
-set here, before the tests import refinfer.cuda; where numba.cuda was
-imported earlier in this process without it (and there is no GPU), the
-tier is skipped: run ``pytest tests/cuda`` in a process of its own.
+The simulator is chosen when numba.cuda is first imported, from numba's
+configuration: set here, before the tests import refinfer.cuda, and set
+in numba's configuration rather than in the environment: numba's compiler
+reloads its whole configuration from the environment when that changes,
+which would reset refinfer's Numba cache folder (refinfer/jit.py) for the
+rest of the session. Where numba.cuda was imported earlier in this process
+without the simulator (and there is no GPU), the tier is skipped: run
+``pytest tests/cuda`` in a process of its own.
 """
 import os
-import sys
 
 import pytest
+from numba.core import config
 
-os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
-if "numba" in sys.modules and "numba.cuda" not in sys.modules:
-    from numba.core import config
-    config.reload_config()      # numba read the environment at its import
+if "NUMBA_ENABLE_CUDASIM" not in os.environ:
+    config.ENABLE_CUDASIM = 1
 
-from numba import cuda  # noqa: E402  (after the variable)
+from numba import cuda  # noqa: E402  (after the simulator is chosen)
 
 USABLE = cuda.is_available()
 

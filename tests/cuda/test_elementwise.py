@@ -129,6 +129,18 @@ def test_special_values(op):
     check(op, np.array(SPECIAL, np.float32), *defaults)
 
 
+@pytest.mark.parametrize("op", [op for op in OPS
+                                if registry.get_op(op).recipe.values == 2
+                                and op != "PReLU"])
+def test_special_values_binary(op):
+    """Every pair of the special values (NaN propagation of Maximum and
+    Minimum, inf - inf, 0 / 0, ...), float32."""
+    definition = registry.get_op(op)
+    defaults = [p.default for p in definition.params[2:]]
+    values = np.array(SPECIAL, np.float32)
+    check(op, values[:, None], values[None, :], *defaults)
+
+
 def test_every_recipe_op_has_its_cuda_kernel():
     """The table is the recipes: every op that declares one (fusable or
     prepared, as PReLU) has a cuda kernel, and no other op does yet."""

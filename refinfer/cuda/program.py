@@ -236,27 +236,9 @@ def _call(op, x):
 
 
 @device_function
-def _row(op, regs, a, b):
-    """The value of one program row (opcode op, operand registers a, b)."""
-    x = regs[a]
-    if op < FIRST_UNARY:
-        return _binary(op, x, regs[b])
-    if op < FIRST_EXTENDED:
-        return _unary(op, x)
-    if op < FIRST_PARAM:
-        return _binary_extended(op, x, regs[b])
-    if op < FIRST_ROUNDING:
-        return _with_params(op, x, regs, b)
-    return _call(op, x)
-
-
-@device_function
-def _offset(i, mode, strides, o, shape):
-    """Where operand o's value for the result's flat index i lies in it."""
-    if mode == FULL:
-        return i
-    if mode == CONSTANT:
-        return 0
+def _offset(i, strides, o, shape):
+    """Where a broadcast operand o's value for the result's flat index i
+    lies in it."""
     offset = 0
     for d in range(shape.size - 1, -1, -1):
         offset += (i % shape[d]) * strides[o, d]
@@ -278,10 +260,26 @@ def _runner(dtype: np.dtype):
         for k in range(consts.size):
             regs[n_in + k] = consts[k]
         for i in range(cuda.grid(1), out.size, cuda.gridsize(1)):
-            for o in range(n_in):
-                regs[o] = values[starts[o] + _offset(i, modes[o], strides, o, shape)]
-            for k in range(rows.shape[0]):
-                regs[rows[k, 1]] = _row(rows[k, 0], regs, rows[k, 2], rows[k, 3])
+            for o in range(n_in):   # (the common reads without a call)
+                if modes[o] == FULL:
+                    regs[o] = values[starts[o] + i]
+                elif modes[o] == CONSTANT:
+                    regs[o] = values[starts[o]]
+                else:
+                    regs[o] = values[starts[o] + _offset(i, strides, o, shape)]
+            for k in range(rows.shape[0]):  # (dispatched here: a call costs)
+                op, x, b = rows[k, 0], regs[rows[k, 2]], rows[k, 3]
+                if op < FIRST_UNARY:
+                    y = _binary(op, x, regs[b])
+                elif op < FIRST_EXTENDED:
+                    y = _unary(op, x)
+                elif op < FIRST_PARAM:
+                    y = _binary_extended(op, x, regs[b])
+                elif op < FIRST_ROUNDING:
+                    y = _with_params(op, x, regs, b)
+                else:
+                    y = _call(op, x)
+                regs[rows[k, 1]] = y
             out[i] = regs[out_reg]
     return run
 

@@ -2,8 +2,9 @@
 the device runner refinfer/cuda/program.py) equal their NumPy references
 within the op tolerances of the Numba kernels (tests/numba/kernel_check.py):
 small random shapes, broadcasts, Python numbers, parameters and special
-values, in float32 and float64; the declined cases run the reference.
-Shapes stay small: the simulator takes ~1 us per element and row."""
+values, in float32 and float64; the declined cases run the reference; and
+every opcode of the device runner against the CPU runner's.
+Shapes stay small: the simulator takes ~100 us per element of a program."""
 import importlib.util
 import os
 
@@ -12,6 +13,7 @@ import pytest
 
 from refinfer import registry
 from refinfer.cuda import device, elementwise, program as device_program
+from refinfer.ops._kernels import program as program_codes
 from refinfer.ops._kernels.program import (OP_ADD, OP_EXP, OP_MUL,
                                            ProgramBuilder)
 
@@ -193,3 +195,31 @@ def test_launch_shape_caps_the_simulated_grid():
     else:
         assert device.launch_shape(1) == (1, device.THREADS)
         assert device.launch_shape(10**9) == (device.MAX_BLOCKS, device.THREADS)
+
+
+def _one_row(opcode: int, dtype) -> program_codes.Program:
+    """A program of the one row ``opcode`` over operands 0 (and 1), with
+    parameters 0.7, 1.5, -2 where it takes them."""
+    p = ProgramBuilder(dtype)
+    if program_codes.is_binary(opcode):
+        return p.build(p.op(opcode, p.input(0), p.input(1)))
+    if program_codes.FIRST_PARAM <= opcode < program_codes.FIRST_ROUNDING:
+        return p.build(p.op(opcode, p.input(0), p.params(0.7, 1.5, -2.0)))
+    return p.build(p.op(opcode, p.input(0)))
+
+
+@pytest.mark.parametrize("opcode", range(program_codes.OP_SINC + 1))
+def test_every_opcode_equals_the_cpu_runner(opcode):
+    """Every opcode (those only fused chains use included: the activations
+    after OP_COPY, OP_POW, OP_SQUARE) gives the CPU runner's values, float64,
+    random and special values."""
+    program = _one_row(opcode, np.float64)
+    x = np.concatenate([rng.standard_normal(24) * 3, SPECIAL])
+    y = np.concatenate([rng.standard_normal(24) * 3, SPECIAL[::-1]])
+    operands = (x, y)[:program.n_inputs]
+    with np.errstate(all="ignore"):
+        expected = program_codes.run(program.rows, program.n_regs, program.out_reg,
+                                     operands, program.consts)
+    np.testing.assert_allclose(device_program.run(program, operands), expected,
+                               rtol=1e-12, atol=1e-300, equal_nan=True,
+                               err_msg=f"opcode {opcode}")

@@ -40,6 +40,7 @@ from refinfer.ops._ref.math import _erfinv_scalar
 from . import device
 from .device import cuda, device_function, dmath
 
+DTYPES = (np.float32, np.float64)     # one compiled runner each
 MAX_REGISTERS = 32      # a longer program declines (the CPU kernel runs)
 FULL, CONSTANT, STRIDED = 0, 1, 2     # how an operand is read (_offset)
 GELU_K0, GELU_K1 = 2 * math.sqrt(2 / math.pi), 0.044715
@@ -246,8 +247,16 @@ def _offset(i, strides, o, shape):
     return offset
 
 
+def runner_signature(dtype: np.dtype) -> tuple:
+    """The argument types of the runner for ``dtype`` (see :func:`run`),
+    for compiling it ahead of a first call (tools/check_ptx.py)."""
+    value, index = numba.from_dtype(dtype)[::1], numba.int64[::1]
+    return (value, index, index, numba.int64[:, ::1], index, value,
+            numba.int64[:, ::1], numba.int64, value)
+
+
 @lru_cache(maxsize=None)
-def _runner(dtype: np.dtype):
+def runner(dtype: np.dtype):
     """The interpreting kernel for programs of ``dtype``."""
     register_type = numba.from_dtype(dtype)
 
@@ -319,6 +328,6 @@ def run(program: Program, operands) -> np.ndarray | None:
         return np.empty(shape, dtype)
     out = device.empty(size, dtype)
     inputs = [*layout(operands, shape), program.consts, program.rows]
-    device.launch(_runner(dtype), size, *map(device.to_device, inputs),
+    device.launch(runner(dtype), size, *map(device.to_device, inputs),
                   program.out_reg, out)
     return device.to_host(out).reshape(shape)

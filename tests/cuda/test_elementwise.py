@@ -223,3 +223,28 @@ def test_every_opcode_equals_the_cpu_runner(opcode):
     np.testing.assert_allclose(device_program.run(program, operands), expected,
                                rtol=1e-12, atol=1e-300, equal_nan=True,
                                err_msg=f"opcode {opcode}")
+
+
+def _check_ptx_tool():
+    spec = importlib.util.spec_from_file_location(
+        "check_ptx", os.path.join(HERE, "..", "..", "tools", "check_ptx.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_check_ptx_compiles_every_runner_with_its_signature(capsys):
+    """tools/check_ptx.py (the sm_90 compile check, run where NVVM is
+    installed) lists the runner of each dtype with one type per kernel
+    argument; under the simulator it refuses to run (usage error, 2)."""
+    tool = _check_ptx_tool()
+    listed = tool.kernels()
+    assert [name for name, _, _ in listed] == [
+        "elementwise program runner, float32", "elementwise program runner, float64"]
+    for _, function, signature in listed:
+        assert len(signature) == function.__code__.co_argcount == 9
+    if device.SIMULATED:
+        with pytest.raises(SystemExit) as exit_info:
+            tool.main([])
+        assert exit_info.value.code == 2
+        assert "NUMBA_ENABLE_CUDASIM" in capsys.readouterr().err

@@ -315,14 +315,15 @@ def layout(operands, shape: tuple) -> tuple:
 def run(program: Program, operands) -> np.ndarray | None:
     """``program`` over ``operands`` (host arrays of its dtype) on the
     device: copied in, run, the result copied back. None where the shapes
-    do not broadcast or the program needs more than MAX_REGISTERS."""
+    do not broadcast, the dtype is not one of DTYPES or the program needs
+    more than MAX_REGISTERS."""
     try:
         shape = np.broadcast_shapes(*(a.shape for a in operands))
     except ValueError:
         return None
-    if program.n_regs > MAX_REGISTERS:
-        return None
     dtype = operands[0].dtype
+    if program.n_regs > MAX_REGISTERS or dtype not in DTYPES:
+        return None
     size = math.prod(shape)
     if size == 0:
         return np.empty(shape, dtype)

@@ -186,6 +186,21 @@ def test_fused_program_runs_with_general_broadcasting():
         assert device_program.run(chain, (a[:0], b)).shape == (0, 3, 2)
 
 
+def test_runner_declines_long_programs_and_other_dtypes():
+    """More registers than a thread holds (33 constants), or float16: None,
+    and the CPU kernel or the reference runs instead."""
+    p = ProgramBuilder(np.float32)
+    total = p.input(0)
+    for k in range(device_program.MAX_REGISTERS + 1):
+        total = p.op(OP_ADD, total, p.const(k + 0.5))
+    long_program = p.build(total)
+    assert long_program.n_regs > device_program.MAX_REGISTERS
+    assert device_program.run(long_program, (np.ones(3, np.float32),)) is None
+    p = ProgramBuilder(np.float16)
+    half = p.build(p.op(OP_EXP, p.input(0)))
+    assert device_program.run(half, (np.ones(3, np.float16),)) is None
+
+
 def test_launch_shape_caps_the_simulated_grid():
     """Under the simulator one block of at most 32 threads; on a GPU one
     thread per item up to 1024 blocks of 128."""

@@ -82,6 +82,30 @@ def test_the_api_never_imports_the_tools():
                       lambda m: m.startswith("refinfer.tools")) == []
 
 
+def test_the_cpu_path_never_imports_the_cuda_backend():
+    """refinfer/cuda is imported by a GPU run only (numba.cuda costs 0.6 s)."""
+    assert _offenders(lambda m: not m.startswith("refinfer.cuda"),
+                      lambda m: m.startswith("refinfer.cuda")) == []
+
+
+def _imports_numba_cuda(path: Path) -> bool:
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import) and any(
+                alias.name.startswith("numba.cuda") for alias in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and (
+                (node.module or "").startswith("numba.cuda") or node.module == "numba"
+                and any(alias.name == "cuda" for alias in node.names)):
+            return True
+    return False
+
+
+def test_one_module_imports_numba_cuda():
+    """A switch to numba-cuda-mlir (another import) is one line."""
+    assert sorted(m for m, path in MODULES.items()
+                  if _imports_numba_cuda(path)) == ["refinfer.cuda.device"]
+
+
 def _cycles() -> list[list[str]]:
     """Strongly connected groups of more than one module (Tarjan)."""
     index, low, stack, on_stack, groups = {}, {}, [], set(), []
@@ -117,7 +141,8 @@ def test_no_import_cycles():
     assert _cycles() == []
 
 
-@pytest.mark.parametrize("module", ["refinfer.ops.add", "refinfer.api.model"])
+@pytest.mark.parametrize("module", ["refinfer.ops.add", "refinfer.api.model",
+                                    "refinfer.cuda.elementwise"])
 def test_the_rules_see_real_imports(module):
     """The checker finds imports at all (a checker that reads nothing
     would pass every rule)."""

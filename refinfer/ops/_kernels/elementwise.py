@@ -71,10 +71,11 @@ class Recipe:
         """The op's kernels by backend (the registry wraps each once)."""
         return {"numba": self.run}
 
-    def run(self, *args):
-        """The op through its program on float32/float64 tensors of one
-        dtype (Python numbers beside them); None for anything else, or for
-        shapes that do not broadcast (the reference then raises)."""
+    def bind(self, args: tuple) -> tuple | None:
+        """(dtype, pattern, params, tensors) of the op's arguments, as
+        :func:`value_pattern` and :func:`plain` give them (the keys of its
+        program); None where the recipe does not take them. Shared by the
+        backends' runners (also refinfer/cuda/elementwise.py)."""
         if self.prepare is not None:
             args = self.prepare(*args)
             if args is None:
@@ -83,8 +84,18 @@ class Recipe:
         if dtype is None:
             return None
         params = args[self.values:]
+        return dtype, pattern, plain(params) if params else (), tensors
+
+    def run(self, *args):
+        """The op through its program on float32/float64 tensors of one
+        dtype (Python numbers beside them); None for anything else, or for
+        shapes that do not broadcast (the reference then raises)."""
+        bound = self.bind(args)
+        if bound is None:
+            return None
+        dtype, pattern, params, tensors = bound
         try:
-            runner = _alone(self, dtype, pattern, plain(params) if params else ())
+            runner = _alone(self, dtype, pattern, params)
         except (TypeError, ValueError):     # an unhashable or odd parameter
             return None
         return None if runner is None else runner(tensors)

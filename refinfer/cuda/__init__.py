@@ -1,0 +1,15 @@
+"""The ``cuda`` backend: numba.cuda kernels beside the NumPy reference and
+the Numba CPU kernels (docs/architecture.md, "The cuda backend").
+
+- ``device.py``: the one module that imports ``numba.cuda`` (a switch to
+  ``numba-cuda`` or its successor is one line there), the launch helper and
+  the host/device copies.
+- ``program.py``: the device runner of the elementwise register programs
+  (the op codes of ops/_kernels/program.py).
+- ``elementwise.py``: the ``cuda`` kernels of every recipe op, declared in
+  one family table (importing it declares them).
+
+Nothing in the CPU path imports this package: ``import numba.cuda`` costs
+0.6 s, and only a GPU run needs it. Set ``NUMBA_ENABLE_CUDASIM=1`` before
+the first import to run the kernels in numba's CUDA simulator.
+"""

@@ -1,0 +1,87 @@
+"""numba.cuda for the rest of refinfer/cuda: the import, the launch helper,
+host/device copies, and the math functions kernels call.
+
+The import is here only, so a later switch to NVIDIA's ``numba-cuda``
+(which also answers to ``numba.cuda``) or to ``numba-cuda-mlir`` (which
+has no simulator) is one line.
+
+Under the CUDA simulator (``NUMBA_ENABLE_CUDASIM=1`` before numba.cuda is
+first imported) a kernel is Python, one thread per CUDA thread, blocks one
+after another. Python's ``math`` raises where the GPU returns inf or NaN
+(``math.exp(1000)``, ``math.floor(nan)``), so kernels call the functions
+of :data:`dmath`: ``math`` itself on a GPU (what the compiler lowers to
+libdevice), NumPy's ufuncs with their warnings silenced under the
+simulator.
+"""
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+from numba import cuda      # the one import of numba.cuda
+from numba.core import config
+
+SIMULATED = bool(config.ENABLE_CUDASIM)
+THREADS = 128           # threads per block on a GPU
+MAX_BLOCKS = 1024       # grid-stride loops cover the rest
+# The simulator runs a Python thread per CUDA thread (40-130 us each to
+# start) and ~1 us per element of a grid-stride loop: one warp-sized block
+# is the fastest grid it runs (docs/gpu-facts in the shared notes).
+SIMULATED_THREADS = 32
+
+# Kernels name ``cuda`` itself for cuda.grid, cuda.local...: the simulator
+# swaps the module object in a kernel's globals for its per-thread one.
+jit = cuda.jit
+device_function = cuda.jit(device=True)
+
+
+def _quiet(ufunc):
+    """``ufunc`` without NumPy's floating-point warnings (the GPU has none)."""
+    def call(*args):
+        with np.errstate(all="ignore"):
+            return ufunc(*args)
+    return call
+
+
+_UFUNCS = {"exp": np.exp, "log": np.log, "sqrt": np.sqrt, "tanh": np.tanh,
+           "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin,
+           "acos": np.arccos, "atan": np.arctan, "sinh": np.sinh,
+           "cosh": np.cosh, "asinh": np.arcsinh, "acosh": np.arccosh,
+           "atanh": np.arctanh, "expm1": np.expm1, "log1p": np.log1p,
+           "log2": np.log2, "log10": np.log10, "atan2": np.arctan2,
+           "hypot": np.hypot, "floor": np.floor, "ceil": np.ceil,
+           "trunc": np.trunc}
+# math.erf and math.erfc never raise (erf(nan) is nan): they serve as they are.
+dmath = SimpleNamespace(erf=math.erf, erfc=math.erfc, **{
+    name: _quiet(ufunc) for name, ufunc in _UFUNCS.items()}) if SIMULATED else math
+
+
+def launch_shape(count: int) -> tuple[int, int]:
+    """(blocks, threads) for a grid-stride loop over ``count`` items: one
+    thread per item up to MAX_BLOCKS blocks on a GPU, a single block of at
+    most SIMULATED_THREADS threads under the simulator."""
+    if SIMULATED:
+        return 1, max(1, min(count, SIMULATED_THREADS))
+    return max(1, min(-(-count // THREADS), MAX_BLOCKS)), THREADS
+
+
+def launch(kernel, count: int, *args) -> None:
+    """Run ``kernel(*args)``, a grid-stride loop over ``count`` items."""
+    blocks, threads = launch_shape(count)
+    kernel[blocks, threads](*args)
+
+
+def to_device(array: np.ndarray):
+    """A device copy of a host array (made C-contiguous first)."""
+    return cuda.to_device(np.ascontiguousarray(array))
+
+
+def empty(shape, dtype):
+    """An uninitialised device array."""
+    return cuda.device_array(shape, dtype)
+
+
+def to_host(device_array) -> np.ndarray:
+    """The device array's values, copied into a new host array."""
+    return device_array.copy_to_host()

@@ -1,0 +1,265 @@
+"""The cuda kernels of the elementwise ops (refinfer/cuda/elementwise.py on
+the device runner refinfer/cuda/program.py) equal their NumPy references
+within the op tolerances of the Numba kernels (tests/numba/kernel_check.py):
+small random shapes, broadcasts, Python numbers, parameters and special
+values, in float32 and float64; the declined cases run the reference; and
+every opcode of the device runner against the CPU runner's.
+Shapes stay small: the simulator takes ~100 us per element of a program."""
+import importlib.util
+import os
+
+import numpy as np
+import pytest
+
+from refinfer import registry
+from refinfer.cuda import device, elementwise, program as device_program
+from refinfer.ops._kernels import program as program_codes
+from refinfer.ops._kernels.program import (OP_ADD, OP_EXP, OP_MUL,
+                                           ProgramBuilder)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location(
+    "kernel_check", os.path.join(HERE, "..", "numba", "kernel_check.py"))
+kernel_check = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(kernel_check)
+
+FLOATS = (np.float32, np.float64)
+OPS = sorted(elementwise.KERNELS)
+rng = np.random.default_rng(13)
+
+# Values for value arguments that are numbers or absent by default, and
+# parameter sets beyond the defaults: (arguments after the first tensor).
+ARGUMENTS = {
+    "ClampScalar": [(-0.5, 0.5), (None, 1), (2.0, -2.0)],
+    "Hardtanh": [(-1, 1), (0.0, 6.0)],
+    "Round": [(0,), (2,), (-1,)],
+    "CeLU": [(1.0,), (-0.7,)],
+    "Elu": [(0.5,)],
+    "GeluExt": [("none",), ("tanh",)],
+    "HShrink": [(0.5,), (0.3,)],
+    "LeakyReLUExt": [(0.01,), (-1.5,)],
+    "SoftShrink": [(0.5,), (1.3,)],
+    "SoftplusExt": [(1, 20), (2.0, 3.0), (0.5, -1.0)],
+    "Logit": [(-1.0,), (0.1,)],
+    "NanToNum": [(None, None, None), (1.0, 2.0, -3.0)],
+    "AddExt": [(1,), (0.5,)],
+    "SubExt": [(1,), (2.5,)],
+}
+# Shapes of the tensor values: same shape, a broadcast, a 0-d tensor.
+SHAPES = {1: [((3, 5),), ((),)],
+          2: [((3, 5), (3, 5)), ((2, 1, 4), (3, 1)), ((3, 4), ())],
+          3: [((3, 4),) * 3, ((2, 3, 1), (3, 4), (1,))],
+          4: [((3, 4),) * 4, ((2, 1), (4,), (2, 4), ())]}
+SPECIAL = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5,
+           -2.5, 0.3, 1e-30, 1e-40, 20.0, -20.0, 88.0, -100.0, 1e10, 3.0]
+
+
+def _values(op: str, shape: tuple, dtype) -> np.ndarray:
+    """Random values over the op's interesting range (a little outside its
+    domain: both sides give NaN there)."""
+    if op in ("ACos", "Asin", "Atanh", "Erfinv"):
+        values = rng.uniform(-1.1, 1.1, shape)
+    elif op == "Acosh":
+        values = rng.uniform(0.9, 20.0, shape)
+    elif op == "Logit":
+        values = rng.uniform(-0.1, 1.1, shape)
+    elif op in ("Round", "Sinc"):     # exact halves and integers
+        values = rng.integers(-40, 40, shape) / 4
+    elif op.startswith("Pow"):
+        values = rng.uniform(0.1, 3.0, shape)
+    else:
+        values = rng.standard_normal(shape) * 3
+    return np.asarray(values, dtype)     # (a 0-d array for shape ())
+
+
+def _cases(op: str):
+    """(args, ...) of the op's cases for one dtype, as functions of it."""
+    definition = registry.get_op(op)
+    n_values = definition.recipe.values
+    params = definition.params[n_values:]
+    defaults = tuple(p.default for p in params)
+    extra = ARGUMENTS.get(op, [defaults])
+    if op in ("ClampScalar", "Hardtanh"):       # bounds are numbers
+        return [lambda dtype, e=e: (_values(op, (3, 5), dtype), *e) for e in extra]
+    if op == "PReLU":                           # one slope per channel
+        return [lambda dtype, s=s: (_values(op, (2, 3, 4), dtype),
+                                    _values(op, s, dtype)) for s in [(3,), (1,)]]
+    cases = [lambda dtype, shapes=shapes, e=e: (
+        *(_values(op, s, dtype) for s in shapes), *e)
+        for shapes in SHAPES[n_values] for e in extra[:1]]
+    cases += [lambda dtype, e=e: (_values(op, (4, 3), dtype),
+                                  *(_values(op, (3,), dtype)
+                                    for _ in range(n_values - 1)), *e)
+              for e in extra[1:]]
+    if n_values > 1:        # the last value a Python number
+        cases.append(lambda dtype: (*(_values(op, (2, 3), dtype)
+                                      for _ in range(n_values - 1)), 0.75,
+                                    *defaults))
+    return cases
+
+
+def check(op: str, *args) -> None:
+    """The cuda kernel's result equals the reference's (or both raise the
+    same exception type)."""
+    definition = registry.get_op(op)
+    with np.errstate(all="ignore"):
+        try:
+            expected = definition.reference(*args)
+        except Exception as exc:   # noqa: BLE001  the kernel must refuse it too
+            with pytest.raises(type(exc)):
+                definition.kernel("cuda")(*args)
+            return
+        got = definition.kernels["cuda"](*args)
+    assert got is not None, f"{op}: the cuda kernel declined {args!r:.200}"
+    kernel_check.assert_same(op, got, expected)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("op", OPS)
+def test_kernel_equals_reference(op, dtype):
+    for case in _cases(op):
+        check(op, *case(dtype))
+
+
+@pytest.mark.parametrize("op", [op for op in OPS
+                                if registry.get_op(op).recipe.values == 1])
+def test_special_values(op):
+    """NaN, infinities, signed zeros, subnormals and large values, float32
+    (the parameters at their defaults)."""
+    definition = registry.get_op(op)
+    defaults = [p.default for p in definition.params[1:]]
+    check(op, np.array(SPECIAL, np.float32), *defaults)
+
+
+@pytest.mark.parametrize("op", [op for op in OPS
+                                if registry.get_op(op).recipe.values == 2
+                                and op != "PReLU"])
+def test_special_values_binary(op):
+    """Every pair of the special values (NaN propagation of Maximum and
+    Minimum, inf - inf, 0 / 0, ...), float32."""
+    definition = registry.get_op(op)
+    defaults = [p.default for p in definition.params[2:]]
+    values = np.array(SPECIAL, np.float32)
+    check(op, values[:, None], values[None, :], *defaults)
+
+
+def test_every_recipe_op_has_its_cuda_kernel():
+    """The table is the recipes: every op that declares one (fusable or
+    prepared, as PReLU) has a cuda kernel, and no other op does yet."""
+    with_recipe = {op.name for op in registry.list_ops() if op.recipe is not None}
+    with_cuda = {op.name for op in registry.list_ops() if "cuda" in op.kernels}
+    assert with_recipe == with_cuda == set(elementwise.KERNELS)
+    assert {op.name for op in registry.list_ops()
+            if op.recipe is not None and op.recipe.fusable} <= with_cuda
+
+
+def test_declined_arguments_run_the_reference():
+    """Integer tensors, mixed dtypes and shapes that do not broadcast are
+    declined (None); the op's wrapped kernel then gives the reference's
+    result or its exception."""
+    add = registry.get_op("Add")
+    ints = np.arange(6, dtype=np.int32).reshape(2, 3)
+    assert add.kernels["cuda"](ints, ints) is None
+    np.testing.assert_array_equal(add.kernel("cuda")(ints, ints), ints * 2)
+    mixed = (np.ones(3, np.float32), np.ones(3, np.float64))
+    assert add.kernels["cuda"](*mixed) is None
+    assert add.kernels["cuda"](np.ones(3, np.float32),
+                               np.ones(4, np.float32)) is None
+    with pytest.raises(ValueError):
+        add.kernel("cuda")(np.ones(3, np.float32), np.ones(4, np.float32))
+
+
+def test_fused_program_runs_with_general_broadcasting():
+    """A chain of rows (exp(a + b) * 2) over operands broadcast along
+    different axes, with an empty result and a non-contiguous operand."""
+    for dtype in FLOATS:
+        p = ProgramBuilder(dtype)
+        total = p.op(OP_ADD, p.input(0), p.input(1))
+        chain = p.build(p.op(OP_MUL, p.op(OP_EXP, total), p.const(2.0)))
+        a = _values("Add", (2, 3, 1), dtype)
+        b = _values("Add", (4, 3), dtype)[::2].T[None]      # (1, 3, 2), strided
+        expected = np.exp(a + b) * dtype(2)
+        got = device_program.run(chain, (a, b))
+        assert got.shape == (2, 3, 2) and got.dtype == dtype
+        np.testing.assert_allclose(got, expected, rtol=1e-6 if dtype is np.float32
+                                   else 1e-14)
+        assert device_program.run(chain, (a[:0], b)).shape == (0, 3, 2)
+
+
+def test_runner_declines_long_programs_and_other_dtypes():
+    """More registers than a thread holds (33 constants), or float16: None,
+    and the CPU kernel or the reference runs instead."""
+    p = ProgramBuilder(np.float32)
+    total = p.input(0)
+    for k in range(device_program.MAX_REGISTERS + 1):
+        total = p.op(OP_ADD, total, p.const(k + 0.5))
+    long_program = p.build(total)
+    assert long_program.n_regs > device_program.MAX_REGISTERS
+    assert device_program.run(long_program, (np.ones(3, np.float32),)) is None
+    p = ProgramBuilder(np.float16)
+    half = p.build(p.op(OP_EXP, p.input(0)))
+    assert device_program.run(half, (np.ones(3, np.float16),)) is None
+
+
+def test_launch_shape_caps_the_simulated_grid():
+    """Under the simulator one block of at most 32 threads; on a GPU one
+    thread per item up to 1024 blocks of 128."""
+    if device.SIMULATED:
+        assert device.launch_shape(1) == (1, 1)
+        assert device.launch_shape(10**6) == (1, device.SIMULATED_THREADS)
+    else:
+        assert device.launch_shape(1) == (1, device.THREADS)
+        assert device.launch_shape(10**9) == (device.MAX_BLOCKS, device.THREADS)
+
+
+def _one_row(opcode: int, dtype) -> program_codes.Program:
+    """A program of the one row ``opcode`` over operands 0 (and 1), with
+    parameters 0.7, 1.5, -2 where it takes them."""
+    p = ProgramBuilder(dtype)
+    if program_codes.is_binary(opcode):
+        return p.build(p.op(opcode, p.input(0), p.input(1)))
+    if program_codes.FIRST_PARAM <= opcode < program_codes.FIRST_ROUNDING:
+        return p.build(p.op(opcode, p.input(0), p.params(0.7, 1.5, -2.0)))
+    return p.build(p.op(opcode, p.input(0)))
+
+
+@pytest.mark.parametrize("opcode", range(program_codes.OP_SINC + 1))
+def test_every_opcode_equals_the_cpu_runner(opcode):
+    """Every opcode (those only fused chains use included: the activations
+    after OP_COPY, OP_POW, OP_SQUARE) gives the CPU runner's values, float64,
+    random and special values."""
+    program = _one_row(opcode, np.float64)
+    x = np.concatenate([rng.standard_normal(24) * 3, SPECIAL])
+    y = np.concatenate([rng.standard_normal(24) * 3, SPECIAL[::-1]])
+    operands = (x, y)[:program.n_inputs]
+    with np.errstate(all="ignore"):
+        expected = program_codes.run(program.rows, program.n_regs, program.out_reg,
+                                     operands, program.consts)
+    np.testing.assert_allclose(device_program.run(program, operands), expected,
+                               rtol=1e-12, atol=1e-300, equal_nan=True,
+                               err_msg=f"opcode {opcode}")
+
+
+def _check_ptx_tool():
+    spec = importlib.util.spec_from_file_location(
+        "check_ptx", os.path.join(HERE, "..", "..", "tools", "check_ptx.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_check_ptx_compiles_every_runner_with_its_signature(capsys):
+    """tools/check_ptx.py (the sm_90 compile check, run where NVVM is
+    installed) lists the runner of each dtype with one type per kernel
+    argument; under the simulator it refuses to run (usage error, 2)."""
+    tool = _check_ptx_tool()
+    listed = tool.kernels()
+    assert [name for name, _, _ in listed] == [
+        "elementwise program runner, float32", "elementwise program runner, float64"]
+    for _, function, signature in listed:
+        assert len(signature) == function.__code__.co_argcount == 9
+    if device.SIMULATED:
+        with pytest.raises(SystemExit) as exit_info:
+            tool.main([])
+        assert exit_info.value.code == 2
+        assert "NUMBA_ENABLE_CUDASIM" in capsys.readouterr().err

@@ -30,6 +30,7 @@ SIGNATURES = {
     **{op: "input other" for op in BINARY_INPUT_OTHER},
     "Round": "input decimals=0", "NanToNum": "input nan=None posinf=None neginf=None",
     "Logit": "input eps=-1.0", "FloorMod": "x y", "Mod": "x y", "Hypot": "x1 x2",
+    "DivNoNan": "x1 x2", "AddV2": "input other",
     "LeftShift": "x1 x2", "RightShift": "input_x input_y", "IsNan": "x",
     "LogicalAnd": "x y", "LogicalOr": "x y",
     "DivMod": "input other rounding_mode=None",

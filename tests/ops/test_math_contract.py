@@ -17,7 +17,7 @@ GOLDEN_OPS = Path(__file__).resolve().parents[2] / "golden" / "ops"
 UNARY_INPUT = """Log Rsqrt Erf Erfc Erfinv Floor Ceil Sign Reciprocal Sin Cos Tan Sinh
     Cosh Asin ACos Atan Asinh Acosh Atanh Log1p Expm1 Trunc Sinc Exp2 Log2 Log10 Frac
     Invert HSigmoid GeLU SiLU Mish MishExt Softplus Softsign SeLU SeLUExt LogSigmoid
-    LogicalNot IsInf IsFinite IsNegInf Max Min MedianExt""".split()
+    LogicalNot IsInf IsFinite IsNegInf Max Min MedianExt Real Imag""".split()
 BINARY_INPUT_OTHER = """FloorDiv RemainderTensorTensor RemainderTensorScalar
     RemainderScalarTensor FmodTensor FmodScalar Atan2 Atan2Ext Xlogy LogAddExp
     BitwiseAnd BitwiseOr BitwiseXor BitwiseAndTensor BitwiseOrTensor BitwiseXorTensor

@@ -31,6 +31,7 @@ SIGNATURES = {
     "Round": "input decimals=0", "NanToNum": "input nan=None posinf=None neginf=None",
     "Logit": "input eps=-1.0", "FloorMod": "x y", "Mod": "x y", "Hypot": "x1 x2",
     "DivNoNan": "x1 x2", "AddV2": "input other",
+    "UnsortedSegmentSum": "input_x segment_ids num_segments",
     "LeftShift": "x1 x2", "RightShift": "input_x input_y", "IsNan": "x",
     "LogicalAnd": "x y", "LogicalOr": "x y",
     "DivMod": "input other rounding_mode=None",

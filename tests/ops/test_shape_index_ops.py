@@ -1,0 +1,153 @@
+"""Expand, DiagPart, MatrixBandPart, ChannelShuffle, BatchToSpaceND, IndexFill,
+IndexPut, ScatterNdAdd, UnsortedSegmentSum and Unique against element loops
+over every dtype, with their clear errors."""
+import itertools
+
+import numpy as np
+import pytest
+
+DTYPES = ["float32", "float16", "float64", "int8", "int32", "int64", "uint8", "bool"]
+NUMERIC = [d for d in DTYPES if d != "bool"]
+
+
+def sample(rng, shape, dtype):
+    if dtype == "bool":
+        return rng.random(shape) < 0.5
+    return rng.integers(-20, 20, shape).astype(dtype) if "int" in dtype \
+        else rng.uniform(-3, 3, shape).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_expand_and_diag_part(call, rng, dtype):
+    x = sample(rng, (3, 1), dtype)
+    got = call("Expand", x, np.array([2, -1, 4], np.int32))
+    assert got.shape == (2, 3, 4) and (got == x[None]).all()
+    cube = sample(rng, (2, 3, 2, 3), dtype)
+    want = np.array([[cube[i, j, i, j] for j in range(3)] for i in range(2)], dtype)
+    np.testing.assert_array_equal(call("DiagPart", cube), want)
+    with pytest.raises(ValueError, match=r"DiagPart: input_x must have shape \(d1, ..., "
+                                         r"dk, d1, ..., dk\), got \(3, 2, 3\)"):
+        call("DiagPart", cube[0])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("lower, upper", [(0, 0), (1, 0), (-1, 1), (2, -1), (-1, -1)])
+def test_matrix_band_part(call, rng, dtype, lower, upper):
+    x = sample(rng, (2, 4, 5), dtype)
+    want = x.copy()
+    for b, i, j in itertools.product(range(2), range(4), range(5)):
+        if not ((lower < 0 or i - j <= lower) and (upper < 0 or j - i <= upper)):
+            want[b, i, j] = 0
+    got = call("MatrixBandPart", x, np.array(lower), np.array(upper))
+    assert got.dtype == x.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape, group", [((2, 6, 3), 3), ((1, 4, 2, 2), 2),
+                                          ((1, 5, 1, 1, 2), 5)])
+def test_channel_shuffle(call, rng, dtype, shape, group):
+    x = sample(rng, shape, dtype)
+    got = call("ChannelShuffle", x, group=group)
+    per = shape[1] // group
+    for out_c in range(shape[1]):
+        i, g = divmod(out_c, group)
+        np.testing.assert_array_equal(got[:, out_c], x[:, g * per + i])
+    with pytest.raises(ValueError, match=r"ChannelShuffle: x of shape \(2, 6, 3\) needs "
+                                         r"rank >= 3 and a channel count divisible by "
+                                         r"group 4"):
+        call("ChannelShuffle", sample(rng, (2, 6, 3), dtype), group=4)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64", "bool"])
+@pytest.mark.parametrize("shape, block, crops", [
+    ((4, 2, 2, 3), (2, 2), ((0, 0), (1, 0))), ((12, 1, 2, 2), (3, 2), ((1, 2), (0, 1))),
+    ((6, 3, 4), (3,), ((1, 1),)), ((2, 1, 1, 2, 2), (1, 2), ((0, 0), (0, 3)))])
+def test_batch_to_space_nd(call, rng, dtype, shape, block, crops):
+    x = sample(rng, shape, dtype)
+    got = call("BatchToSpaceND", x, block_shape=block, crops=crops)
+    n, m = shape[0] // int(np.prod(block)), len(block)
+    for out_index in itertools.product(*map(range, got.shape)):
+        b, rest, where = out_index[0], out_index[1:-m], out_index[-m:]
+        full = [w + c[0] for w, c in zip(where, crops)]
+        offsets = [f % k for f, k in zip(full, block)]
+        flat = int(np.ravel_multi_index(offsets, block))
+        source = (flat * n + b,) + rest + tuple(f // k for f, k in zip(full, block))
+        assert got[out_index] == x[source]
+    with pytest.raises(ValueError,
+                       match=r"BatchToSpaceND: input_x of shape \(5, 2, 2\) "):
+        call("BatchToSpaceND", sample(rng, (5, 2, 2), dtype), block_shape=(2,),
+             crops=((0, 0),))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_index_fill(call, rng, dtype):
+    x = sample(rng, (2, 4, 3), dtype)
+    want = x.copy()
+    want[:, [0, 3]] = 1
+    np.testing.assert_array_equal(
+        call("IndexFill", x, np.array(1), np.array([0, -1, 0], np.int32), np.array(1)),
+        want)
+    with pytest.raises(IndexError, match=r"IndexFill: index 4 out of range \[-4, 4\) of "
+                                         r"axis 1"):
+        call("IndexFill", x, 1, np.array([4], np.int32), 0)
+    with pytest.raises(TypeError, match=r"IndexFill: index must be int8, .*got float32"):
+        call("IndexFill", x, 1, np.array([1.0], np.float32), 0)
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_index_put(call, rng, dtype):
+    x, value = sample(rng, (4, 3), dtype), sample(rng, (3,), dtype)
+    rows = np.array([1, 3, 1], np.int64)
+    put = x.copy()
+    put[[1, 3]] = value
+    np.testing.assert_array_equal(call("IndexPut", x, value, (rows,)), put)
+    added = x.copy()
+    for r in rows:
+        added[r] += value
+    np.testing.assert_array_equal(call("IndexPut", x, value, (rows,), accumulate=1),
+                                  added)
+    point = x.copy()
+    point[1, 2] = point[0, 0] = value[0]
+    np.testing.assert_array_equal(
+        call("IndexPut", x, value[:1], (np.array([1, 0]), np.array([2, 0]))), point)
+    with pytest.raises(ValueError, match=r"IndexPut: needs 1 to 2 index tensors for x1 "
+                                         r"of shape \(4, 3\), got 3"):
+        call("IndexPut", x, value, (rows, rows, rows))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
+def test_scatter_nd_add(call, rng, dtype):
+    x, updates = sample(rng, (4, 3), dtype), sample(rng, (3, 3), dtype)
+    want = x.copy()
+    for row, update in zip([1, 3, 1], updates):
+        want[row] += update
+    np.testing.assert_array_equal(
+        call("ScatterNdAdd", x, np.array([[1], [3], [1]]), updates), want)
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_unsorted_segment_sum(call, rng, dtype):
+    x = sample(rng, (2, 3, 2), dtype)
+    ids = np.array([[0, 2, 2], [-1, 1, 0]], np.int32)
+    want = np.zeros((4, 2), dtype)
+    for i, j in itertools.product(range(2), range(3)):
+        if ids[i, j] >= 0:
+            want[ids[i, j]] += x[i, j]
+    np.testing.assert_array_equal(call("UnsortedSegmentSum", x, ids, 4), want)
+    with pytest.raises(ValueError, match=r"UnsortedSegmentSum: segment id 2 out of range "
+                                         r"\[0, 2\) of num_segments"):
+        call("UnsortedSegmentSum", x, ids, 2)
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_unique_keeps_first_appearance(call, rng, dtype):
+    x = sample(rng, (30,), dtype)
+    values, index = call("Unique", x)
+    seen = list(dict.fromkeys(x.tolist()))
+    np.testing.assert_array_equal(values, np.array(seen, dtype))
+    assert index.dtype == np.int32
+    np.testing.assert_array_equal(values[index], x)
+    with pytest.raises(ValueError,
+                       match=r"Unique: input_x must be 1-D, got shape \(2, 2\)"):
+        call("Unique", x[:4].reshape(2, 2))

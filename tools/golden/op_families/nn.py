@@ -335,4 +335,26 @@ MISC = [
     OpCase("log_softmax_ext", "LogSoftmaxExt", "mint.nn.functional.log_softmax(x, 1)", [X4]),
 ]
 
-CASES = CONV + POOL + RESIZE + NORM + MISC
+STATS = (1, 4, 1, 1)
+MORE = [
+    OpCase("lrn", "LRN", "P.LRN(2, 1.0, 0.5, 0.75)(x)", [t((1, 6, 3, 3))]),
+    OpCase("lrn_defaults", "LRN", "P.LRN()(x)", [t((2, 3, 2, 2), "float16")]),
+    OpCase("im2col", "Im2Col", "P.Im2Col((2, 2), (1, 1), (1, 1), (1, 1))(x)",
+           [t((1, 2, 3, 3))]),
+    OpCase("im2col_strided", "Im2Col", "P.Im2Col((3, 2), (2, 1), (1, 2), (1, 2))(x)",
+           [t((2, 1, 5, 4))]),
+    OpCase("max_unpool2d", "MaxUnpool2D", "ops.max_unpool2d(x, y, 2, 2)",
+           [t((1, 1, 2, 2)), fixed([[[[0, 3], [9, 14]]]], "int64")]),
+    OpCase("max_unpool2d_output_size", "MaxUnpool2D",
+           "ops.max_unpool2d(x, y, 3, 2, 1, (1, 2, 4, 4))",
+           [t((1, 2, 2, 2)), fixed([[[[0, 3], [12, 15]], [[5, 6], [9, 10]]]], "int64")]),
+    OpCase("instance_norm_v2", "InstanceNormV2",
+           "P.nn_ops.InstanceNormV2(False, 0.1, 1e-3)(x, y, z, w, v)[0]",
+           [t((1, 4, 3, 3)), t(STATS), t(STATS), t(STATS), t(STATS, low=0.5, high=2.0)]),
+    OpCase("instance_norm_v2_train", "InstanceNormV2",
+           "P.nn_ops.InstanceNormV2(True)(x, y, z, w, v)[0]",
+           [t((2, 4, 3, 2)), t((2, 4, 1, 1)), t((2, 4, 1, 1)), t((2, 4, 1, 1)),
+            t((2, 4, 1, 1), low=0.5, high=2.0)]),
+]
+
+CASES = CONV + POOL + RESIZE + NORM + MISC + MORE

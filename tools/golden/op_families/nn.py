@@ -357,4 +357,31 @@ MORE = [
             t((2, 4, 1, 1), low=0.5, high=2.0)]),
 ]
 
-CASES = CONV + POOL + RESIZE + NORM + MISC + MORE
+GRID2 = t((1, 2, 3, 2), low=-1.2, high=1.2)
+GRID3 = t((1, 2, 2, 2, 3), low=-1.2, high=1.2)
+CUBE = t((1, 2, 3, 3, 3))
+SAMPLE = [
+    OpCase("resize_bicubic", "ResizeBicubic", "ops.ResizeBicubic(False, True)(x, (5, 6))",
+           [X4]),
+    OpCase("resize_bicubic_legacy", "ResizeBicubic",
+           "ops.ResizeBicubic(False, False)(x, (2, 7))", [X4]),
+    OpCase("resize_bicubic_corners", "ResizeBicubic",
+           "ops.ResizeBicubic(True, False)(x, (4, 5))", [t((1, 2, 3, 3))]),
+    OpCase("grid_sampler_2d", "GridSampler2D",
+           "ops.grid_sample(x, y, 'bilinear', 'zeros', False)", [X4, GRID2]),
+    OpCase("grid_sampler_2d_border", "GridSampler2D",
+           "ops.grid_sample(x, y, 'bilinear', 'border', True)", [X4, GRID2]),
+    OpCase("grid_sampler_2d_reflect", "GridSampler2D",
+           "ops.grid_sample(x, y, 'nearest', 'reflection', False)", [X4, GRID2]),
+    OpCase("grid_sampler_3d", "GridSampler3D",
+           "ops.grid_sample(x, y, 'bilinear', 'zeros', False)", [CUBE, GRID3]),
+    OpCase("grid_sampler_3d_nearest", "GridSampler3D",
+           "ops.grid_sample(x, y, 'nearest', 'border', True)", [CUBE, GRID3]),
+    OpCase("roi_align", "ROIAlign", "ops.ROIAlign(2, 2, 0.5, 2, 1)(x, y)",
+           [t((2, 2, 6, 6)), fixed([[0, 1.0, 1.0, 8.0, 9.0], [1, 0.0, 2.0, 5.0, 3.0]])]),
+    # No case for sample_num <= 0 (an adaptive count): MindSpore 2.7.1 CPU gives NaN.
+    OpCase("roi_align_end0", "ROIAlign", "ops.ROIAlign(3, 2, 1.0, 1, 0)(x, y)",
+           [t((1, 1, 5, 5)), fixed([[0, 0.5, 0.5, 4.5, 3.0]])]),
+]
+
+CASES = CONV + POOL + RESIZE + NORM + MISC + MORE + SAMPLE

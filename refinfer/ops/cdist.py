@@ -8,7 +8,7 @@ from ._ref.common import FLOATS, as_result, compute_dtype
 
 
 @register("Cdist", family="reduction", dtypes=FLOATS, convert={"p": args.scalar},
-          no_kernel="native")
+          no_kernel="vectorised")
 def cdist(x1, x2, p=2.0):
     """The p-norm distance between each row of x1 and each row of x2.
 

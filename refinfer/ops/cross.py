@@ -10,7 +10,7 @@ FIRST_OF_LENGTH_3 = -65530     # MindSpore's default dim: the first axis of leng
 
 
 @register("Cross", family="elementwise", dtypes=NUMBERS,
-          convert={"dim": args.scalar}, no_kernel="native")
+          convert={"dim": args.scalar}, no_kernel="vectorised")
 def cross(input, other, dim=FIRST_OF_LENGTH_3):
     """The cross product of 3-vectors along axis dim, with broadcasting.
 

@@ -83,7 +83,7 @@ CONVERT = {"interpolation_mode": _named(MODES), "padding_mode": _named(PADDINGS)
 
 
 @register("GridSampler2D", family="nn", dtypes=FLOATS, convert=CONVERT,
-          no_kernel="native")
+          no_kernel="vectorised")
 def grid_sampler_2d(input_x, grid, interpolation_mode="bilinear", padding_mode="zeros",
                     align_corners=False):
     """Samples an NCHW input at the grid's (x, y) points (ops.grid_sample, 4-D).
@@ -101,7 +101,7 @@ def grid_sampler_2d(input_x, grid, interpolation_mode="bilinear", padding_mode="
 
 
 @register("GridSampler3D", family="nn", dtypes=FLOATS, convert=CONVERT,
-          no_kernel="native")
+          no_kernel="vectorised")
 def grid_sampler_3d(input_x, grid, interpolation_mode="bilinear", padding_mode="zeros",
                     align_corners=False):
     """Samples an NCDHW input at the grid's (x, y, z) points (ops.grid_sample, 5-D).

@@ -10,7 +10,7 @@ from ._ref.norm import standardize
 
 @register("InstanceNormV2", family="nn", dtypes=FLOATS,
           convert={"is_training": args.boolean, "momentum": args.scalar,
-                   "epsilon": args.scalar}, no_kernel="native")
+                   "epsilon": args.scalar}, no_kernel="vectorised")
 def instance_norm_v2(x, gamma, beta, mean, variance, is_training=True, momentum=0.1,
                      epsilon=1e-5):
     """Instance normalisation with per-instance parameters; returns (y, mean, var).

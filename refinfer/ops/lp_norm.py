@@ -9,7 +9,7 @@ from ._ref.common import FLOATS, as_result, compute_dtype
 
 @register("LpNorm", family="reduction", dtypes=FLOATS,
           convert={"axis": args.ints, "p": args.scalar, "keep_dims": args.boolean},
-          no_kernel="native")
+          no_kernel="vectorised")
 def lp_norm(input, axis, p=2, keep_dims=False, epsilon=1e-12):
     """The p-norm over axis: y = (sum |x| ** p) ** (1 / p).
 

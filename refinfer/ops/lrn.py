@@ -10,7 +10,7 @@ from ._ref.window import check_4d
 
 @register("LRN", family="nn", dtypes=FLOATS,
           convert={name: args.scalar for name in ("depth_radius", "bias", "alpha",
-                                                  "beta")}, no_kernel="native")
+                                                  "beta")}, no_kernel="vectorised")
 def lrn(x, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5,
         norm_region="ACROSS_CHANNELS"):
     """Local response normalisation across channels (AlexNet, TensorFlow's rule).

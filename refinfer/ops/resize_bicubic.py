@@ -47,7 +47,7 @@ def cubic_weights(size_in, size_out, align_corners, half_pixel_centers):
 
 @register("ResizeBicubic", family="nn", dtypes=NUMBERS,
           convert={"size": args.ints, "align_corners": args.boolean,
-                   "half_pixel_centers": args.boolean}, no_kernel="native")
+                   "half_pixel_centers": args.boolean}, no_kernel="vectorised")
 def resize_bicubic(images, size, align_corners=False, half_pixel_centers=False):
     """Bicubic resize of the last two axes (H, W) to size (TensorFlow rules).
 

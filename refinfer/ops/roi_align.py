@@ -6,6 +6,7 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
+from ._kernels import resize as resize_kernels
 from ._ref.common import FLOATS, compute_dtype
 from ._ref.window import check_4d
 
@@ -29,7 +30,7 @@ def _bilinear(plane, y, x):
           convert={name: args.scalar for name in ("pooled_height", "pooled_width",
                                                   "spatial_scale", "sample_num",
                                                   "roi_end_mode")},
-          no_kernel="native")
+          kernels={"numba": resize_kernels.roi_align})
 def roi_align(features, rois, pooled_height, pooled_width, spatial_scale, sample_num=2,
               roi_end_mode=1):
     """Average-pools each region of interest into a fixed grid of bins (Mask R-CNN).

@@ -157,3 +157,32 @@ def test_real_and_imag(call):
     np.testing.assert_array_equal(call("Real", z), [1.0, 0.5])
     np.testing.assert_array_equal(call("Imag", z), [-2.0, 3.0])
     np.testing.assert_array_equal(call("Imag", np.array([2.0])), [0.0])
+
+
+@pytest.mark.parametrize("n, d", [(1, 1.0), (5, 0.5), (8, 2.0)])
+def test_fft_frequencies(call, n, d):
+    full = [k / (d * n) for k in range(n)]
+    full = [f - 1 / d if k > (n - 1) // 2 else f for k, f in enumerate(full)]
+    got = call("FFTFreq", n, d)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, full, rtol=1e-6)
+    np.testing.assert_allclose(call("RFFTFreq", n, d, np.float64),
+                               [k / (d * n) for k in range(n // 2 + 1)], rtol=1e-12)
+    with pytest.raises(ValueError, match=r"FFTFreq: n must be >= 1, got 0"):
+        call("FFTFreq", 0)
+
+
+@pytest.mark.parametrize("rank", [1, 2])
+def test_fft_with_size_is_the_named_transforms(call, rng, rank):
+    x = sample(rng, (2, 3, 6), np.float64)
+    dims = (1, 2)[-rank:] if rank == 2 else (2,)
+    same = {(False, False, True): ("FFTN", x), (True, False, True): ("IFFTN", x),
+            (False, True, True): ("RFFTN", x), (False, True, False): ("FFTN", x)}
+    for (inverse, real, onesided), (op, arg) in same.items():
+        close(call("FFTWithSize", arg, rank, inverse, real, "ortho", onesided),
+              call(op, arg, None, dims, "ortho"), np.complex128)
+    spectrum = call("RFFTN", x, None, dims)
+    close(call("FFTWithSize", spectrum, rank, True, True, "backward", True, (3, 6)),
+          x, np.float64)
+    with pytest.raises(ValueError, match=r"FFTWithSize: signal_ndim 4 must be 1..3"):
+        call("FFTWithSize", x, 4, False, False)

@@ -116,14 +116,28 @@ def test_index_put(call, rng, dtype):
         call("IndexPut", x, value, (rows, rows, rows))
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
-def test_scatter_nd_add(call, rng, dtype):
+SCATTER_ND = {"ScatterNdAdd": lambda a, b: a + b, "ScatterNdSub": lambda a, b: a - b,
+              "ScatterNdUpdate": lambda a, b: b, "ScatterNdMul": lambda a, b: a * b,
+              "ScatterNdMax": max, "ScatterNdMin": min,
+              "ScatterNdDiv": lambda a, b: a / b}
+
+
+@pytest.mark.parametrize("op, dtype", [
+    (op, dtype) for op in sorted(SCATTER_ND)
+    for dtype in ["float32", "float64", "int32", "int64"]
+    if op != "ScatterNdDiv" or "float" in dtype])      # ScatterNdDiv: floats only
+def test_scatter_nd_into_a_parameter(call, rng, op, dtype):
     x, updates = sample(rng, (4, 3), dtype), sample(rng, (3, 3), dtype)
+    updates[updates == 0] = 1
     want = x.copy()
     for row, update in zip([1, 3, 1], updates):
-        want[row] += update
-    np.testing.assert_array_equal(
-        call("ScatterNdAdd", x, np.array([[1], [3], [1]]), updates), want)
+        for col in range(3):
+            want[row, col] = SCATTER_ND[op](want[row, col], update[col])
+    np.testing.assert_allclose(call(op, x, np.array([[1], [3], [1]]), updates), want,
+                               rtol=1e-6)
+    with pytest.raises(ValueError, match=f"{op}: index out of range for axis 0 of "
+                                         "length 4"):
+        call(op, x, np.array([[4]]), updates[:1])
 
 
 @pytest.mark.parametrize("dtype", NUMERIC)

@@ -18,16 +18,20 @@ def _split_at(sizes, axis):
     return lambda x: list(np.split(x, np.cumsum(sizes)[:-1], axis=axis))
 
 
-def _scatter_nd_add_cell():
-    """ops.scatter_nd_add into a Parameter (the op updates it in place)."""
-    class ScatterNdAddNet(nn.Cell):
-        def __init__(self):
-            super().__init__()
-            self.table = Parameter(Tensor(np.arange(12, dtype=np.float32).reshape(4, 3)))
+def _scatter_nd_cell(kind):
+    """ops.scatter_nd_<kind> into a Parameter (the op updates it in place)."""
+    def make():
+        class ScatterNdNet(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.table = Parameter(Tensor(np.arange(1, 13, dtype=np.float32)
+                                              .reshape(4, 3)))
+                self.scatter = getattr(ops, f"scatter_nd_{kind}")
 
-        def construct(self, indices, updates):
-            return ops.scatter_nd_add(self.table, indices, updates) * 2.0
-    return ScatterNdAddNet()
+            def construct(self, indices, updates):
+                return self.scatter(self.table, indices, updates) * 2.0
+        return ScatterNdNet()
+    return make
 
 
 def _unique_first(x):
@@ -102,8 +106,11 @@ CASES = [
              [t((4, 3)), fixed([[2], [0]] if kind == "update" else [[2], [0], [2]], IDX),
               t((2 if kind == "update" else 3, 3))])
       for kind in ("update", "add", "sub", "mul", "max", "min")],
-    OpCase("scatter_nd_add", "ScatterNdAdd", None,
-           [fixed([[1], [3], [1]], IDX), t((3, 3))], cell=_scatter_nd_add_cell),
+    *[OpCase(f"scatter_nd_{kind}", f"ScatterNd{kind.capitalize()}", None,
+             [fixed([[1], [3], [1]] if kind != "update" else [[1], [3]], IDX),
+              t((3 if kind != "update" else 2, 3), low=0.5, high=3.0)],
+             cell=_scatter_nd_cell(kind))
+      for kind in ("add", "sub", "update", "mul", "max", "min", "div")],
     OpCase("index_put", "IndexPut", "P.IndexPut(0)(x, y, (z, w))",
            [t((4, 3)), t((1,)), fixed([1, 3, 0], IDX), fixed([2, 0, -1], IDX)]),
     OpCase("index_put_accumulate", "IndexPut", "P.IndexPut(1)(x, y, (z,))",

@@ -31,7 +31,8 @@ SIGNATURES = {
     "Round": "input decimals=0", "NanToNum": "input nan=None posinf=None neginf=None",
     "Logit": "input eps=-1.0", "FloorMod": "x y", "Mod": "x y", "Hypot": "x1 x2",
     "DivNoNan": "x1 x2", "AddV2": "input other",
-    "UnsortedSegmentSum": "input_x segment_ids num_segments",
+    **{f"UnsortedSegment{kind}": "input_x segment_ids num_segments"
+       for kind in ("Sum", "Max", "Min", "Prod")},
     "Cross": "input other dim=-65530", "Cdist": "x1 x2 p=2.0",
     "LpNorm": "input axis p=2 keep_dims=False epsilon=1e-12",
     "LeftShift": "x1 x2", "RightShift": "input_x input_y", "IsNan": "x",

@@ -140,18 +140,30 @@ def test_scatter_nd_into_a_parameter(call, rng, op, dtype):
         call(op, x, np.array([[4]]), updates[:1])
 
 
+def limits(dtype):
+    info = np.finfo(dtype) if "float" in dtype else np.iinfo(dtype)
+    return info.min, info.max
+
+
+SEGMENTS = {"Sum": (np.add, lambda d: 0), "Prod": (np.multiply, lambda d: 1),
+            "Max": (max, lambda d: limits(d)[0]), "Min": (min, lambda d: limits(d)[1])}
+
+
+@pytest.mark.parametrize("kind", sorted(SEGMENTS))
 @pytest.mark.parametrize("dtype", NUMERIC)
-def test_unsorted_segment_sum(call, rng, dtype):
+def test_unsorted_segment_reductions(call, rng, kind, dtype):
     x = sample(rng, (2, 3, 2), dtype)
     ids = np.array([[0, 2, 2], [-1, 1, 0]], np.int32)
-    want = np.zeros((4, 2), dtype)
-    for i, j in itertools.product(range(2), range(3)):
-        if ids[i, j] >= 0:
-            want[ids[i, j]] += x[i, j]
-    np.testing.assert_array_equal(call("UnsortedSegmentSum", x, ids, 4), want)
-    with pytest.raises(ValueError, match=r"UnsortedSegmentSum: segment id 2 out of range "
-                                         r"\[0, 2\) of num_segments"):
-        call("UnsortedSegmentSum", x, ids, 2)
+    combine, empty = SEGMENTS[kind]
+    want = np.full((4, 2), empty(dtype), dtype)       # segment 3 stays empty
+    with np.errstate(over="ignore"):
+        for i, j, k in itertools.product(range(2), range(3), range(2)):
+            if ids[i, j] >= 0:
+                want[ids[i, j], k] = combine(want[ids[i, j], k], x[i, j, k])
+    np.testing.assert_array_equal(call(f"UnsortedSegment{kind}", x, ids, 4), want)
+    with pytest.raises(ValueError, match=f"UnsortedSegment{kind}: segment id 2 out of "
+                                         r"range \[0, 2\) of num_segments"):
+        call(f"UnsortedSegment{kind}", x, ids, 2)
 
 
 @pytest.mark.parametrize("dtype", NUMERIC)

@@ -122,6 +122,10 @@ CASES = [
     OpCase("unsorted_segment_sum", "UnsortedSegmentSum",
            "ops.unsorted_segment_sum(x, y, 4)",
            [t((5, 3)), fixed([0, 2, 0, 3, -1], IDX)]),
+    *[OpCase(f"unsorted_segment_{kind}", f"UnsortedSegment{kind.capitalize()}",
+             f"ops.unsorted_segment_{kind}(x, y, 4)",
+             [t((5, 2), dtype), fixed([0, 2, 0, -1, 0], IDX)])
+      for kind, dtype in (("max", "float32"), ("min", "int32"), ("prod", "float32"))],
     OpCase("unsorted_segment_sum_2d", "UnsortedSegmentSum",
            "ops.unsorted_segment_sum(x, y, 3)", [t((2, 3, 2), "int32"),
                                                   fixed([[0, 2, 2], [-3, 1, 0]], IDX)]),

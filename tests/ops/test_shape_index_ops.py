@@ -1,6 +1,7 @@
-"""Expand, DiagPart, MatrixBandPart, ChannelShuffle, BatchToSpaceND, IndexFill,
-IndexPut, ScatterNdAdd, UnsortedSegmentSum and Unique against element loops
-over every dtype, with their clear errors."""
+"""Expand, Diag, DiagPart, MatrixBandPart, ChannelShuffle, BatchToSpaceND,
+SpaceToBatchND, IndexFill, IndexPut, the ScatterNd* Parameter scatters, the
+UnsortedSegment* reductions and Unique against element loops over every dtype,
+with their clear errors."""
 import itertools
 
 import numpy as np
@@ -78,6 +79,39 @@ def test_batch_to_space_nd(call, rng, dtype, shape, block, crops):
                        match=r"BatchToSpaceND: input_x of shape \(5, 2, 2\) "):
         call("BatchToSpaceND", sample(rng, (5, 2, 2), dtype), block_shape=(2,),
              crops=((0, 0),))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64", "bool"])
+@pytest.mark.parametrize("shape, block, pads", [
+    ((1, 2, 4, 2), (2, 2), ((0, 0), (1, 1))), ((2, 1, 4, 3), (3, 2), ((1, 1), (0, 1))),
+    ((2, 3, 5), (3,), ((1, 0),))])
+def test_space_to_batch_nd(call, rng, dtype, shape, block, pads):
+    x = sample(rng, shape, dtype)
+    got = call("SpaceToBatchND", x, block_shape=block, paddings=pads)
+    m, n = len(block), shape[0]
+    padded = np.pad(x, [(0, 0)] * (x.ndim - m) + list(pads))
+    for out_index in itertools.product(*map(range, got.shape)):
+        offsets = np.unravel_index(out_index[0] // n, block)
+        source = ((out_index[0] % n,) + out_index[1:-m]
+                  + tuple(h * k + o for h, k, o in zip(out_index[-m:], block, offsets)))
+        assert got[out_index] == padded[source]
+    back = call("BatchToSpaceND", got, block_shape=block, crops=pads)
+    np.testing.assert_array_equal(back, x)
+    with pytest.raises(ValueError, match=r"SpaceToBatchND: input_x of shape \(1, 3\) "):
+        call("SpaceToBatchND", sample(rng, (1, 3), dtype), block_shape=(2,),
+             paddings=((0, 0),))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_diag(call, rng, dtype):
+    x = sample(rng, (2, 3), dtype)
+    got = call("Diag", x)
+    assert got.shape == (2, 3, 2, 3) and got.dtype == x.dtype
+    for i, j, k, m in itertools.product(range(2), range(3), range(2), range(3)):
+        assert got[i, j, k, m] == (x[i, j] if (i, j) == (k, m) else 0)
+    np.testing.assert_array_equal(call("DiagPart", got), x)
+    with pytest.raises(ValueError, match=r"Diag: input_x must have rank >= 1"):
+        call("Diag", x[0, 0].reshape(()))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -1,5 +1,5 @@
-"""Cross, Cdist and LpNorm against Python loops in float64, per dtype, with
-their clear errors."""
+"""Cross, Cdist, LpNorm, Trace, Ger, MatrixInverse and the determinants against
+Python loops in float64, per dtype, with their clear errors."""
 import itertools
 import math
 
@@ -71,3 +71,48 @@ def test_lp_norm(call, close, rng, dtype, axis, p, keep):
     with pytest.raises(ValueError, match=r"LpNorm: axis \(3,\) out of range for input "
                                          r"of rank 3"):
         call("LpNorm", x, axis=(3,))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
+def test_trace_and_ger(call, close, rng, dtype):
+    x = sample(rng, (3, 4), dtype)
+    close(call("Trace", x), np.array(sum(x[i, i] for i in range(3)), dtype), dtype)
+    u, v = sample(rng, (3,), dtype), sample(rng, (2,), dtype)
+    close(call("Ger", u, v), np.array([[a * b for b in v] for a in u], dtype), dtype)
+    with pytest.raises(ValueError, match=r"Trace: input must be 2-D, got shape \(3,\)"):
+        call("Trace", u)
+    with pytest.raises(ValueError, match=r"Ger: input and vec2 must be 1-D"):
+        call("Ger", x, v)
+
+
+def det(m):
+    """Laplace expansion along the first row."""
+    if len(m) == 1:
+        return m[0][0]
+    return sum((-1) ** j * m[0][j] * det([row[:j] + row[j + 1:] for row in m[1:]])
+               for j in range(len(m)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_inverse_and_determinants(call, rng, dtype):
+    x = (rng.uniform(-1, 1, (2, 3, 3)) + 2 * np.eye(3)).astype(dtype)
+    tolerance = 1e-2 if dtype == "float16" else 1e-5
+    inverse = call("MatrixInverse", x)
+    assert inverse.dtype == x.dtype
+    np.testing.assert_allclose(x.astype(np.float64) @ inverse,
+                               np.broadcast_to(np.eye(3), x.shape), atol=tolerance * 5)
+    np.testing.assert_allclose(call("MatrixInverse", x, adjoint=True),
+                               np.swapaxes(inverse, -1, -2), rtol=tolerance, atol=tolerance)
+    want = [det(m.astype(np.float64).tolist()) for m in x]
+    np.testing.assert_allclose(call("MatrixDeterminant", x), want, rtol=tolerance)
+    sign, logabs = call("LogMatrixDeterminant", -x)
+    np.testing.assert_allclose(sign * np.exp(logabs.astype(np.float64)),
+                               [-d for d in want], rtol=tolerance * 5)
+    singular = np.zeros((2, 2), dtype)
+    sign, logabs = call("LogMatrixDeterminant", singular)
+    assert sign == 0 and logabs == -np.inf
+    with pytest.raises(ValueError, match=r"MatrixInverse: x holds a singular matrix"):
+        call("MatrixInverse", singular)
+    with pytest.raises(ValueError, match=r"MatrixDeterminant: input must be \(..., n, n\), "
+                                         r"got shape \(2, 3\)"):
+        call("MatrixDeterminant", x[0, :2])

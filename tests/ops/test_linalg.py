@@ -102,7 +102,8 @@ def test_inverse_and_determinants(call, rng, dtype):
     np.testing.assert_allclose(x.astype(np.float64) @ inverse,
                                np.broadcast_to(np.eye(3), x.shape), atol=tolerance * 5)
     np.testing.assert_allclose(call("MatrixInverse", x, adjoint=True),
-                               np.swapaxes(inverse, -1, -2), rtol=tolerance, atol=tolerance)
+                               np.swapaxes(inverse, -1, -2), rtol=tolerance,
+                               atol=tolerance)
     want = [det(m.astype(np.float64).tolist()) for m in x]
     np.testing.assert_allclose(call("MatrixDeterminant", x), want, rtol=tolerance)
     sign, logabs = call("LogMatrixDeterminant", -x)
@@ -113,6 +114,6 @@ def test_inverse_and_determinants(call, rng, dtype):
     assert sign == 0 and logabs == -np.inf
     with pytest.raises(ValueError, match=r"MatrixInverse: x holds a singular matrix"):
         call("MatrixInverse", singular)
-    with pytest.raises(ValueError, match=r"MatrixDeterminant: input must be \(..., n, n\), "
-                                         r"got shape \(2, 3\)"):
+    with pytest.raises(ValueError, match=r"MatrixDeterminant: input must be "
+                                         r"\(..., n, n\), got shape \(2, 3\)"):
         call("MatrixDeterminant", x[0, :2])

@@ -18,7 +18,8 @@ CASES = [
     OpCase("trace", "Trace", "ops.trace(x)", [t((3, 4))]),
     OpCase("trace_int", "Trace", "ops.trace(x)", [t((4, 3), "int32")]),
     OpCase("matrix_inverse", "MatrixInverse", "ops.inverse(x)",
-           [lambda rng: (rng.uniform(-1, 1, (2, 3, 3)) + 3 * np.eye(3)).astype("float32")]),
+           [lambda rng: (rng.uniform(-1, 1, (2, 3, 3)) + 3 * np.eye(3))
+            .astype("float32")]),
     OpCase("matrix_determinant", "MatrixDeterminant", "ops.det(x)", [t((2, 3, 3))]),
     OpCase("log_matrix_determinant", "LogMatrixDeterminant", "ops.slogdet(x)",
            [t((2, 3, 3))]),

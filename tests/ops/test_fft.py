@@ -1,6 +1,9 @@
 """The discrete Fourier transforms against an explicit DFT matrix in float64
 (never np.fft): every 1-D, 2-D and N-D form, each norm mode and its MindIR
-code, cropped and zero-padded lengths, result dtypes; FFTShift, Real, Imag."""
+code, cropped and zero-padded lengths, result dtypes; FFTShift, FFTFreq,
+FFTWithSize, Real, Imag, Conj, Angle, Polar."""
+import math
+
 import numpy as np
 import pytest
 
@@ -186,3 +189,25 @@ def test_fft_with_size_is_the_named_transforms(call, rng, rank):
           x, np.float64)
     with pytest.raises(ValueError, match=r"FFTWithSize: signal_ndim 4 must be 1..3"):
         call("FFTWithSize", x, 4, False, False)
+
+
+def test_conj_angle_polar(call, rng):
+    z = (sample(rng, (3, 4), np.float64) + 1j * sample(rng, (3, 4), np.float64))
+    for dtype, real in ((np.complex64, np.float32), (np.complex128, np.float64)):
+        w = z.astype(dtype)
+        got = call("Conj", w)
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(got.imag, -w.imag)
+        angle = call("Angle", w)
+        assert angle.dtype == real
+        np.testing.assert_allclose(angle, [[math.atan2(v.imag, v.real) for v in row]
+                                           for row in w.astype(np.complex128)], rtol=1e-6)
+        magnitude = np.abs(w).astype(real)
+        back = call("Polar", magnitude, angle)
+        assert back.dtype == dtype
+        np.testing.assert_allclose(back, w, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(call("Angle", np.array([-2.0, 0.0, 3.0])),
+                                  [math.pi, 0.0, 0.0])
+    with pytest.raises(TypeError, match=r"Polar: abs and angle must be float tensors of "
+                                        r"one dtype, got float32 and float64"):
+        call("Polar", np.ones(2, np.float32), np.ones(2))

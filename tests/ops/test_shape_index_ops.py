@@ -103,6 +103,24 @@ def test_space_to_batch_nd(call, rng, dtype, shape, block, pads):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("block", [2, 3])
+def test_depth_to_space_and_back(call, rng, dtype, block):
+    x = sample(rng, (2, 2 * block * block, 2, 3), dtype)
+    got = call("DepthToSpace", x, block_size=block)
+    channels = 2
+    for n, c, h, w in itertools.product(*map(range, got.shape)):
+        i, j = h % block, w % block
+        assert got[n, c, h, w] == x[n, (i * block + j) * channels + c, h // block,
+                                    w // block]
+    np.testing.assert_array_equal(call("SpaceToDepth", got, block_size=block), x)
+    with pytest.raises(ValueError, match=r"SpaceToDepth: height 2 and width 3 must be "
+                                         r"divisible by block_size 2"):
+        call("SpaceToDepth", x, block_size=2)
+    with pytest.raises(ValueError, match=r"DepthToSpace: block_size must be >= 2, got 1"):
+        call("DepthToSpace", x, block_size=1)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 def test_diag(call, rng, dtype):
     x = sample(rng, (2, 3), dtype)
     got = call("Diag", x)

@@ -8,7 +8,7 @@ real and imaginary parts (ops.real, ops.imag), compared at float32 tolerances.
 from op_cases import OpCase, t
 
 F32 = {"rtol": 1e-4, "atol": 1e-5}
-REAL_OUT = ("IRFFT", "HFFT", "FFTShift", "IFFTShift", "FFTFreq", "RFFTFreq")
+REAL_OUT = ("IRFFT", "HFFT", "FFTShift", "IFFTShift", "FFTFreq", "RFFTFreq", "Angle")
 
 
 def fft(name, op, expr, shape, dtype="float32"):
@@ -44,9 +44,14 @@ CASES = [
     fft("fftshift", "FFTShift", "ops.fftshift(x)", (3, 4)),
     fft("fftshift_dim", "FFTShift", "ops.fftshift(x, (0, -1))", (3, 2, 5)),
     fft("ifftshift", "IFFTShift", "ops.ifftshift(x, 1)", (3, 5)),
+    fft("conj", ("Conj", "FFT"), "ops.conj(ops.fft(x))", (2, 4)),
+    fft("angle", ("Angle", "FFT"), "ops.angle(ops.fft(x))", (2, 5)),
+    OpCase("polar", ("Polar", "Real", "Imag"), "ops.real(ops.polar(x, y)), "
+           "ops.imag(ops.polar(x, y))", [t((2, 3), low=0.0), t((2, 3))], tolerance=F32),
     fft("fft_freq", "FFTFreq", "ops.fftfreq(5, 0.5) + x", (5,)),
     fft("rfft_freq", "RFFTFreq", "ops.rfftfreq(6, 2.0) * x", (2, 4)),
-    fft("fft_with_size_rfft", "FFTWithSize", "P.FFTWithSize(2, False, True)(x)", (2, 3, 6)),
+    fft("fft_with_size_rfft", "FFTWithSize", "P.FFTWithSize(2, False, True)(x)",
+        (2, 3, 6)),
     fft("fft_with_size_full", "FFTWithSize",
         "P.FFTWithSize(1, False, True, 'ortho', False)(x)", (2, 5)),
     fft("fft_with_size_irfft", "FFTWithSize",

@@ -225,6 +225,23 @@ def test_add_v2_is_add(call, close):
           np.array([[4, 2]], np.int32))
 
 
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64"])
+def test_gcd_lcm_heaviside(call, close, rng, dtype):
+    a, b = sample(rng, (4, 5), dtype, -10, 10), sample(rng, (5,), dtype, -10, 10)
+    a[0, 0] = b[0] = 0
+    close(call("Gcd", a, b), np.array([[math.gcd(int(x), int(y)) for x, y in zip(row, b)]
+                                       for row in a], dtype))
+    close(call("Lcm", a, b), np.array([[abs(int(x) * int(y)) // (math.gcd(int(x), int(y))
+                                                                 or 1)
+                                        for x, y in zip(row, b)] for row in a], dtype))
+    step = call("Heaviside", a, b)
+    close(step, np.where(a < 0, 0, np.where(a > 0, 1, np.broadcast_to(b, a.shape)))
+          .astype(dtype))
+    with pytest.raises(TypeError, match=r"Gcd: operands must be integer tensors, got "
+                                        r"float32"):
+        call("Gcd", a.astype(np.float32), b.astype(np.float32))
+
+
 def test_xlogy_is_computed_plainly(call, close):
     # MindSpore 2.7.1 CPU: 0 * ln(0) = NaN (PyTorch would give 0).
     close(call("Xlogy", np.array([0.0, 0.0, 1.0, 2.0], np.float32),

@@ -30,7 +30,8 @@ SIGNATURES = {
     **{op: "input other" for op in BINARY_INPUT_OTHER},
     "Round": "input decimals=0", "NanToNum": "input nan=None posinf=None neginf=None",
     "Logit": "input eps=-1.0", "FloorMod": "x y", "Mod": "x y", "Hypot": "x1 x2",
-    "DivNoNan": "x1 x2", "AddV2": "input other",
+    "DivNoNan": "x1 x2", "AddV2": "input other", "Gcd": "input other",
+    "Lcm": "input other", "Heaviside": "input values",
     **{f"UnsortedSegment{kind}": "input_x segment_ids num_segments"
        for kind in ("Sum", "Max", "Min", "Prod")},
     "Cross": "input other dim=-65530", "Cdist": "x1 x2 p=2.0", "Polar": "abs angle",

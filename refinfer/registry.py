@@ -131,6 +131,8 @@ NO_KERNEL_REASONS = {
     "copy": "one bulk memory copy or fill, which NumPy does at memcpy speed",
     "native": "one NumPy C routine (sort, arange, einsum on BLAS) does all of "
               "the work at native speed",
+    "vectorised": "whole-array NumPy (broadcasts, gathers, cumulative sums) with no "
+                  "Python loop per element; no Numba kernel written yet",
     "scalar": "Python scalar arithmetic (no tensors)",
     "plumbing": "graph plumbing: tuples, lists, monads, closures",
     "communication": "the work is done by the communicator (MPI)",

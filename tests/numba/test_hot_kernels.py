@@ -17,7 +17,7 @@ from kernel_check import FLOATS, check, normal, rng
 
 
 # -- elementwise ------------------------------------------------------------------------------
-BINARY = ("Add", "Sub", "Mul", "Muls", "RealDiv", "Div", "Maximum", "Minimum", "Pow")
+BINARY = ("Add", "AddV2", "Sub", "Mul", "Muls", "RealDiv", "Div", "Maximum", "Minimum", "Pow")
 UNARY = ("Neg", "Abs", "Exp", "Log", "Sqrt", "Square", "Erf", "ReLU", "ReLU6", "HSwish",
          "Sigmoid", "Tanh", "GeLU", "FastGeLU")
 POSITIVE = {"Log", "Sqrt"}

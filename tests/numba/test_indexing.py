@@ -21,7 +21,8 @@ DRIVERS = ("batched_take", "take_nd", "gather_along", "scatter", "one_hot_encode
 DTYPES = (np.float32, np.float64, np.float16, np.int32, np.int64, np.bool_)
 INDEX = (np.int32, np.int64)
 SCATTERS = ("TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub",
-            "TensorScatterMul", "TensorScatterMax", "TensorScatterMin")
+            "TensorScatterMul", "TensorScatterMax", "TensorScatterMin", "ScatterNdAdd",
+            "ScatterNdSub", "ScatterNdUpdate", "ScatterNdMul", "ScatterNdMax", "ScatterNdMin")
 
 
 @pytest.fixture(autouse=True)

@@ -25,7 +25,7 @@ RESIZES = {"ResizeBilinearV2", "ResizeLinear1D", "ResizeNearestNeighbor",
            "ResizeNearestNeighborV2", "UpsampleBilinear2D", "UpsampleLinear1D",
            "UpsampleNearest1D", "UpsampleNearest2D", "UpsampleNearest3D",
            "UpsampleTrilinear3D"}
-TESTED = MAX_POOLS | AVG_POOLS | ADAPTIVE | RESIZES
+TESTED = MAX_POOLS | AVG_POOLS | ADAPTIVE | RESIZES | {"ROIAlign"}
 
 
 def ties(shape, dtype=np.float32):
@@ -284,3 +284,18 @@ def test_resizes_special_values_empty_inputs_and_threads():
     big = normal((1, 24, 64, 64))
     check("ResizeBilinearV2", big, (128, 96), False, True)
     check("UpsampleNearest2D", big, None, (2.0,))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+@pytest.mark.parametrize("sample_num, end_mode", [(2, 1), (1, 0), (0, 1), (3, 0)])
+def test_roi_align(dtype, sample_num, end_mode):
+    rng = np.random.default_rng(14)
+    features = rng.uniform(-3, 3, (2, 3, 9, 7)).astype(dtype)
+    corners = rng.uniform(-2, 11, (6, 4))
+    rois = np.concatenate([rng.integers(0, 2, (6, 1)), np.minimum(corners[:, :2],
+                                                                  corners[:, 2:]),
+                           np.maximum(corners[:, :2], corners[:, 2:])], 1).astype(dtype)
+    for scale in (1.0, 0.5):
+        check("ROIAlign", features, rois, 2, 3, scale, sample_num, end_mode)
+    check("ROIAlign", features, rois[:, :4], 2, 2, 1.0)        # the reference's error
+    check("ROIAlign", features[:1], rois, 2, 2, 1.0)            # batch out of range

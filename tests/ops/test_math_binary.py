@@ -201,7 +201,8 @@ def test_shift_edges_like_mindspore(call, close):
 
 FLOAT_BINARY = {"Atan2": math.atan2, "Atan2Ext": math.atan2, "Hypot": math.hypot,
                 "LogAddExp": lambda a, b: max(a, b) + math.log1p(math.exp(-abs(a - b))),
-                "Xlogy": lambda a, b: a * math.log(b)}
+                "Xlogy": lambda a, b: a * math.log(b),
+                "DivNoNan": lambda a, b: a / b if b != 0 else 0.0}
 
 
 @pytest.mark.parametrize("op", sorted(FLOAT_BINARY))
@@ -211,6 +212,34 @@ def test_float_binary(call, close, rng, op, dtype):
         x = sample(rng, xs, dtype)
         y = sample(rng, ys, dtype, 0.1, 4.0) if op == "Xlogy" else sample(rng, ys, dtype)
         close(call(op, x, y), apply(FLOAT_BINARY[op], x, y), dtype)
+
+
+def test_div_no_nan_gives_zero_for_a_zero_divisor(call, close):
+    close(call("DivNoNan", np.array([1.0, 0.0, -2.0, np.inf, np.nan, 3.0], np.float32),
+               np.array([0.0, 0.0, 0.0, 0.0, 0.0, np.nan], np.float32)),
+          [0.0, 0.0, 0.0, 0.0, 0.0, math.nan], np.float32, equal_nan=True)
+
+
+def test_add_v2_is_add(call, close):
+    close(call("AddV2", np.array([[1, -2]], np.int32), np.array([[3, 4]], np.int32)),
+          np.array([[4, 2]], np.int32))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64"])
+def test_gcd_lcm_heaviside(call, close, rng, dtype):
+    a, b = sample(rng, (4, 5), dtype, -10, 10), sample(rng, (5,), dtype, -10, 10)
+    a[0, 0] = b[0] = 0
+    close(call("Gcd", a, b), np.array([[math.gcd(int(x), int(y)) for x, y in zip(row, b)]
+                                       for row in a], dtype))
+    close(call("Lcm", a, b), np.array([[abs(int(x) * int(y)) // (math.gcd(int(x), int(y))
+                                                                 or 1)
+                                        for x, y in zip(row, b)] for row in a], dtype))
+    step = call("Heaviside", a, b)
+    close(step, np.where(a < 0, 0, np.where(a > 0, 1, np.broadcast_to(b, a.shape)))
+          .astype(dtype))
+    with pytest.raises(TypeError, match=r"Gcd: operands must be integer tensors, got "
+                                        r"float32"):
+        call("Gcd", a.astype(np.float32), b.astype(np.float32))
 
 
 def test_xlogy_is_computed_plainly(call, close):

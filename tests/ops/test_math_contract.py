@@ -17,7 +17,7 @@ GOLDEN_OPS = Path(__file__).resolve().parents[2] / "golden" / "ops"
 UNARY_INPUT = """Log Rsqrt Erf Erfc Erfinv Floor Ceil Sign Reciprocal Sin Cos Tan Sinh
     Cosh Asin ACos Atan Asinh Acosh Atanh Log1p Expm1 Trunc Sinc Exp2 Log2 Log10 Frac
     Invert HSigmoid GeLU SiLU Mish MishExt Softplus Softsign SeLU SeLUExt LogSigmoid
-    LogicalNot IsInf IsFinite IsNegInf Max Min MedianExt""".split()
+    LogicalNot IsInf IsFinite IsNegInf Max Min MedianExt Real Imag Conj Angle""".split()
 BINARY_INPUT_OTHER = """FloorDiv RemainderTensorTensor RemainderTensorScalar
     RemainderScalarTensor FmodTensor FmodScalar Atan2 Atan2Ext Xlogy LogAddExp
     BitwiseAnd BitwiseOr BitwiseXor BitwiseAndTensor BitwiseOrTensor BitwiseXorTensor
@@ -30,6 +30,12 @@ SIGNATURES = {
     **{op: "input other" for op in BINARY_INPUT_OTHER},
     "Round": "input decimals=0", "NanToNum": "input nan=None posinf=None neginf=None",
     "Logit": "input eps=-1.0", "FloorMod": "x y", "Mod": "x y", "Hypot": "x1 x2",
+    "DivNoNan": "x1 x2", "AddV2": "input other", "Gcd": "input other",
+    "Lcm": "input other", "Heaviside": "input values",
+    **{f"UnsortedSegment{kind}": "input_x segment_ids num_segments"
+       for kind in ("Sum", "Max", "Min", "Prod")},
+    "Cross": "input other dim=-65530", "Cdist": "x1 x2 p=2.0", "Polar": "abs angle",
+    "LpNorm": "input axis p=2 keep_dims=False epsilon=1e-12",
     "LeftShift": "x1 x2", "RightShift": "input_x input_y", "IsNan": "x",
     "LogicalAnd": "x y", "LogicalOr": "x y",
     "DivMod": "input other rounding_mode=None",

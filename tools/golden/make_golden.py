@@ -407,6 +407,14 @@ CASES = [
          nets.Conv1DNet, normal(2, 4, 32), seed=18),
     Case("conv3d_net", "3-D conv net: Conv3d (pad; stride (1,2,2) 'same'), BatchNorm3d, "
          "MaxPool3d, AvgPool3d, Dense", nets.Conv3DNet, normal(1, 2, 8, 16, 16), seed=19),
+    Case("oppack_vision", "op pack (issue 14): Conv2d, nn.LRN, nn.ChannelShuffle (exported "
+         "as Reshape/Transpose), "
+         "ops.grid_sample (bilinear zeros, nearest border), ResizeBicubic, "
+         "matrix_band_part, index_fill, Dense", nets.OpPackVision, normal(2, 3, 6, 6),
+         seed=1401),
+    Case("oppack_spectral", "op pack (issue 14): Dense, rfft/irfft (ortho), fft2, "
+         "real/imag, fftshift, cdist, unsorted_segment_sum, cross, Softmax",
+         nets.OpPackSpectral, normal(2, 16, 6), seed=1402),
     Case("bert_tiny", "BERT-like encoder: token + segment + position embeddings (Gather), "
          "LayerNorm, 2 post-norm layers (4 heads, hidden 32, exact GeLU FFN 64), additive "
          "attention mask from an int mask, tanh pooler; outputs (sequence, pooled)",

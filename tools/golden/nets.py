@@ -1070,3 +1070,59 @@ class BFloat16Add(nn.Cell):
     def construct(self, x):
         h = x.astype(ms.bfloat16)
         return (h + self.bias + h).astype(ms.float32)
+
+
+# --------------------------------------------------------------------------
+# Op packs: the ops of issue 14 as users call them (nn / ops APIs)
+# --------------------------------------------------------------------------
+class OpPackVision(nn.Cell):
+    """Conv2d, nn.LRN, nn.ChannelShuffle (MindSpore exports it as Reshape/Transpose),
+    ops.grid_sample (a learned grid, bilinear and nearest), ops.ResizeBicubic,
+    ops.matrix_band_part, ops.index_fill, Dense."""
+
+    def __init__(self, batch=2, size=6):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, pad_mode="same", has_bias=True)
+        self.lrn = nn.LRN(depth_radius=2, bias=1.0, alpha=0.1, beta=0.75)
+        self.shuffle = nn.ChannelShuffle(groups=2)
+        self.grid = ms.Parameter(ms.Tensor(np.zeros((batch, 5, 5, 2), np.float32)),
+                                 name="grid")
+        self.resize = ops.ResizeBicubic(half_pixel_centers=True)
+        self.index = ms.Tensor(np.array([0, 3], np.int32))
+        self.fc = nn.Dense(8 * 4 * 4, 5)
+
+    def construct(self, x):
+        x = self.shuffle(self.lrn(ops.relu(self.conv(x))))
+        grid = ops.tanh(self.grid)
+        x = ops.grid_sample(x, grid, "bilinear", "zeros", False) \
+            + ops.grid_sample(x, grid, "nearest", "border", True)
+        x = self.resize(x, (4, 4))
+        x = ops.matrix_band_part(x, 1, 2)
+        x = ops.index_fill(x, 1, self.index, 0.5)
+        return self.fc(ops.flatten(x))
+
+
+class OpPackSpectral(nn.Cell):
+    """A spectral filter: Dense, ops.rfft / irfft (ortho), ops.fft2, ops.real / imag,
+    ops.fftshift, ops.cdist, ops.cross, ops.unsorted_segment_sum, Softmax."""
+
+    def __init__(self, length=16, channels=6):
+        super().__init__()
+        self.proj = nn.Dense(channels, channels)
+        self.gain = ms.Parameter(ms.Tensor(np.ones((length // 2 + 1, 1), np.float32)),
+                                 name="gain")
+        self.segments = ms.Tensor(np.array([0, 1, 1, 2, 2, 0], np.int32))
+        self.length = length
+
+    def construct(self, x):
+        h = self.proj(x)                                     # (N, L, C)
+        spectrum = ops.rfft(h, dim=1, norm="ortho")
+        filtered = ops.irfft(spectrum * self.gain.astype(ms.complex64), self.length, 1,
+                             "ortho")
+        plane = ops.fft2(filtered)
+        power = ops.fftshift(ops.real(plane) ** 2 + ops.imag(plane) ** 2, (1, 2))
+        distance = ops.cdist(power, filtered, 2.0)            # (N, L, L)
+        pooled = ops.unsorted_segment_sum(ops.transpose(filtered, (2, 0, 1)),
+                                          self.segments, 3)   # (3, N, L)
+        turned = ops.cross(pooled, pooled[::-1] * 0.5 + 1.0, 0)
+        return ops.softmax(distance, -1), ops.transpose(turned, (1, 0, 2))

@@ -223,7 +223,7 @@ def scratch(slot: str, shape: tuple, dtype) -> np.ndarray:
  OP_COPY, OP_RELU, OP_RELU6, OP_HSWISH, OP_SIGMOID, OP_TANH, OP_GELU,
  OP_FAST_GELU, OP_SILU, OP_HSIGMOID, OP_MISH, OP_GELU_ERF, OP_SOFTPLUS,
  # extended: binary
- OP_ATAN2, OP_HYPOT, OP_LOGADDEXP,
+ OP_ATAN2, OP_HYPOT, OP_LOGADDEXP, OP_DIV_NO_NAN,
  # extended: with parameters
  OP_ELU, OP_CELU, OP_HSHRINK, OP_SOFTSHRINK, OP_SOFTPLUS_BETA, OP_NAN_TO_NUM,
  # extended: unary, vectorised
@@ -231,7 +231,7 @@ def scratch(slot: str, shape: tuple, dtype) -> np.ndarray:
  # extended: unary, a math library call per element (but expm1, log1p)
  OP_SIN, OP_COS, OP_TAN, OP_ASIN, OP_ACOS, OP_ATAN, OP_SINH, OP_COSH,
  OP_ASINH, OP_ACOSH, OP_ATANH, OP_EXP2, OP_EXPM1, OP_LOG2, OP_LOG10,
- OP_LOG1P, OP_ERFC, OP_ERFINV, OP_SINC) = range(61)
+ OP_LOG1P, OP_ERFC, OP_ERFINV, OP_SINC) = range(62)
 FIRST_UNARY, FIRST_EXTENDED = OP_NEG, OP_ATAN2
 FIRST_PARAM, FIRST_ROUNDING, FIRST_CALL = OP_ELU, OP_CEIL, OP_SIN
 
@@ -313,13 +313,17 @@ def _core_row(op, r, d, a, b, m):
 
 @kernel
 def _binary_extended(op, r, d, a, b, m):
-    """r[d, :m] = r[a, :m] op r[b, :m] for OP_ATAN2 ... OP_LOGADDEXP."""
+    """r[d, :m] = r[a, :m] op r[b, :m] for OP_ATAN2 ... OP_DIV_NO_NAN."""
     if op == OP_ATAN2:
         for j in range(m):
             r[d, j] = np.arctan2(r[a, j], r[b, j])
     elif op == OP_HYPOT:
         for j in range(m):
             r[d, j] = np.hypot(r[a, j], r[b, j])
+    elif op == OP_DIV_NO_NAN:   # 0 where the divisor is 0 (DivNoNan)
+        for j in range(m):
+            y = r[b, j]
+            r[d, j] = r[a, j] / y if y != 0 else 0
     else:
         ln2 = r.dtype.type(LN2)
         for j in range(m):

@@ -177,3 +177,75 @@ def resize_linear1d(x, size, coordinate_transformation_mode="align_corners"):
     """ResizeLinear1D (float32/float64)."""
     return _resize.resize_linear1d_with(fast_resize, x, size,
                                         coordinate_transformation_mode)
+
+
+# -- ROIAlign --------------------------------------------------------------------------
+@kernel
+def _roi_sample(plane, y, x, weights):
+    """Caffe2's bilinear ROIAlign sample of a (H, W) plane at (y, x), as the
+    reference's ``_bilinear``: weights and the four taps written to weights
+    (w00, w01, w10, w11, y0, y1, x0, x1); False where the point is dropped."""
+    height, width = plane.shape
+    if y < -1.0 or y > height or x < -1.0 or x > width:
+        return False
+    y, x = max(y, 0.0), max(x, 0.0)
+    y0, x0 = min(int(y), height - 1), min(int(x), width - 1)
+    y1, x1 = min(y0 + 1, height - 1), min(x0 + 1, width - 1)
+    if y0 == height - 1:
+        y = float(y0)
+    if x0 == width - 1:
+        x = float(x0)
+    ly, lx = y - y0, x - x0
+    weights[0], weights[1] = (1 - ly) * (1 - lx), (1 - ly) * lx
+    weights[2], weights[3] = ly * (1 - lx), ly * lx
+    weights[4], weights[5], weights[6], weights[7] = y0, y1, x0, x1
+    return True
+
+
+@kernel
+def roi_align_bins(features, rois, ph, pw, scale, sample_num, end_mode, out):
+    """out[r, c, i, j]: the mean of the bin's sample_num ** 2 (or adaptive)
+    bilinear samples, for every roi r (batch indices checked by the caller)."""
+    weights = np.empty(8)
+    for r in range(rois.shape[0]):
+        b = int(rois[r, 0])
+        start_x, start_y = rois[r, 1] * scale, rois[r, 2] * scale
+        width = max((rois[r, 3] + end_mode) * scale - start_x, 1.0)
+        height = max((rois[r, 4] + end_mode) * scale - start_y, 1.0)
+        bin_h, bin_w = height / ph, width / pw
+        grid_h = sample_num if sample_num > 0 else int(np.ceil(height / ph))
+        grid_w = sample_num if sample_num > 0 else int(np.ceil(width / pw))
+        for c in range(features.shape[1]):
+            plane = features[b, c]
+            for i in range(ph):
+                for j in range(pw):
+                    total = 0.0
+                    for a in range(grid_h):
+                        y = start_y + i * bin_h + (a + 0.5) * bin_h / grid_h
+                        for k in range(grid_w):
+                            x = start_x + j * bin_w + (k + 0.5) * bin_w / grid_w
+                            if _roi_sample(plane, y, x, weights):
+                                y0, y1 = int(weights[4]), int(weights[5])
+                                x0, x1 = int(weights[6]), int(weights[7])
+                                total += (weights[0] * plane[y0, x0]
+                                          + weights[1] * plane[y0, x1]
+                                          + weights[2] * plane[y1, x0]
+                                          + weights[3] * plane[y1, x1])
+                    out[r, c, i, j] = total / (grid_h * grid_w)
+
+
+def roi_align(features, rois, pooled_height, pooled_width, spatial_scale, sample_num=2,
+              roi_end_mode=1):
+    """ROIAlign for float32/float64 features, accumulating in float64 as the
+    reference; None (the reference, and its errors) for anything else."""
+    if features.dtype not in (np.float32, np.float64) or features.ndim != 4 \
+            or rois.ndim != 2 or rois.shape[1] != 5 or not rois.shape[0]:
+        return None
+    batch = rois[:, 0].astype(np.int64)
+    if batch.min() < 0 or batch.max() >= features.shape[0]:
+        return None
+    ph, pw = int(pooled_height), int(pooled_width)
+    out = np.empty((rois.shape[0], features.shape[1], ph, pw), np.float64)
+    roi_align_bins(features.astype(np.float64), rois.astype(np.float64), ph, pw,
+                   float(spatial_scale), int(sample_num), float(roi_end_mode), out)
+    return out.astype(features.dtype)

@@ -144,3 +144,10 @@ def require_dtype(op: str, name: str, value, dtypes: tuple[str, ...]) -> None:
     if value.dtype.name not in dtypes:
         raise TypeError(f"{op}: {name} must be {', '.join(dtypes)}, got "
                         f"{describe_value(value)}")
+
+
+def square_matrices(op: str, name: str, x) -> None:
+    """A clear error unless ``x`` is a stack of square matrices (..., n, n)."""
+    require_tensors(op, **{name: x})
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"{op}: {name} must be (..., n, n), got shape {x.shape}")

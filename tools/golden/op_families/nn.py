@@ -335,4 +335,53 @@ MISC = [
     OpCase("log_softmax_ext", "LogSoftmaxExt", "mint.nn.functional.log_softmax(x, 1)", [X4]),
 ]
 
-CASES = CONV + POOL + RESIZE + NORM + MISC
+STATS = (1, 4, 1, 1)
+MORE = [
+    OpCase("lrn", "LRN", "P.LRN(2, 1.0, 0.5, 0.75)(x)", [t((1, 6, 3, 3))]),
+    OpCase("lrn_defaults", "LRN", "P.LRN()(x)", [t((2, 3, 2, 2), "float16")]),
+    OpCase("im2col", "Im2Col", "P.Im2Col((2, 2), (1, 1), (1, 1), (1, 1))(x)",
+           [t((1, 2, 3, 3))]),
+    OpCase("im2col_strided", "Im2Col", "P.Im2Col((3, 2), (2, 1), (1, 2), (1, 2))(x)",
+           [t((2, 1, 5, 4))]),
+    OpCase("max_unpool2d", "MaxUnpool2D", "ops.max_unpool2d(x, y, 2, 2)",
+           [t((1, 1, 2, 2)), fixed([[[[0, 3], [9, 14]]]], "int64")]),
+    OpCase("max_unpool2d_output_size", "MaxUnpool2D",
+           "ops.max_unpool2d(x, y, 3, 2, 1, (1, 2, 4, 4))",
+           [t((1, 2, 2, 2)), fixed([[[[0, 3], [12, 15]], [[5, 6], [9, 10]]]], "int64")]),
+    OpCase("instance_norm_v2", "InstanceNormV2",
+           "P.nn_ops.InstanceNormV2(False, 0.1, 1e-3)(x, y, z, w, v)[0]",
+           [t((1, 4, 3, 3)), t(STATS), t(STATS), t(STATS), t(STATS, low=0.5, high=2.0)]),
+    OpCase("instance_norm_v2_train", "InstanceNormV2",
+           "P.nn_ops.InstanceNormV2(True)(x, y, z, w, v)[0]",
+           [t((2, 4, 3, 2)), t((2, 4, 1, 1)), t((2, 4, 1, 1)), t((2, 4, 1, 1)),
+            t((2, 4, 1, 1), low=0.5, high=2.0)]),
+]
+
+GRID2 = t((1, 2, 3, 2), low=-1.2, high=1.2)
+GRID3 = t((1, 2, 2, 2, 3), low=-1.2, high=1.2)
+CUBE = t((1, 2, 3, 3, 3))
+SAMPLE = [
+    OpCase("resize_bicubic", "ResizeBicubic", "ops.ResizeBicubic(False, True)(x, (5, 6))",
+           [X4]),
+    OpCase("resize_bicubic_legacy", "ResizeBicubic",
+           "ops.ResizeBicubic(False, False)(x, (2, 7))", [X4]),
+    OpCase("resize_bicubic_corners", "ResizeBicubic",
+           "ops.ResizeBicubic(True, False)(x, (4, 5))", [t((1, 2, 3, 3))]),
+    OpCase("grid_sampler_2d", "GridSampler2D",
+           "ops.grid_sample(x, y, 'bilinear', 'zeros', False)", [X4, GRID2]),
+    OpCase("grid_sampler_2d_border", "GridSampler2D",
+           "ops.grid_sample(x, y, 'bilinear', 'border', True)", [X4, GRID2]),
+    OpCase("grid_sampler_2d_reflect", "GridSampler2D",
+           "ops.grid_sample(x, y, 'nearest', 'reflection', False)", [X4, GRID2]),
+    OpCase("grid_sampler_3d", "GridSampler3D",
+           "ops.grid_sample(x, y, 'bilinear', 'zeros', False)", [CUBE, GRID3]),
+    OpCase("grid_sampler_3d_nearest", "GridSampler3D",
+           "ops.grid_sample(x, y, 'nearest', 'border', True)", [CUBE, GRID3]),
+    OpCase("roi_align", "ROIAlign", "ops.ROIAlign(2, 2, 0.5, 2, 1)(x, y)",
+           [t((2, 2, 6, 6)), fixed([[0, 1.0, 1.0, 8.0, 9.0], [1, 0.0, 2.0, 5.0, 3.0]])]),
+    # No case for sample_num <= 0 (an adaptive count): MindSpore 2.7.1 CPU gives NaN.
+    OpCase("roi_align_end0", "ROIAlign", "ops.ROIAlign(3, 2, 1.0, 1, 0)(x, y)",
+           [t((1, 1, 5, 5)), fixed([[0, 0.5, 0.5, 4.5, 3.0]])]),
+]
+
+CASES = CONV + POOL + RESIZE + NORM + MISC + MORE + SAMPLE

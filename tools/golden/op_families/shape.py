@@ -6,7 +6,7 @@ primitives, ops.Einsum) carry a NumPy ``reference``; meta.json then says the
 outputs came from it.
 """
 import numpy as np
-from mindspore import nn
+from mindspore import Parameter, Tensor, nn, ops
 
 from op_cases import OpCase, fixed, t
 
@@ -16,6 +16,29 @@ IDX = "int32"
 def _split_at(sizes, axis):
     """Reference: np.split at the running sums of ``sizes``."""
     return lambda x: list(np.split(x, np.cumsum(sizes)[:-1], axis=axis))
+
+
+def _scatter_nd_cell(kind):
+    """ops.scatter_nd_<kind> into a Parameter (the op updates it in place)."""
+    def make():
+        class ScatterNdNet(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.table = Parameter(Tensor(np.arange(1, 13, dtype=np.float32)
+                                              .reshape(4, 3)))
+                self.scatter = getattr(ops, f"scatter_nd_{kind}")
+
+            def construct(self, indices, updates):
+                return self.scatter(self.table, indices, updates) * 2.0
+        return ScatterNdNet()
+    return make
+
+
+def _unique_first(x):
+    """Reference: the distinct values in order of first appearance, and the inverse."""
+    _, first = np.unique(x, return_index=True)
+    values = x[np.sort(first)]
+    return [values, np.array([list(values).index(v) for v in x], np.int32)]
 
 
 def _pad_cell(paddings, mode):
@@ -41,6 +64,7 @@ CASES = [
     OpCase("identity", "Identity", "ops.deepcopy(x)", [t((2, 3), "int32")]),
     # broadcasting and slicing
     OpCase("broadcast_to", "BroadcastTo", "ops.broadcast_to(x, (2, 3, 4))", [t((3, 1))]),
+    OpCase("expand", "Expand", "P.Expand()(x, Tensor([2, 3, 4], ms.int32))", [t((3, 1))]),
     OpCase("broadcast_to_keep", "BroadcastTo", "ops.broadcast_to(x, (2, -1, 4))",
            [t((3, 1), "int32")]),
     OpCase("expand_as", "BroadcastTo", "x.expand_as(y)", [t((1, 4)), t((3, 4))]),
@@ -82,6 +106,33 @@ CASES = [
              [t((4, 3)), fixed([[2], [0]] if kind == "update" else [[2], [0], [2]], IDX),
               t((2 if kind == "update" else 3, 3))])
       for kind in ("update", "add", "sub", "mul", "max", "min")],
+    *[OpCase(f"scatter_nd_{kind}", f"ScatterNd{kind.capitalize()}", None,
+             [fixed([[1], [3], [1]] if kind != "update" else [[1], [3]], IDX),
+              t((3 if kind != "update" else 2, 3), low=0.5, high=3.0)],
+             cell=_scatter_nd_cell(kind))
+      for kind in ("add", "sub", "update", "mul", "max", "min", "div")],
+    OpCase("index_put", "IndexPut", "P.IndexPut(0)(x, y, (z, w))",
+           [t((4, 3)), t((1,)), fixed([1, 3, 0], IDX), fixed([2, 0, -1], IDX)]),
+    OpCase("index_put_accumulate", "IndexPut", "P.IndexPut(1)(x, y, (z,))",
+           [t((4, 3)), t((3,)), fixed([1, 1, -4], IDX)]),
+    OpCase("index_fill", "IndexFill", "ops.index_fill(x, 1, y, -1.0)",
+           [t((2, 4, 3)), fixed([0, 2, -1], IDX)]),
+    OpCase("index_fill_int", "IndexFill", "ops.index_fill(x, -1, y, Tensor(7, ms.int32))",
+           [t((3, 4), "int32"), fixed([3], IDX)]),
+    OpCase("unsorted_segment_sum", "UnsortedSegmentSum",
+           "ops.unsorted_segment_sum(x, y, 4)",
+           [t((5, 3)), fixed([0, 2, 0, 3, -1], IDX)]),
+    *[OpCase(f"unsorted_segment_{kind}", f"UnsortedSegment{kind.capitalize()}",
+             f"ops.unsorted_segment_{kind}(x, y, 4)",
+             [t((5, 2), dtype), fixed([0, 2, 0, -1, 0], IDX)])
+      for kind, dtype in (("max", "float32"), ("min", "int32"), ("prod", "float32"))],
+    OpCase("unsorted_segment_sum_2d", "UnsortedSegmentSum",
+           "ops.unsorted_segment_sum(x, y, 3)", [t((2, 3, 2), "int32"),
+                                                  fixed([[0, 2, 2], [-3, 1, 0]], IDX)]),
+    OpCase("unique", "Unique", "ops.unique(x)", [fixed([3, 1, 3, 2, 1, 7], IDX)],
+           reference=_unique_first),
+    OpCase("unique_float", "Unique", "ops.unique(x)", [fixed([0.5, -1.0, 0.5, 2.0])],
+           reference=_unique_first),
     # one-hot
     OpCase("one_hot", "OneHot", "ops.one_hot(x, 5, Tensor(1.0, ms.float32), "
            "Tensor(0.0, ms.float32))", [fixed([0, 4, -1, 7], IDX)]),
@@ -114,6 +165,27 @@ CASES = [
            [fixed(2.0), fixed(-1.0), fixed(-0.75)]),
     OpCase("lin_space", "LinSpace", "ops.linspace(x, y, 7)", [fixed(0.1), fixed(1.7)]),
     OpCase("eye", "Eye", "ops.eye(3, 4, ms.int32) + x", [t((3, 4), "int32")]),
+    OpCase("diag_part", "DiagPart", "P.DiagPart()(x)", [t((3, 2, 3, 2), "int32")]),
+    OpCase("diag", "Diag", "ops.diag(x)", [t((2, 3))]),
+    OpCase("space_to_batch_nd", "SpaceToBatchND",
+           "ops.space_to_batch_nd(x, (2, 2), ((0, 0), (1, 1)))", [t((1, 2, 4, 2))]),
+    OpCase("space_to_batch_nd_pad", "SpaceToBatchND",
+           "ops.space_to_batch_nd(x, (3, 2), ((1, 1), (0, 1)))",
+           [t((2, 1, 4, 3), "int32")]),
+    OpCase("depth_to_space", "DepthToSpace", "ops.DepthToSpace(2)(x)", [t((1, 8, 2, 3))]),
+    OpCase("space_to_depth", "SpaceToDepth", "ops.SpaceToDepth(2)(x)",
+           [t((2, 2, 4, 6), "int32")]),
+    OpCase("matrix_band_part", "MatrixBandPart", "ops.matrix_band_part(x, 1, 0)",
+           [t((2, 3, 4))]),
+    OpCase("matrix_band_part_all", "MatrixBandPart", "ops.matrix_band_part(x, -1, 2)",
+           [t((4, 5), "int32")]),
+    OpCase("channel_shuffle", "ChannelShuffle", "ops.channel_shuffle(x, 2)",
+           [t((1, 6, 2, 2))]),
+    OpCase("batch_to_space_nd", "BatchToSpaceND",
+           "ops.batch_to_space_nd(x, (2, 2), ((0, 0), (1, 0)))", [t((4, 2, 2, 3))]),
+    OpCase("batch_to_space_nd_crop", "BatchToSpaceND",
+           "ops.batch_to_space_nd(x, (3, 2), ((1, 2), (0, 1)))",
+           [t((12, 1, 2, 2), "int32")]),
     OpCase("triu", "Triu", "ops.triu(x, 1)", [t((2, 3, 4))]),
     OpCase("tril", "Tril", "ops.tril(x, -1)", [t((3, 4), "int32")]),
     OpCase("tril_ext", "TrilExt", "mint.tril(x, 1)", [t((3, 4))],

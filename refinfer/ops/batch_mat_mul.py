@@ -3,7 +3,7 @@ from refinfer import args
 from refinfer.registry import register
 
 from ._kernels import gemm
-from ._ref.common import NUMBERS, matmul
+from ._ref.common import NUMBERS, matmul, require_tensors
 
 
 @register("BatchMatMul", family="nn", dtypes=NUMBERS,
@@ -20,6 +20,7 @@ def batch_mat_mul(x, y, transpose_a=False, transpose_b=False):
     shapes; its documentation allows broadcasting). float16 accumulates in
     float32.
     """
+    require_tensors("BatchMatMul", x=x, y=y)
     if x.ndim < 2 or y.ndim < 2:
         raise ValueError(f"BatchMatMul: operands must have rank >= 2, got "
                          f"{x.shape} and {y.shape}")

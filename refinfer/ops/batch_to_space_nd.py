@@ -10,7 +10,8 @@ from ._ref.common import ALL
 
 
 @register("BatchToSpaceND", family="shape", dtypes=ALL,
-          convert={"block_shape": args.ints}, no_kernel="copy")
+          convert={"block_shape": args.ints}, no_kernel="copy",
+          sequences=("crops",))
 def batch_to_space_nd(input_x, block_shape, crops):
     """Moves blocks of the batch axis into the trailing spatial axes, then crops.
 

@@ -9,7 +9,8 @@ from ._ref.indexing import check_take
 
 
 @register("IndexPut", family="shape", dtypes=NUMBERS,
-          convert={"accumulate": args.scalar}, no_kernel="copy")
+          convert={"accumulate": args.scalar}, no_kernel="copy",
+          sequences=("indices",))
 def index_put(x1, x2, indices, accumulate=0):
     """A copy of x1 with x2 written (or added) at the points of indices.
 

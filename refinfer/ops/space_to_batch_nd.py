@@ -10,7 +10,8 @@ from ._ref.common import ALL
 
 
 @register("SpaceToBatchND", family="shape", dtypes=ALL,
-          convert={"block_shape": args.ints}, no_kernel="copy")
+          convert={"block_shape": args.ints}, no_kernel="copy",
+          sequences=("paddings",))
 def space_to_batch_nd(input_x, block_shape, paddings):
     """Zero-pads the trailing spatial axes, then moves blocks of them into the batch.
 

@@ -52,4 +52,8 @@ def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0,
         else:
             index.append(slice(None if begin_mask & bit else b,
                                None if end_mask & bit else e, s))
+    sliced = sum(item is not None and item is not Ellipsis for item in index)
+    if sliced > input_x.ndim:
+        raise ValueError(f"StridedSlice: {sliced} sliced axes for an input of "
+                         f"rank {input_x.ndim}")
     return as_result(input_x[tuple(index)])

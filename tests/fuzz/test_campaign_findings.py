@@ -1,7 +1,8 @@
-"""Each failure signature of a 20,000-case fuzz campaign (``tools/fuzz.py
---cases 20000 --seed 1 --timeout 20``, issue 17), rebuilt from its golden
-model and mutation steps (the case.json of its reproducer): refinfer now
-refuses every one of them with a clean error that says what is wrong."""
+"""Each failure signature of two 20,000-case fuzz campaigns (``tools/fuzz.py
+--cases 20000 --seed 1 --timeout 20``, then ``--seed 2``, issue 17), rebuilt
+from its golden model and mutation steps (the case.json of its reproducer):
+refinfer now refuses every one of them with a clean error that says what is
+wrong."""
 import os
 import re
 
@@ -13,7 +14,7 @@ from fuzzer.worker import run_case
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # (signature found, golden model, mutation kind, steps, backend, input seed,
-#  what the error now says)
+#  what the error now says); seed 1's, then seed 2's
 CASES = [
     ("memory:MemoryError@refinfer/ops/_kernels/conv.py:fused_conv2d",
      "golden/resnet50_narrow/model.mindir", "struct", [("drop_field", 4030237285), ("int_extreme", 1422355824)], "numba", 4182632860,
@@ -87,6 +88,24 @@ CASES = [
     ("raw:TypeError@refinfer/ops/tuple_get_item.py:tuple_get_item",
      "golden/gru_classifier/model.mindir", "struct", [("op_type", 1573069924)], "reference", 2905908680,
      r"\(op TupleGetItem, .*expected a number, got \(1, 0, 2\)"),
+    ("raw:AttributeError@refinfer/ops/_ref/search.py:cumulative",
+     "golden/ops/cumsum_exclusive_reverse/model.mindir", "struct", [("drop_field", 2088094018)], "reference", 259905475,
+     r"\(op CumSum\) failed: TypeError: input must be a tensor, got 2"),
+    ("raw:AttributeError@refinfer/ops/_ref/search.py:extreme",
+     "golden/ops/max_dim_keep_int/model.mindir", "struct", [("drop_field", 3145821491)], "reference", 3299967570,
+     r"\(op MaxDim\) failed: TypeError: input must be a tensor, got -1"),
+    ("raw:AttributeError@refinfer/ops/batch_mat_mul.py:batch_mat_mul",
+     "golden/ops/bmm_transpose/model.mindir", "struct", [("wire_confusion", 2033084220)], "reference", 520072540,
+     r"BatchMatMul: y must be a tensor, got True"),
+    ("raw:IndexError@refinfer/ops/sequence_set_item.py:sequence_set_item",
+     "golden/list_plumbing/model.mindir", "struct", [("int_extreme", 3881670748)], "reference", 1960983831,
+     r"list_setitem: index \d+ out of range for a sequence of 3"),
+    ("raw:IndexError@refinfer/ops/strided_slice.py:strided_slice",
+     "golden/ops/strided_slice_ellipsis/model.mindir", "struct", [("shape", 3507971960)], "reference", 2529050957,
+     r"StridedSlice: 3 sliced axes for an input of rank 2"),
+    ("raw:TypeError@refinfer/ops/tuple_get_item.py:tuple_get_item",
+     "golden/list_plumbing/model.mindir", "struct", [("op_type", 1836040674)], "numba", 3021671131,
+     r"TupleGetItem: expected a tuple or a list, got 0"),
 ]
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .common import require_tensors
+
 
 def one_axis(axis, ndim: int) -> int:
     """A single axis wrapped into [0, ndim); a 0-d input takes 0 / -1."""
@@ -35,6 +37,7 @@ def scan_index(x: np.ndarray, axis: int, largest: bool) -> np.ndarray:
 def extreme(x: np.ndarray, axis, keepdims: bool, largest: bool):
     """(values, int64 indices) of the max or min along one axis, with
     ``scan_index``'s rules; a 0-d input is its own extreme at index 0."""
+    require_tensors("", input=x)
     if x.ndim == 0:
         one_axis(axis, 0)
         return x.copy(), np.zeros((), np.int64)
@@ -98,6 +101,7 @@ def cumulative(scan, x: np.ndarray, axis, exclusive: bool, reverse: bool,
     """np.cumsum / np.cumprod along one axis in x's dtype (float16
     accumulates in float32, integers wrap), optionally exclusive (shifted by
     one, starting from ``identity``) and reversed."""
+    require_tensors("", input=x)
     if x.ndim == 0:
         one_axis(axis, 0)
         return np.full((), identity, x.dtype) if exclusive else x.copy()

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import os
 import re
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 import refinfer as mslite
 from refinfer import DataType, Format, ModelType, Tensor, TensorMeta, registry
+from refinfer.api.model import _output_tensors
 from refinfer.format.names import op_name
 from refinfer.format.schema import ModelProto
 
@@ -805,3 +807,13 @@ def test_warmup_byte_sizes():
     from refinfer.warmup import byte_size
     assert [byte_size(n) for n in (0, 1023, 1536, 2**30, 4 * 2**40)] == \
         ["0 bytes", "1023 bytes", "1.5 KiB", "1 GiB", "4 TiB"]
+
+
+def test_a_complex_output_is_a_clear_error():
+    # FFT ops compute complex tensors, which Lite's DataType cannot hold: a
+    # graph that returns one said "Unsupported numpy dtype value complex64"
+    spec = SimpleNamespace(name="spectrum")
+    with pytest.raises(RuntimeError, match=r"predict failed! Error is output 0 "
+                       r"\('spectrum'\) of m.mindir is complex64: Lite's "
+                       r"DataType has no complex type"):
+        _output_tensors("m.mindir", [spec], [np.zeros(2, np.complex64)], None)

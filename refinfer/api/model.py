@@ -441,6 +441,12 @@ def _output_tensors(path: str, specs, results, outputs) -> list[Tensor]:
     tensors = []
     for k, (spec, array) in enumerate(zip(specs, results)):
         array = np.asarray(array, order="C")  # keeps 0-d outputs 0-d
+        if array.dtype.kind == "c":
+            raise RuntimeError(
+                f"predict failed! Error is output {k} ({spec.name!r}) of "
+                f"{path} is {array.dtype}: Lite's DataType has no complex "
+                f"type; return its real and imaginary parts (ops.real, "
+                f"ops.imag), or read it with refinfer dump")
         impl = _TensorImpl(spec.name, data_type_of(array.dtype), array.shape,
                            data=array)
         if outputs is not None:

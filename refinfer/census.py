@@ -19,8 +19,13 @@ from . import registry
 from .coverage import Coverage
 from .out_of_scope import OUT_OF_SCOPE, out_of_scope
 
-CENSUS_FILE = (Path(__file__).resolve().parent.parent / "tools" / "census"
-               / "mindspore-2.7.1.json")
+# The census of tools/census/: beside the package (a checkout or editable
+# install), else in the working directory (an installed package run from a
+# checkout), as coverage.GOLDEN_CANDIDATES.
+CENSUS_NAME = Path("tools") / "census" / "mindspore-2.7.1.json"
+CENSUS_FILE = next((p for p in (Path(__file__).resolve().parent.parent
+                                / CENSUS_NAME, CENSUS_NAME) if p.is_file()),
+                   CENSUS_NAME)
 
 # Primitives graph mode never exports: it compiles them into recursive
 # graphs of Switch, Partial and sequence ops, which refinfer runs. The value

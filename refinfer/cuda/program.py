@@ -29,8 +29,8 @@ from refinfer.ops._kernels.program import (
     ACT_RELU, ACT_RELU6, ACT_SIGMOID, ACT_SILU, ACT_SOFTPLUS, ACT_TANH,
     FIRST_EXTENDED, FIRST_PARAM, FIRST_ROUNDING, FIRST_UNARY, LN2, SQRT2,
     OP_ABS, OP_ACOS, OP_ACOSH, OP_ADD, OP_ASIN, OP_ASINH, OP_ATAN, OP_ATAN2,
-    OP_ATANH, OP_CEIL, OP_CELU, OP_COPY, OP_COS, OP_COSH, OP_DIV, OP_ELU,
-    OP_ERF, OP_ERFC, OP_ERFINV, OP_EXP, OP_EXP2, OP_EXPM1, OP_FLOOR,
+    OP_ATANH, OP_CEIL, OP_CELU, OP_COPY, OP_COS, OP_COSH, OP_DIV, OP_DIV_NO_NAN,
+    OP_ELU, OP_ERF, OP_ERFC, OP_ERFINV, OP_EXP, OP_EXP2, OP_EXPM1, OP_FLOOR,
     OP_HSHRINK, OP_HYPOT, OP_LOG, OP_LOG10, OP_LOG1P, OP_LOG2,
     OP_MAX, OP_MIN, OP_MUL, OP_NEG, OP_POW, OP_RINT, OP_SIGN, OP_SIN,
     OP_SINH, OP_SOFTPLUS_BETA, OP_SOFTSHRINK, OP_SQRT, OP_SQUARE, OP_SUB,
@@ -147,11 +147,14 @@ def _unary(op, x):
 
 @device_function
 def _binary_extended(op, x, y):
-    """x op y for OP_ATAN2, OP_HYPOT, OP_LOGADDEXP (as NumPy's)."""
+    """x op y for OP_ATAN2, OP_HYPOT, OP_DIV_NO_NAN, OP_LOGADDEXP (as
+    the CPU runner's)."""
     if op == OP_ATAN2:
         return dmath.atan2(x, y)
     if op == OP_HYPOT:
         return dmath.hypot(x, y)
+    if op == OP_DIV_NO_NAN:     # 0 where the divisor is 0 (DivNoNan)
+        return x / y if y != 0 else 0.0
     if x == y:                  # also equal infinities
         return x + LN2
     return (x if x > y else y) + dmath.log1p(dmath.exp(-abs(x - y)))

@@ -201,7 +201,9 @@ def test_walk_sigint_in_a_real_terminal_session():
     job = subprocess.Popen(
         [sys.executable, "-m", "refinfer", "walk", LENET, "--interactive"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": ROOT}, cwd=ROOT)
+        env={**os.environ, "PYTHONPATH": ROOT}, cwd=ROOT,
+        # a shell's background job ignores SIGINT, and so would the walk
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     shown, deadline = b"", time.monotonic() + 120
     while not shown.endswith(b"q: quit) > ") and time.monotonic() < deadline:
         chunk = os.read(job.stdout.fileno(), 4096)

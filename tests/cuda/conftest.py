@@ -20,12 +20,17 @@ from numba.core import config
 if "NUMBA_ENABLE_CUDASIM" not in os.environ:
     config.ENABLE_CUDASIM = 1
 
-from numba import cuda  # noqa: E402  (after the simulator is chosen)
 
-USABLE = cuda.is_available()
+
+def _usable() -> bool:
+    """Whether numba.cuda runs here; imported only now, after the
+    simulator is chosen above."""
+    from numba import cuda
+    return cuda.is_available()
 
 
 def pytest_collection_modifyitems(items):
+    usable = _usable()
     here = os.path.dirname(os.path.abspath(__file__))
     for item in items:
         if str(item.fspath).startswith(here):
@@ -33,7 +38,7 @@ def pytest_collection_modifyitems(items):
             # The simulator computes in NumPy scalars, which warn where a
             # GPU silently gives inf or NaN.
             item.add_marker(pytest.mark.filterwarnings("ignore::RuntimeWarning"))
-            if not USABLE:
+            if not usable:
                 item.add_marker(pytest.mark.skip(
                     reason="numba.cuda was imported without the simulator and "
                            "no GPU is present: run tests/cuda in its own process"))

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from refinfer.format import schema
+from refinfer.tools.tensorio import read_entry
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLDEN_DIRS = [os.path.join(ROOT, "golden"), os.path.join(ROOT, "golden_big")]
@@ -28,7 +29,7 @@ class GoldenCase:
         return os.path.join(self.directory, name)
 
     def inputs(self) -> list[np.ndarray]:
-        return [np.load(self.file(i["file"])) for i in self.meta["inputs"]]
+        return [read_entry(self.directory, i) for i in self.meta["inputs"]]
 
     def outputs(self) -> list[np.ndarray]:
         return [np.load(self.file(o["file"])) for o in self.meta["outputs"]]

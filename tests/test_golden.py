@@ -36,7 +36,7 @@ def test_api_matches_mindspore(case):
 @pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_cli_run_matches_mindspore(case, tmp_path, capsys):
-    files = [case.file(i.get("raw_file", i["file"])) for i in case.meta["inputs"]]
+    files = [case.file(i.get("raw_file") or i["file"]) for i in case.meta["inputs"]]
     code = cli_main(["run", case.model_path, "--input", *files,
                      "--output-dir", str(tmp_path)])
     assert code == 0

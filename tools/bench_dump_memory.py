@@ -28,16 +28,14 @@ MODES = ("predict", "dump", "dump-stats")
 
 def measure(case_dir: str, mode: str) -> dict:
     """Run ``mode`` once in this process; its peak RSS and time."""
-    import numpy as np
-
     from refinfer.runtime import LoadedModel
     from refinfer.tools.dump import dump
+    from refinfer.tools.tensorio import read_entry
 
     with open(os.path.join(case_dir, "meta.json")) as f:
         meta = json.load(f)
     model = LoadedModel(os.path.join(case_dir, meta["model_file"]))
-    inputs = [np.load(os.path.join(case_dir, i["file"]))
-              for i in meta["inputs"]]
+    inputs = [read_entry(case_dir, i) for i in meta["inputs"]]
     start = time.perf_counter()
     files = 0
     if mode == "predict":

@@ -73,6 +73,16 @@ def read_npy(path: str) -> np.ndarray:
     return array
 
 
+def read_entry(folder: str, entry: dict) -> np.ndarray:
+    """The tensor a golden case's meta.json entry names: its ``file``
+    (.npy), else its ``raw_file`` (.bin) of the entry's shape and dtype
+    (big inputs keep only the raw file)."""
+    if entry.get("file"):
+        return read_npy(os.path.join(folder, entry["file"]))
+    return read_bin(os.path.join(folder, entry["raw_file"]), entry["shape"],
+                    entry["dtype"])
+
+
 def read_bin(path: str, shape, dtype) -> np.ndarray:
     """Raw bytes of ``path`` as an array of ``shape`` and ``dtype``."""
     _require_file(path)

@@ -9,6 +9,7 @@ import numpy as np
 
 from refinfer.cli import main as cli_main
 from refinfer.runtime import LoadedModel
+from refinfer.tools.tensorio import read_entry
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))))
@@ -25,12 +26,13 @@ def golden_meta(case: str) -> dict:
 
 
 def golden_inputs(case: str) -> list[np.ndarray]:
-    return [np.load(golden_file(case, i["file"]))
+    return [read_entry(golden_file(case, ""), i)
             for i in golden_meta(case)["inputs"]]
 
 
 def golden_input_files(case: str) -> list[str]:
-    return [golden_file(case, i["file"]) for i in golden_meta(case)["inputs"]]
+    return [golden_file(case, i.get("file") or i["raw_file"])
+            for i in golden_meta(case)["inputs"]]
 
 
 @functools.lru_cache(maxsize=None)

@@ -8,7 +8,8 @@ No CASE = every committed case. ``--big`` adds the large on-demand cases, which 
 written under ``--big-out`` (default ``golden_big/``, git-ignored).
 
 Each case directory gets the model file(s), ``input_<i>.npy`` + ``input_<i>.bin`` (raw
-C-order bytes, like MindSpore Lite benchmark inputs), ``output_<i>.npy`` (MindSpore's
+C-order bytes, like MindSpore Lite benchmark inputs; an input of RAW_ONLY_BYTES or more keeps
+only the .bin), ``output_<i>.npy`` (MindSpore's
 outputs on the *exported* file, tuples flattened depth-first) and ``meta.json``.
 Everything except the model bytes is deterministic (fixed seeds).
 """
@@ -601,9 +602,19 @@ def tolerance(outputs):
     return dict(FLOAT_TOL if floating else EXACT_TOL)
 
 
+# An input this big keeps only its raw .bin (when it has one): golden/'s size.
+RAW_ONLY_BYTES = 1 << 19
+
+
+def npy_too(array, raw: bool) -> bool:
+    """Whether an array is written as .npy beside its raw .bin."""
+    return not raw or array.nbytes < RAW_ONLY_BYTES
+
+
 def write_arrays(case_dir, prefix, arrays, raw=False):
     for i, array in enumerate(arrays):
-        np.save(case_dir / f"{prefix}_{i}.npy", array)
+        if npy_too(array, raw):
+            np.save(case_dir / f"{prefix}_{i}.npy", array)
         if raw:
             (case_dir / f"{prefix}_{i}.bin").write_bytes(np.ascontiguousarray(array).tobytes())
 
@@ -625,7 +636,7 @@ def write_meta(case_dir, case, exported, names, arrays, outputs, info):
         "model_file": exported.model_file,
         "rng": "weights np.random.default_rng([seed, 0]), inputs np.random.default_rng([seed, 1])",
         "inputs": [{"name": n, "shape": list(a.shape), "dtype": str(a.dtype),
-                    "file": f"input_{i}.npy",
+                    **({"file": f"input_{i}.npy"} if npy_too(a, case.raw_inputs) else {}),
                     **({"raw_file": f"input_{i}.bin"} if case.raw_inputs else {})}
                    for i, (n, a) in enumerate(zip(names, arrays))],
         "outputs": [{"shape": list(o.shape), "dtype": str(o.dtype), "file": f"output_{i}.npy"}

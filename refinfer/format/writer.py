@@ -15,12 +15,12 @@ output is never half-written.
 """
 from __future__ import annotations
 
-import contextlib
 import os
 
 import numpy as np
 
 from . import schema
+from ..files import replaced_file
 from .reader import MindIRFile
 
 PROTOBUF_LIMIT = 2**31 - 1      # a serialized protobuf message holds at most 2 GiB
@@ -81,14 +81,7 @@ def write_atomically(path: str, data: bytes) -> None:
     """``data`` into ``path`` through a temporary file in the same folder, renamed over
     ``path`` once complete and synced: readers see the old file or the new, never a
     part."""
-    partial = f"{path}.{os.getpid()}.partial"
-    try:
-        with open(partial, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(partial, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.remove(partial)
-        raise
+    with replaced_file(path, binary=True) as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())

@@ -30,6 +30,8 @@ from typing import Callable, Iterator
 
 import numpy as np
 
+from refinfer.files import replaced_file
+
 MANIFEST = "manifest.json"
 MANIFEST_SECTIONS = ("inputs", "outputs", "tensors")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -115,23 +117,6 @@ def write_json(path: str, data) -> None:
     written atomically (see :func:`replaced_file`)."""
     with replaced_file(path) as f:
         f.write(_json_text(json_safe(data)) + "\n")
-
-
-@contextlib.contextmanager
-def replaced_file(path: str, binary: bool = False) -> Iterator:
-    """A file open for writing next to ``path`` that is renamed onto it when
-    the block ends without error and removed otherwise, so ``path`` is
-    never half-written."""
-    partial = f"{path}.{os.getpid()}.partial"
-    try:
-        with open(partial, "wb") if binary else \
-                open(partial, "w", encoding="utf-8") as f:
-            yield f
-        os.replace(partial, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.remove(partial)
-        raise
 
 
 def _json_text(data) -> str:

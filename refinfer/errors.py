@@ -83,3 +83,8 @@ class NodeError(RuntimeError):
 
 class CallDepthError(NodeError):
     """Graph calls nested deeper than the model's ``max_call_depth``."""
+
+
+class CallBudgetExceeded(NodeError):
+    """A run made more graph calls than its budget (``max_graph_calls``, or
+    the build's warm-up budget) allows."""

@@ -8,10 +8,12 @@ model's ``max_call_depth`` (MindSpore's setting of that name, 1000 by
 default): a graph that calls itself without end stops there with an error
 naming the graph and the call node, not after a long climb.
 
-A run may be given a budget of graph calls (the build's warm-up run on
-zeros, refinfer/warmup.py): every loop iteration is a call, so a budget
-bounds the run even when a loop never ends. Limits are checked per call,
-never per kernel step.
+A run is given a budget of graph calls (the model's ``max_graph_calls``,
+100,000 by default; the build's warm-up run on zeros has its own,
+refinfer/warmup.py): every loop iteration is a call, so a budget bounds the
+run even when a loop written into the file never ends, and the error names
+the graph and the call node. Limits are checked per call, never per kernel
+step.
 
 Hooks: ``before(node, inputs)`` and ``after(node, inputs, output)`` are
 called around every kernel step when given; without hooks the loop does no
@@ -23,15 +25,14 @@ import sys
 from typing import Any, Sequence
 
 from .closure import Closure, GraphRef
-from .errors import CallDepthError, NodeError
+from .errors import CallBudgetExceeded, CallDepthError, NodeError
 from .plan import CallStep, GraphPlan, Program
 from .step import Hooks, describe
 
 DEFAULT_MAX_CALL_DEPTH = 1000       # MindSpore's max_call_depth default
-
-
-class CallBudgetExceeded(RuntimeError):
-    """A run made more graph calls than its budget allowed."""
+# Graph calls in one run: ~10 s of a tiny loop body on the reference
+# backend, far more iterations than inference loops make.
+DEFAULT_MAX_GRAPH_CALLS = 100_000
 
 
 class _Frame:
@@ -74,9 +75,9 @@ def run(program: Program, inputs: Sequence, hooks: Hooks | None = None,
             _finish_call(stack[-1], value)
             continue
         calls_left -= 1
-        if calls_left < 0:
-            raise CallBudgetExceeded(f"more than {max_calls} graph calls")
         callee = _enter(program, frame, call)
+        if calls_left < 0:
+            raise _budget_error(frame, call, callee, max_calls)
         if call.tail:
             stack[-1] = callee
         else:
@@ -134,6 +135,21 @@ def _depth_error(frame: _Frame, call: CallStep, callee: _Frame,
         f"[refinfer] max_call_depth sets the limit")
     return CallDepthError(node.scope or node.name, node.op_name,
                           describe(args), cause)
+
+
+def _budget_error(frame: _Frame, call: CallStep, callee: _Frame,
+                  budget: int) -> CallBudgetExceeded:
+    """The error for the call one past ``budget``: names the calling graph,
+    its call node and the graph called."""
+    node = call.node
+    args = callee.slots[:callee.plan.n_inputs]
+    cause = RuntimeError(
+        f"graph {frame.plan.name!r} calls graph {callee.plan.name!r} (node "
+        f"{node.name!r}): more than {budget} graph calls in one run (a loop "
+        f"that never ends?); [refinfer] max_graph_calls sets the limit "
+        f"(0: none)")
+    return CallBudgetExceeded(node.scope or node.name, node.op_name,
+                              describe(args), cause)
 
 
 def _finish_call(frame: _Frame, value: Any) -> None:

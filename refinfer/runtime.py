@@ -38,18 +38,21 @@ class LoadedModel:
                  precision: str = "float32", threads=None, weights=None,
                  process_tuning: bool = True,
                  max_call_depth: int = executor.DEFAULT_MAX_CALL_DEPTH,
+                 max_graph_calls: int = executor.DEFAULT_MAX_GRAPH_CALLS,
                  data=None, weight_data=None):
         """``weights`` (name -> array) replaces the file's weights, which are
         then not read (a weight-sharing worker's views of shared memory).
         ``process_tuning``: tune malloc for steady predicts once the model is
         built (refinfer/process.py). ``max_call_depth``: how deep graph
-        calls may nest in a run (refinfer/executor.py). ``data``,
+        calls may nest in a run; ``max_graph_calls``: how many a run may
+        make, 0 for no limit (refinfer/executor.py). ``data``,
         ``weight_data``: the model's bytes and its external weights' bytes,
         read instead of files (format/reader.py)."""
         self.path = os.fspath(path)
         self._swap_lock = threading.Lock()      # see replace_parameters
         self.threads = threads      # refinfer.threads.ThreadSettings or None
         self.max_call_depth = max_call_depth
+        self.max_graph_calls = max_graph_calls or None
         self.backend, self.precision = backend, precision
         with _cyclic_gc_paused():
             self.file = read_mindir(self.path, dec_key, dec_mode, weights,
@@ -77,7 +80,8 @@ class LoadedModel:
             max_calls: int | None = None, fused: bool | None = None) -> list:
         """Run on one array per data input; returns the flattened outputs.
         ``shapes`` overrides the declared input shapes (after a resize);
-        ``max_calls`` bounds the graph calls (executor.CallBudgetExceeded);
+        ``max_calls`` bounds the graph calls (executor.CallBudgetExceeded;
+        default: the model's ``max_graph_calls``);
         ``fused``: run the fast backend's fused plan (default: unless
         ``hooks`` are given, which then see every node)."""
         self.check_inputs(arrays, shapes)
@@ -89,7 +93,8 @@ class LoadedModel:
         program = self._program(keep, fused=hooks is None if fused is None
                                 else fused)
         values = executor.flatten(executor.run(
-            program, args, hooks, self.max_call_depth, max_calls))
+            program, args, hooks, self.max_call_depth,
+            self.max_graph_calls if max_calls is None else max_calls))
         return [self._output_array(k, v) for k, v in enumerate(values)]
 
     def _output_array(self, index: int, value) -> np.ndarray:

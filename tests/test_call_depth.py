@@ -3,7 +3,9 @@ itself unconditionally (directly or through other direct calls) fails at
 build; graph calls nest up to ``[refinfer] max_call_depth`` (MindSpore's
 1000 by default) and stop with an error naming the graph and the call node;
 the build's warm-up run on zeros is bounded, so a loop that never ends
-cannot hang a build."""
+cannot hang a build, and a predict makes at most ``[refinfer]
+max_graph_calls`` graph calls (100,000 by default), so it cannot hang
+either."""
 import faulthandler
 import sys
 
@@ -11,7 +13,7 @@ import numpy as np
 import pytest
 
 from refinfer.api import Model, ModelType
-from refinfer.errors import CallDepthError, GraphError
+from refinfer.errors import CallBudgetExceeded, CallDepthError, GraphError
 from refinfer.format import schema
 from refinfer.runtime import LoadedModel
 
@@ -182,6 +184,48 @@ def test_a_loop_that_never_ends_does_not_hang_the_build(tmp_path, capsys,
     assert "warm-up stopped after 10000 graph calls" in model.warmup_note
     assert f"refinfer: {path}: warm-up stopped" in capsys.readouterr().err
     Model().build_from_file(path, ModelType.MINDIR)   # the API builds it too
+
+
+def test_a_loop_that_never_ends_stops_a_predict_naming_graph_and_node(
+        tmp_path, no_hang):
+    model = LoadedModel(_endless_loop(tmp_path), max_graph_calls=500)
+    with pytest.raises(CallBudgetExceeded) as info:
+        model.run([np.zeros_like(a) for a in CASE.inputs()])
+    message = str(info.value)
+    assert "more than 500 graph calls in one run (a loop that never ends?)" \
+        in message
+    assert "↻nets_CtrlWhile_construct_781' calls graph" in message
+    assert "[refinfer] max_graph_calls sets the limit (0: none)" in message
+
+
+def test_predict_takes_the_configured_call_budget(tmp_path, no_hang):
+    path = _endless_loop(tmp_path)
+    model = Model()
+    model.build_from_file(path, ModelType.MINDIR, config_dict={
+        "refinfer": {"backend": "reference", "max_graph_calls": "300"}})
+    with pytest.raises(RuntimeError, match=r"^predict failed! Error is node "
+                       r".*more than 300 graph calls in one run"):
+        model.predict([np.zeros_like(a) for a in CASE.inputs()])
+    assert LoadedModel(path).max_graph_calls == 100_000     # the default
+
+
+def test_no_call_budget_with_zero():
+    case = golden_case("ctrl_while_long")           # 10,000 iterations
+    model = LoadedModel(case.model_path, max_graph_calls=0)
+    assert model.max_graph_calls is None
+    np.testing.assert_allclose(model.run(case.inputs())[0],
+                               case.outputs()[0], rtol=1e-5, atol=1e-6)
+    with pytest.raises(CallBudgetExceeded, match="more than 5000 graph calls"):
+        LoadedModel(case.model_path, max_graph_calls=5000).run(case.inputs())
+
+
+@pytest.mark.parametrize("value", ["-1", "ten", "1e3", str(10 ** 13)])
+def test_max_graph_calls_must_be_a_non_negative_integer(value):
+    with pytest.raises(RuntimeError, match=rf"build_from_file failed! Error is "
+                       rf"\[refinfer\] max_graph_calls='{value}': expected an "
+                       rf"integer from 0 to 1000000000000 \(default 100000\)"):
+        Model().build_from_file(CASE.model_path, ModelType.MINDIR, config_dict={
+            "refinfer": {"max_graph_calls": value}})
 
 
 def test_loops_do_not_count_towards_the_depth():

@@ -19,11 +19,15 @@ build may change in the process.
   predict; a graph that calls itself deeper fails with an error naming the
   graph and its call node. Loops do not count: each iteration replaces
   the frame of the one before (refinfer/executor.py).
+- Graph calls: ``[refinfer] max_graph_calls`` (default 100,000; 0 for no
+  limit) bounds the graph calls of one predict, loop iterations included:
+  a loop written into the file that never ends stops with an error naming
+  the graph and its call node instead of hanging the predict.
 """
 from __future__ import annotations
 
 from .. import threads
-from ..executor import DEFAULT_MAX_CALL_DEPTH
+from ..executor import DEFAULT_MAX_CALL_DEPTH, DEFAULT_MAX_GRAPH_CALLS
 from .context import Context
 from .debug import FALSE, TRUE
 
@@ -31,6 +35,7 @@ SECTION = "refinfer"
 BACKENDS = ("numba", "reference")
 DEFAULT_BACKEND = "numba"
 MAX_CALL_DEPTH = 1_000_000      # highest max_call_depth accepted
+MAX_GRAPH_CALLS = 10 ** 12      # highest max_graph_calls accepted
 
 
 def backend_setting(config: dict) -> tuple[str, dict]:
@@ -53,16 +58,25 @@ def process_tuning_setting(config: dict) -> tuple[bool, dict]:
     return tuning in TRUE, rest
 
 
-def call_depth_setting(config: dict) -> tuple[int, dict]:
-    """``(max_call_depth, config without the entry)``; ValueError for a
-    value that is not an integer from 1 to MAX_CALL_DEPTH."""
-    text, rest = _pop_setting(config, "max_call_depth",
-                              str(DEFAULT_MAX_CALL_DEPTH))
-    digits = text.isascii() and text.isdigit() and len(text) < 10
-    if not digits or not 1 <= int(text) <= MAX_CALL_DEPTH:
-        raise ValueError(f"[{SECTION}] max_call_depth={text!r}: expected an "
-                         f"integer from 1 to {MAX_CALL_DEPTH} (default "
-                         f"{DEFAULT_MAX_CALL_DEPTH})")
+def call_limits_setting(config: dict) -> tuple[int, int, dict]:
+    """``(max_call_depth, max_graph_calls, config without the entries)``;
+    ValueError for a value out of its range."""
+    depth, rest = _integer_setting(config, "max_call_depth",
+                                   DEFAULT_MAX_CALL_DEPTH, 1, MAX_CALL_DEPTH)
+    calls, rest = _integer_setting(rest, "max_graph_calls",
+                                   DEFAULT_MAX_GRAPH_CALLS, 0, MAX_GRAPH_CALLS)
+    return depth, calls, rest
+
+
+def _integer_setting(config: dict, key: str, default: int, lowest: int,
+                     highest: int) -> tuple[int, dict]:
+    """``[refinfer] key`` as an integer from lowest to highest, and the
+    config without it."""
+    text, rest = _pop_setting(config, key, str(default))
+    digits = text.isascii() and text.isdigit() and len(text) <= len(str(highest))
+    if not digits or not lowest <= int(text) <= highest:
+        raise ValueError(f"[{SECTION}] {key}={text!r}: expected an integer "
+                         f"from {lowest} to {highest} (default {default})")
     return int(text), rest
 
 

@@ -113,7 +113,7 @@ def refinfer_settings(config: dict) -> tuple[str, bool]:
         raise ValueError(f"unknown key(s) in [{SECTION}]: "
                          f"{', '.join(sorted(section))} (known: backend, "
                          "precision, cast_outputs, process_tuning, "
-                         "max_call_depth)")
+                         "max_call_depth, max_graph_calls)")
     if precision not in PRECISIONS:
         raise ValueError(f"[{SECTION}] precision={precision!r}: expected one "
                          f"of {', '.join(PRECISIONS)}")

@@ -8,13 +8,13 @@ import os
 import numpy as np
 
 from .. import distributed, sharing
-from ..errors import CallDepthError, MindIRError
+from ..errors import CallBudgetExceeded, CallDepthError, MindIRError
 from ..precision import cast_outputs
 from ..runtime import IOSpec, LoadedModel, shape_fits
 from ..watch import keep_hooks
 from ._checkparam import (check_isinstance, check_list_of_element,
                           check_section_dict)
-from .backend import (backend_setting, call_depth_setting, effective_backend,
+from .backend import (backend_setting, call_limits_setting, effective_backend,
                       process_tuning_setting, thread_settings)
 from .config import merge, parse_config_file
 from .context import Context
@@ -125,7 +125,7 @@ class Model:
         try:
             backend, rest = backend_setting(config)     # api/backend.py
             tuning, rest = process_tuning_setting(rest)
-            depth, rest = call_depth_setting(rest)
+            depth, calls, rest = call_limits_setting(rest)
             precision, self._cast_outputs = refinfer_settings(rest)
             backend = effective_backend(backend, precision)
             threads = thread_settings(context, backend)
@@ -139,6 +139,7 @@ class Model:
                                  precision=precision, threads=threads,
                                  weights=attached and attached.weights,
                                  process_tuning=tuning, max_call_depth=depth,
+                                 max_graph_calls=calls,
                                  data=source.data, weight_data=source.weight_data)
             variable = variable_weight_names(config, config_path,
                                              loaded.parameters())
@@ -298,7 +299,7 @@ class Model:
         shapes = [t.shape for t in tensors]    # the current shapes, or dynamic dims filled
         try:
             results = self._loaded.run(arrays, hooks, shapes=shapes)
-        except (ValueError, TypeError, CallDepthError) as exc:
+        except (ValueError, TypeError, CallDepthError, CallBudgetExceeded) as exc:
             raise RuntimeError(f"predict failed! Error is {exc}") from exc
         if self._cast_outputs:
             results = cast_outputs(results, [s.dtype for s in

@@ -6,7 +6,7 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
-from ._ref.common import FLOATS, compute_dtype
+from ._ref.common import FLOATS, compute_dtype, require_tensors
 
 # In MindIR's order: a PRIMITIVE_FUNCTION node passes the position as a code.
 MODES = ("bilinear", "nearest", "bicubic")
@@ -44,6 +44,7 @@ def _source(grid, size, align_corners, padding_mode):
 def grid_sample(op, input_x, grid, interpolation_mode, padding_mode, align_corners):
     """Samples input_x (N, C, *S) at grid (N, *O, k), k = len(S) coordinates
     in x, y(, z) order (the last spatial axis first); output (N, C, *O)."""
+    require_tensors(op, input_x=input_x, grid=grid)
     rank = input_x.ndim - 2
     mode, padding = interpolation_mode, padding_mode
     if mode not in MODES[:2] or padding not in PADDINGS:

@@ -1,5 +1,5 @@
-"""Each failure signature of two 20,000-case fuzz campaigns (``tools/fuzz.py
---cases 20000 --seed 1 --timeout 20``, then ``--seed 2``, issue 17), rebuilt
+"""Each failure signature of three 20,000-case fuzz campaigns (``tools/fuzz.py
+--cases 20000 --seed 1 --timeout 20``, then seeds 2 and 3, issue 17), rebuilt
 from its golden model and mutation steps (the case.json of its reproducer):
 refinfer now refuses every one of them with a clean error that says what is
 wrong."""
@@ -14,7 +14,7 @@ from fuzzer.worker import run_case
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # (signature found, golden model, mutation kind, steps, backend, input seed,
-#  what the error now says); seed 1's, then seed 2's
+#  what the error now says); seed 1's, then seed 2's and seed 3's
 CASES = [
     ("memory:MemoryError@refinfer/ops/_kernels/conv.py:fused_conv2d",
      "golden/resnet50_narrow/model.mindir", "struct", [("drop_field", 4030237285), ("int_extreme", 1422355824)], "numba", 4182632860,
@@ -106,6 +106,31 @@ CASES = [
     ("raw:TypeError@refinfer/ops/tuple_get_item.py:tuple_get_item",
      "golden/list_plumbing/model.mindir", "struct", [("op_type", 1836040674)], "numba", 3021671131,
      r"TupleGetItem: expected a tuple or a list, got 0"),
+    # seed 3's
+    ("hang:predict",
+     "golden/ctrl_whileloop/model.mindir", "struct", [("drop_field", 3658832570)], "reference", 2756028469,
+     r"more than 100000 graph calls in one run \(a loop that never ends\?\)"),
+    ("raw:AttributeError@refinfer/ops/grid_sampler.py:grid_sample",
+     "golden/oppack_vision/model.mindir", "struct", [("wire_confusion", 2641599988)], "reference", 1590420553,
+     r"GridSampler2D: grid must be a tensor, got 0"),
+    ("raw:IndexError@refinfer/ops/_ref/fft.py:hermitian_ifftn",
+     "golden/ops/ihfftn/model.mindir", "struct", [("attribute_values", 2328269639)], "numba", 2427983217,
+     r"IHFFTN: dim \(or s\) must name at least one axis, got \(\)"),
+    ("raw:IndexError@refinfer/ops/_ref/fft.py:transform_n",
+     "golden/ops/rfftn/model.mindir", "struct", [("shape", 3494939189)], "numba", 2443343498,
+     r"RFFTN: dim \(1, 2\): axis 2 out of range for rank 2"),
+    ("raw:TypeError@refinfer/ops/_ref/sequence.py:compare",
+     "golden/list_ops/model.mindir", "struct", [("op_type", 398261741)], "reference", 3922127852,
+     r"sequence lt: expected a tuple or a list, got 0"),
+    ("raw:TypeError@refinfer/ops/_ref/sequence.py:position",
+     "golden/ops/argsort/model.mindir", "struct", [("dtype", 3490795711)], "reference", 3325171905,
+     r"\(op TupleGetItem\) failed: TypeError: expected an int, ints or an int tensor, got None"),
+    ("raw:TypeError@refinfer/ops/tuple_to_tensor.py:tuple_to_tensor",
+     "golden/list_plumbing/model.mindir", "struct", [("drop_field", 4174542707)], "reference", 3858385688,
+     r"TupleToTensor: expected a tuple or a list, got dtype\('int32'\)"),
+    ("raw:ZeroDivisionError@refinfer/ops/resize_bicubic.py:cubic_weights",
+     "golden/ops/resize_bicubic/model.mindir", "struct", [("dtype", 3837947898)], "reference", 2275555753,
+     r"ResizeBicubic: output size \(5, 0\) must be positive"),
 ]
 
 

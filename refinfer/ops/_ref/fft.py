@@ -18,6 +18,9 @@ import numpy as np
 
 from refinfer import args
 
+from .reduce import reduce_axes
+from .search import one_axis
+
 # The FFTNormMode codes of MindIR (PRIMITIVE_FUNCTION inputs); None is backward.
 NORMS = ("backward", "forward", "ortho")
 # The Hermitian transforms scale as the opposite direction of their real twin.
@@ -75,7 +78,7 @@ def transform(name, fn, x, n, dim, norm, real_in=False, real_out=False):
     real_in: x must be real (RFFT, IHFFT); real_out: the result is real."""
     x = _check_input(name, x, real_in)
     n = None if n is None else int(args.scalar(n))
-    out = fn(x, n, int(dim), norm_mode(norm))
+    out = fn(x, n, one_axis(dim, x.ndim), norm_mode(norm))
     return real_result(x, out) if real_out else complex_result(x, out)
 
 
@@ -88,8 +91,21 @@ def transform_n(name, fn, x, s, dim, norm, real_in=False, real_out=False):
         raise ValueError(f"{name}: s {s} and dim {dim} must have the same length")
     if s is not None and dim is None:   # NumPy 2 wants the axes spelled out
         dim = tuple(range(x.ndim - len(s), x.ndim))
+    if dim is not None:
+        dim = _axes(name, dim, x.ndim)
     out = fn(x, s, dim, norm_mode(norm))
     return real_result(x, out) if real_out else complex_result(x, out)
+
+
+def _axes(name: str, dim: tuple, ndim: int) -> tuple[int, ...]:
+    """dim's axes wrapped into [0, ndim): at least one, none twice."""
+    if not dim:
+        raise ValueError(f"{name}: dim (or s) must name at least one axis, got "
+                         f"{dim} for an input of rank {ndim}")
+    try:
+        return reduce_axes(dim, ndim)
+    except ValueError as exc:
+        raise ValueError(f"{name}: dim {dim}: {exc}") from None
 
 
 def hermitian_fftn(x, s, axes, norm):

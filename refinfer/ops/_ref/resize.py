@@ -54,10 +54,13 @@ def linear_weights(size_in, size_out, align_corners, half_pixel_centers):
 
 
 def check_image(op: str, image: np.ndarray, size) -> None:
-    """The 2-D resize ops take an (N, C, H, W) image and two sizes."""
+    """The 2-D resize ops take an (N, C, H, W) image and two positive
+    sizes."""
     if image.ndim != 4 or len(size) != 2:
         raise ValueError(f"{op}: 4-D image and 2 sizes expected, got "
                          f"{image.shape} and {size}")
+    if min(size) <= 0:
+        raise ValueError(f"{op}: output size {tuple(size)} must be positive")
 
 
 def resize(x: np.ndarray, size, mode: str, align_corners: bool,

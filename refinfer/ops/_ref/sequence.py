@@ -88,9 +88,19 @@ def compare(x, y, op: str) -> bool:
     """Python's lexicographic comparison of two tuples or lists: ``op`` is
     "eq" (elements compared by :func:`same_element`), "lt", "le", "gt" or
     "ge" (elements must be scalars)."""
+    require_sequence(x, f"sequence {op}")
+    require_sequence(y, f"sequence {op}")
     if op == "eq":
         return len(x) == len(y) and all(map(same_element, x, y))
     return getattr(operator, op)(tuple(map(operand, x)), tuple(map(operand, y)))
+
+
+def require_sequence(value, op: str) -> None:
+    """A clear error where ``op`` is given something other than a tuple or
+    a list (a mutated graph's tensor or number)."""
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"{op}: expected a tuple or a list, got "
+                        f"{describe_value(value)}")
 
 
 def not_empty(sequence, op: str):
@@ -103,10 +113,8 @@ def not_empty(sequence, op: str):
 def position(sequence, index, op: str) -> int:
     """``index`` into a tuple or list, checked: an element of ``sequence``
     (negative counts from the end), else an error naming both."""
-    if not isinstance(sequence, (tuple, list)):
-        raise TypeError(f"{op}: expected a tuple or a list, got "
-                        f"{describe_value(sequence)}")
-    length, index = len(sequence), int(index)
+    require_sequence(sequence, op)
+    length, index = len(sequence), args.integer(index)
     if not -length <= index < length:
         raise IndexError(f"{op}: index {index} out of range for a sequence "
                          f"of {length}")

@@ -73,8 +73,10 @@ def launch(kernel, count: int, *args) -> None:
 
 
 def to_device(array: np.ndarray):
-    """A device copy of a host array (made C-contiguous first)."""
-    return cuda.to_device(np.ascontiguousarray(array))
+    """A device copy of a host array (made C-contiguous first; a 0-d
+    array stays 0-d, where NumPy's ascontiguousarray makes it 1-d)."""
+    array = np.asarray(array)
+    return cuda.to_device(np.ascontiguousarray(array).reshape(array.shape))
 
 
 def empty(shape, dtype):
@@ -85,3 +87,31 @@ def empty(shape, dtype):
 def to_host(device_array) -> np.ndarray:
     """The device array's values, copied into a new host array."""
     return device_array.copy_to_host()
+
+
+def is_device_array(value) -> bool:
+    """Whether ``value`` is an array on the device (under the simulator,
+    numba's fake device array)."""
+    return getattr(value, "__cuda_ndarray__", False) is True
+
+
+def stand_in(device_array) -> np.ndarray:
+    """A host array with the device array's shape and dtype and no memory
+    (every stride 0): what code that reads only ``.shape``, ``.dtype`` or
+    ``.ndim`` (shape ops, argument binding) is given instead of copying."""
+    return np.broadcast_to(np.zeros((), device_array.dtype), device_array.shape)
+
+
+def available() -> bool:
+    """Whether a GPU and its driver answer (always under the simulator)."""
+    return cuda.is_available()
+
+
+def select(device_id: int) -> None:
+    """Make GPU ``device_id`` this thread's device; ValueError naming the
+    id and how many GPUs there are when there is no such GPU."""
+    count = len(cuda.gpus)
+    if not 0 <= device_id < count:
+        raise ValueError(f"context.gpu.device_id={device_id}: this machine "
+                         f"has {count} GPU(s) (ids 0 to {count - 1})")
+    cuda.select_device(device_id)

@@ -150,11 +150,13 @@ def _stand_ins(value):
 class CopyStep:
     """Copy the value of slot ``source`` to the device (``to`` DEVICE) or
     the host; ``certain``: the value is known to be on the other side (not
-    so for a callee's inputs, copied only where they are)."""
+    so for a callee's inputs, copied only where they are); ``arrays``: the
+    tensors in it (a tuple's each count)."""
     source: int
     to: str
     out: int
     certain: bool
+    arrays: int = 1
     node: Node | None = None      # the node whose argument it is, for explain
     frees: tuple[int, ...] = ()
 
@@ -269,6 +271,7 @@ class _Placer:
         self.freeable = {s for name, s in plan.names.items()
                          if name not in pinned}
         self.where = self._initial_places(graph)
+        self.abstracts = {k: i.abstract for k, i in enumerate(graph.inputs)}
         self.copies: dict[tuple[int, str], int] = {}
         self.steps: list = []
 
@@ -316,6 +319,7 @@ class _Placer:
                     else value for pos, value in enumerate(step.template)]
         self.steps.append(DeviceStep(node, _kernel(op, where), template,
                                      dynamic, step.out, placement=where))
+        self.abstracts[step.out] = node.abstract
         self.where[step.out] = self._result_place(where, node, dynamic)
 
     @staticmethod
@@ -342,8 +346,9 @@ class _Placer:
         if key not in self.copies:
             self.template.append(None)
             out = len(self.template) - 1
-            self.steps.append(CopyStep(slot, to, out,
-                                       self.where.get(slot) != ANY, node))
+            self.steps.append(CopyStep(slot, to, out, self.where.get(slot) != ANY,
+                                       _tensor_count(self.abstracts.get(slot)),
+                                       node))
             self.copies[key] = out
             self.where[out] = to
             self.freeable.add(out)
@@ -377,9 +382,14 @@ class _Placer:
 
 def _holds_tensors(abstract: Abstract | None) -> bool:
     """Whether a value of ``abstract`` has a tensor in it (unknown: yes)."""
+    return _tensor_count(abstract) > 0
+
+
+def _tensor_count(abstract: Abstract | None) -> int:
+    """The tensors in a value of ``abstract`` (unknown: one)."""
     if abstract is None or abstract.kind == "other":
-        return True
-    return any(leaf.kind == "tensor" for leaf in abstract.flatten())
+        return 1
+    return sum(leaf.kind == "tensor" for leaf in abstract.flatten())
 
 
 def device_weights_bytes(program: Program) -> int:
@@ -431,11 +441,12 @@ def describe(program: Program) -> str:
             if step.node is not None else " (the output)"
         when = "" if step.certain else " [if it is on the host side]" \
             if step.to == DEVICE else " [if it is on the device]"
-        lines.append(f"  {graph}: {what} to the {step.to}{reader}{when}")
+        arrays = f" ({step.arrays} tensors)" if step.arrays != 1 else ""
+        lines.append(f"  {graph}: {what}{arrays} to the {step.to}{reader}{when}")
     certain = [s for _, s, _ in found if s.certain]
-    to_device = sum(s.to == DEVICE for s in certain)
-    lines.append(f"total: {len(certain)} host crossing(s), {to_device} to the "
-                 f"device, {len(certain) - to_device} to the host; "
-                 f"{len(found) - len(certain)} more conditional ones "
-                 f"(values passed into graph calls)")
+    to_device = sum(s.arrays for s in certain if s.to == DEVICE)
+    to_host = sum(s.arrays for s in certain if s.to == HOST)
+    lines.append(f"total: {to_device + to_host} host crossing(s), {to_device} to "
+                 f"the device, {to_host} to the host; {len(found) - len(certain)} "
+                 f"more conditional ones (values passed into graph calls)")
     return "\n".join(lines)

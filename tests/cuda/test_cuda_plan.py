@@ -10,6 +10,7 @@ import pytest
 
 import refinfer as mslite
 from refinfer import executor, gpu
+from refinfer.cli import main as cli_main
 from refinfer.cuda import device, plan as device_plan
 from refinfer.format.reader import ValueInfo
 from refinfer.format.values import Abstract
@@ -202,3 +203,34 @@ def test_the_loaded_model_selects_its_device_and_checks_the_id():
     case = golden_case("mlp")
     with pytest.raises(ValueError, match=r"device_id=3: this machine has 1 GPU"):
         LoadedModel(case.model_path, "cuda", device_id=3)
+
+
+# -- the command line ------------------------------------------------------------
+def test_explain_and_run_on_the_gpu_target_report_the_same_crossings(capsys):
+    path = golden_case("mlp").model_path
+    assert cli_main(["explain", path, "--target", "gpu"]) == 0
+    listing = capsys.readouterr().out
+    assert "  device " in listing and "(ReLU)" in listing
+    total = [line for line in listing.splitlines() if line.startswith("total: ")]
+    program = LoadedModel(path, "cuda").program
+    certain = [s for _, s, _ in device_plan.crossings(program) if s.certain]
+    to_device = sum(s.to == "device" for s in certain)
+    assert total == [f"total: {len(certain)} host crossing(s), {to_device} to "
+                     f"the device, {len(certain) - to_device} to the host; 0 more "
+                     f"conditional ones (values passed into graph calls)"]
+    assert cli_main(["run", path, "--target", "gpu"]) == 0
+    assert (f"host crossings of the last predict: {len(certain)} ({to_device} "
+            f"to the device") in capsys.readouterr().out
+
+
+def test_dump_and_bisect_check_the_gpu_run_node_by_node(tmp_path, capsys):
+    """The device plan's values dumped (host copies), then bisected against
+    the CPU's reference, in lockstep and from the dump."""
+    path = golden_case("mlp").model_path
+    out = tmp_path / "dump"
+    assert cli_main(["dump", path, "--target", "gpu", "--out", str(out)]) == 0
+    assert len(list(out.glob("00000*.npy"))) == 5     # (and the input)
+    assert cli_main(["bisect", path, "--backend", "cuda", "--against",
+                     "reference"]) == 0
+    assert "5 node run(s), 5 tensor(s) compared, 0 failed" in capsys.readouterr().out
+    assert cli_main(["bisect", path, "--against", str(out)]) == 0

@@ -15,7 +15,9 @@ simulator.
 """
 from __future__ import annotations
 
+import contextlib
 import math
+import threading
 from types import SimpleNamespace
 
 import numpy as np
@@ -29,6 +31,7 @@ MAX_BLOCKS = 1024       # grid-stride loops cover the rest
 # start) and ~1 us per element of a grid-stride loop: one warp-sized block
 # is the fastest grid it runs (docs/gpu-facts in the shared notes).
 SIMULATED_THREADS = 32
+_SIMULATOR_TURN = threading.Lock()
 
 # Kernels name ``cuda`` itself for cuda.grid, cuda.local...: the simulator
 # swaps the module object in a kernel's globals for its per-thread one.
@@ -67,9 +70,13 @@ def launch_shape(count: int) -> tuple[int, int]:
 
 
 def launch(kernel, count: int, *args) -> None:
-    """Run ``kernel(*args)``, a grid-stride loop over ``count`` items."""
+    """Run ``kernel(*args)``, a grid-stride loop over ``count`` items. The
+    simulator runs one kernel at a time in a process (it asserts so): its
+    launches from several threads (ModelParallelRunner's workers) wait in
+    turn; a GPU takes them as they come."""
     blocks, threads = launch_shape(count)
-    kernel[blocks, threads](*args)
+    with _SIMULATOR_TURN if SIMULATED else contextlib.nullcontext():
+        kernel[blocks, threads](*args)
 
 
 def to_device(array: np.ndarray):

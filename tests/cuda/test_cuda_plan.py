@@ -4,6 +4,7 @@ kernels, hooks on host copies; golden models with ``target=["gpu"]``
 matching their references; the GPU target's fallback and error."""
 import os
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -234,3 +235,31 @@ def test_dump_and_bisect_check_the_gpu_run_node_by_node(tmp_path, capsys):
                      "reference"]) == 0
     assert "5 node run(s), 5 tensor(s) compared, 0 failed" in capsys.readouterr().out
     assert cli_main(["bisect", path, "--against", str(out)]) == 0
+
+
+def test_parallel_runner_workers_share_the_device_plan():
+    """Two workers on the GPU target: one loaded model, so one device plan
+    and one set of device weights; requests from two client threads give
+    the golden outputs."""
+    case = golden_case("mlp")
+    context = mslite.Context()
+    context.target = ["gpu"]
+    context.parallel.workers_num = 2
+    runner = mslite.ModelParallelRunner()
+    runner.build_from_file(case.model_path, context)
+    assert runner._model._loaded.backend == "cuda"
+    results = []
+
+    def client():
+        inputs = runner.get_inputs()
+        inputs[0].set_data_from_numpy(case.inputs()[0])
+        for _ in range(3):
+            results.append(runner.predict(inputs)[0].get_data_to_numpy())
+    clients = [threading.Thread(target=client) for _ in range(2)]
+    for thread in clients:
+        thread.start()
+    for thread in clients:
+        thread.join()
+    assert len(results) == 6
+    for got in results:
+        np.testing.assert_allclose(got, case.outputs()[0], **case.tolerance)

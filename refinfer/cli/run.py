@@ -132,7 +132,8 @@ def _text(result: dict) -> str:
                  f"({moved['to_device']} to the device, "
                  f"{moved['to_device_bytes']} bytes; {moved['to_host']} to the "
                  f"host, {moved['to_host_bytes']} bytes); cuda kernels "
-                 f"declined: {moved['declined']}\n")
+                 f"declined: {moved['declined']} ({moved['declined_copies']} "
+                 f"of the copies)\n")
     latency = result["latency_ms"]
     if latency:
         text += (f"latency over {latency['loop_count']} predict(s): min "

@@ -45,6 +45,7 @@ from refinfer.step import Hooks, KernelStep
 from . import device
 
 HOST, DEVICE, ANY, NONE = "host", "device", "any", "none"   # where a slot's value is
+MIXED = "mixed"     # a sequence gathered from both sides (counts in _Placer.sides)
 CPU_BACKEND = "numba"       # the CPU kernels host steps and declines run
 
 # Ops whose result is their first argument's data in another shape.
@@ -63,12 +64,15 @@ MONADS = frozenset({"UpdateState"})
 @dataclass
 class Transfers:
     """A run's host crossings: copies to the device and to the host (each
-    array once, with its bytes) and the cuda kernels that declined."""
+    array once, with its bytes), the cuda kernels that declined and the
+    copies their CPU kernels needed (among the others: the copies a plan
+    lists are ``copies - declined_copies``)."""
     to_device: int = 0
     to_device_bytes: int = 0
     to_host: int = 0
     to_host_bytes: int = 0
     declined: int = 0
+    declined_copies: int = 0
 
     @property
     def copies(self) -> int:
@@ -81,7 +85,7 @@ class Transfers:
         return (f"{self.copies} host crossing(s): {self.to_device} to the "
                 f"device ({self.to_device_bytes} bytes), {self.to_host} to the "
                 f"host ({self.to_host_bytes} bytes); {self.declined} cuda "
-                f"kernel(s) declined")
+                f"kernel(s) declined ({self.declined_copies} of the copies)")
 
 
 _current: contextvars.ContextVar[Transfers | None] = contextvars.ContextVar(
@@ -201,9 +205,13 @@ def device_kernel(op) -> Callable:
         if result is not None:
             return result
         count = _current.get()
-        if count is not None:
-            count.declined += 1
-        return send(cpu(*fetch(args)))
+        if count is None:
+            return send(cpu(*fetch(args)))
+        before = count.copies
+        result = send(cpu(*fetch(args)))
+        count.declined += 1
+        count.declined_copies += count.copies - before
+        return result
     return run
 
 
@@ -273,6 +281,7 @@ class _Placer:
         self.where = self._initial_places(graph)
         self.abstracts = {k: i.abstract for k, i in enumerate(graph.inputs)}
         self.copies: dict[tuple[int, str], int] = {}
+        self.sides: dict[int, dict[str, int]] = {}   # MIXED slot -> tensors per side
         self.steps: list = []
 
     def _initial_places(self, graph) -> dict[int, str]:
@@ -320,7 +329,7 @@ class _Placer:
         self.steps.append(DeviceStep(node, _kernel(op, where), template,
                                      dynamic, step.out, placement=where))
         self.abstracts[step.out] = node.abstract
-        self.where[step.out] = self._result_place(where, node, dynamic)
+        self.where[step.out] = self._result_place(where, node, dynamic, step.out)
 
     @staticmethod
     def _need(where: str, pos: int, convert, node: Node) -> str:
@@ -346,9 +355,10 @@ class _Placer:
         if key not in self.copies:
             self.template.append(None)
             out = len(self.template) - 1
-            self.steps.append(CopyStep(slot, to, out, self.where.get(slot) != ANY,
-                                       _tensor_count(self.abstracts.get(slot)),
-                                       node))
+            have = self.where.get(slot)
+            arrays = self.sides[slot][HOST if to == DEVICE else DEVICE] \
+                if have == MIXED else _tensor_count(self.abstracts.get(slot))
+            self.steps.append(CopyStep(slot, to, out, have != ANY, arrays, node))
             self.copies[key] = out
             self.where[out] = to
             self.freeable.add(out)
@@ -363,21 +373,37 @@ class _Placer:
             self.on_device[id(value)] = (value, device.to_device(value))
         return self.on_device[id(value)][1]
 
-    def _result_place(self, where: str, node: Node, dynamic: tuple) -> str:
+    def _result_place(self, where: str, node: Node, dynamic: tuple,
+                      out: int) -> str:
         if where == DEVICE:
             return DEVICE
         if where == "pass":
-            return self._passed_place(node, dynamic)
+            return self._passed_place(node, dynamic, out)
         if where == "view" and dynamic and dynamic[0][0] == 0:
             return self.where.get(dynamic[0][1], NONE)
         return HOST if _holds_tensors(node.abstract) else NONE
 
-    def _passed_place(self, node: Node, dynamic: tuple) -> str:
+    def _passed_place(self, node: Node, dynamic: tuple, out: int) -> str:
+        """Where plumbing's result is: its first argument's place (a part
+        of it: anywhere, if that was MIXED), or for a sequence of its
+        arguments their common place, MIXED (with the tensors on each
+        side counted) where they are on both sides."""
         if node.op.name in MONADS:
             return NONE
-        places = {self.where.get(slot, NONE) for pos, slot, _ in dynamic
-                  if node.op.name in GATHERS or pos == 0} - {NONE}
-        return places.pop() if len(places) == 1 else ANY if places else NONE
+        if node.op.name not in GATHERS:
+            first = [self.where.get(slot, NONE) for pos, slot, _ in dynamic
+                     if pos == 0]
+            return ANY if first == [MIXED] else first[0] if first else NONE
+        places = [(self.where.get(slot, NONE), slot) for _, slot, _ in dynamic]
+        kinds = {place for place, _ in places} - {NONE}
+        if len(kinds) <= 1:
+            return kinds.pop() if kinds else NONE
+        if not kinds <= {DEVICE, HOST}:
+            return ANY
+        self.sides[out] = {side: sum(_tensor_count(self.abstracts.get(slot))
+                                     for place, slot in places if place == side)
+                           for side in (DEVICE, HOST)}
+        return MIXED
 
 
 def _holds_tensors(abstract: Abstract | None) -> bool:

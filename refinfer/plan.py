@@ -187,7 +187,7 @@ def assign_frees(steps: list, freeable: set) -> None:
     last reader of (also used by the device plan, refinfer/cuda/plan.py)."""
     last_reader: dict[int, int] = {}
     for index, step in enumerate(steps):
-        for slot in _reads(step):
+        for slot in reads(step):
             if slot in freeable:
                 last_reader[slot] = index
     frees: dict[int, list[int]] = {}
@@ -197,7 +197,8 @@ def assign_frees(steps: list, freeable: set) -> None:
         step.frees = tuple(sorted(frees.get(index, ())))
 
 
-def _reads(step) -> list[int]:
+def reads(step) -> list[int]:
+    """The slots ``step`` reads."""
     if isinstance(step, CallStep):
         return [step.callee, *step.args]
     return [slot for _, slot, _ in step.dynamic]

@@ -86,9 +86,63 @@ def to_device(array: np.ndarray):
     return cuda.to_device(np.ascontiguousarray(array).reshape(array.shape))
 
 
+class Pool:
+    """Dead device arrays kept for reuse, bucketed by dtype and size: a
+    buffer released by the plan (refinfer/cuda/plan.py, ReleaseStep) or a
+    kernel's scratch serves the next :func:`empty` of that dtype and size,
+    reshaped, instead of a new allocation. At most ``per_size`` arrays a
+    bucket are kept (the rest go to numba's deallocation as before). One
+    stream orders every kernel, so a buffer reused by a later kernel is
+    never written while an earlier one still reads it."""
+
+    def __init__(self, per_size: int = 4):
+        self.per_size = per_size
+        self._free: dict[tuple, list] = {}
+        self._lock = threading.Lock()
+        self.allocated = self.reused = 0
+
+    def take(self, shape, dtype):
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        key = (np.dtype(dtype).str, math.prod(shape))
+        with self._lock:
+            kept = self._free.get(key)
+            array = kept.pop() if kept else None
+            if array is None:
+                self.allocated += 1
+            else:
+                self.reused += 1
+        if array is None:
+            return cuda.device_array(shape, dtype)
+        return array if array.shape == shape else array.reshape(shape)
+
+    def give(self, array) -> None:
+        """Keep ``array``, which nothing reads any more, for reuse."""
+        if array.size == 0:
+            return
+        key = (array.dtype.str, array.size)
+        with self._lock:
+            kept = self._free.setdefault(key, [])
+            if len(kept) < self.per_size:
+                kept.append(array)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._free.clear()
+            self.allocated = self.reused = 0
+
+
+POOL = Pool()
+
+
 def empty(shape, dtype):
-    """An uninitialised device array."""
-    return cuda.device_array(shape, dtype)
+    """An uninitialised device array: a dead one of this dtype and size
+    from :data:`POOL`, else a new one."""
+    return POOL.take(shape, dtype)
+
+
+def release(array) -> None:
+    """Give ``array`` (C-contiguous, read by nothing any more) to the pool."""
+    POOL.give(array)
 
 
 def to_host(device_array) -> np.ndarray:

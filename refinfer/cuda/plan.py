@@ -39,7 +39,7 @@ import numpy as np
 
 from refinfer.format.values import Abstract
 from refinfer.graph import Model, Node
-from refinfer.plan import CallStep, GraphPlan, Program, assign_frees
+from refinfer.plan import CallStep, GraphPlan, Program, assign_frees, reads
 from refinfer.step import Hooks, KernelStep
 
 from . import device
@@ -171,6 +171,37 @@ class CopyStep:
     def run(self, slots, hooks=None):
         value = slots[self.source]
         return send(value) if self.to == DEVICE else fetch(value)
+
+
+@dataclass(slots=True)
+class ReleaseStep:
+    """Give the device array of slot ``source``, read by nothing after
+    this, to the device pool (refinfer/cuda/device.py); ``out`` stays
+    None."""
+    source: int
+    out: int
+    frees: tuple[int, ...] = ()
+
+    @property
+    def dynamic(self) -> tuple:
+        return ((0, self.source, None),)
+
+    def run(self, slots, hooks=None):
+        value = slots[self.source]
+        if device.is_device_array(value):   # (not a pair of results)
+            device.release(value)
+
+
+def _allocates(step) -> bool:
+    """Whether ``step``'s result is always a new device array of its own."""
+    return isinstance(step, DeviceStep) and step.placement == DEVICE \
+        and step.node.op.recipe is not None
+
+
+def _reads_without_keeping(step) -> bool:
+    """Whether ``step`` neither keeps nor aliases the device arrays it
+    reads (so they may be reused once it has run)."""
+    return _allocates(step) or isinstance(step, CopyStep) and step.to == HOST
 
 
 @dataclass(slots=True)
@@ -310,9 +341,28 @@ class _Placer:
             if output != self.plan.output and isinstance(self.steps[-2], CallStep):
                 self.steps[-2].tail = False     # the copy follows it
         if not self.keep:
+            self._add_releases(self.freeable - {output})
             assign_frees(self.steps, self.freeable - {output})
         return dataclasses.replace(self.plan, template=self.template,
                                    steps=self.steps, output=output)
+
+    def _add_releases(self, freeable: set) -> None:
+        """A ReleaseStep after the last reader of each buffer that may go
+        back to the device pool: made by an elementwise (recipe) kernel,
+        which always allocates its result, and read only by such kernels
+        and copies to the host, which never keep or alias it."""
+        fresh = {s.out for s in self.steps if _allocates(s)} & freeable
+        last: dict[int, int] = {}
+        for index, step in enumerate(self.steps):
+            for slot in reads(step):
+                if slot in fresh and not _reads_without_keeping(step):
+                    fresh.discard(slot)
+                elif slot in fresh:
+                    last[slot] = index
+        for slot, index in sorted(last.items(), key=lambda item: -item[1]):
+            if slot in fresh:
+                self.template.append(None)
+                self.steps.insert(index + 1, ReleaseStep(slot, len(self.template) - 1))
 
     def _place_call(self, step: CallStep) -> None:
         self.steps.append(dataclasses.replace(step, frees=()))

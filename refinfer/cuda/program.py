@@ -367,7 +367,9 @@ def run(program: Program, operands):
     if size == 0:
         return out
     shapes = tuple(tuple(a.shape) for a in operands)
-    device.launch(runner(dtype), size, _values(operands, dtype),
-                  *_layout_on_device(shapes, shape), *_program_on_device(program),
-                  program.out_reg, out.reshape(size))
+    values = _values(operands, dtype)
+    device.launch(runner(dtype), size, values, *_layout_on_device(shapes, shape),
+                  *_program_on_device(program), program.out_reg, out.reshape(size))
+    if len(operands) > 1:       # scratch laid out by _values: no one reads it now
+        device.release(values)
     return out

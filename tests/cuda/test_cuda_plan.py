@@ -126,6 +126,31 @@ def test_a_tuple_from_both_sides_copies_out_only_its_device_tensors():
     np.testing.assert_array_equal(h, np.heaviside(X, np.float32(0.5)))
 
 
+def test_dead_buffers_of_elementwise_chains_are_reused():
+    """Exp, Neg, Exp, Neg, Abs on the device: each result dies after the
+    next op reads it and goes back to the pool, so a run allocates two
+    buffers and reuses them three times; the next run allocates none. A
+    value read by a view (r, Reshape) is never given back."""
+    x = Ref(RefKind.INPUT, 0)
+    ops = ["Exp", "Neg", "Exp", "Neg", "Abs"]
+    nodes = [_node(f"n{k}", op, _ref(f"n{k - 1}") if k else x,
+                   abstract=_tensor((2, 4))) for k, op in enumerate(ops)]
+    program = gpu.compile_model(_model(nodes))
+    released = [s.source for s in program.plans["main"].steps
+                if isinstance(s, device_plan.ReleaseStep)]
+    assert len(released) == 5
+    device.POOL.clear()
+    expected = np.abs(-np.exp(-np.exp(X)))
+    for allocated, reused in ((2, 3), (2, 8)):
+        result, _ = _run(program, X)
+        np.testing.assert_allclose(result, expected, rtol=1e-6)
+        assert (device.POOL.allocated, device.POOL.reused) == (allocated, reused)
+    plan = gpu.compile_model(mixed_model()).plans["main"]
+    released = {name for name, slot in plan.names.items() if slot in {
+        s.source for s in plan.steps if isinstance(s, device_plan.ReleaseStep)}}
+    assert released == {"m", "a", "y"}      # e is read by a view, r is one
+
+
 def test_weights_go_to_the_device_once_at_build():
     """W, a constant of a device step, is a device array in the plan; the
     host constants of host steps stay host arrays."""

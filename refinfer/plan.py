@@ -107,7 +107,9 @@ def compile_model(model: Model, backend: str = "reference",
                   fuse: bool = True) -> Program:
     """One plan per graph. ``keep`` disables freeing (debugging);
     ``precision="float64"`` compiles the float64 oracle (refinfer/precision.py);
-    ``fuse=False`` keeps a fast backend's plan op by op (refinfer/passes)."""
+    ``fuse=False`` keeps a fast backend's plan op by op (refinfer/passes).
+    For the GPU, refinfer/gpu.py's compile_model places this compiler's
+    ``cuda`` plan on the device (refinfer/cuda/plan.py)."""
     pinned = set().union(*(g.free_vars for g in model.graphs.values()))
     widen = (constant_map(precision), value_map(precision))
     graphs = model.graphs
@@ -176,21 +178,27 @@ class _GraphCompiler:
 
     def _add_frees(self, steps: list, output: int) -> None:
         """Give each step the slots it reads for the last time."""
-        freeable = {s for name, s in self.names.items()
-                    if name not in self.pinned} - {output}
-        last_reader: dict[int, int] = {}
-        for index, step in enumerate(steps):
-            for slot in _reads(step):
-                if slot in freeable:
-                    last_reader[slot] = index
-        frees: dict[int, list[int]] = {}
-        for slot, index in last_reader.items():
-            frees.setdefault(index, []).append(slot)
-        for index, step in enumerate(steps):
-            step.frees = tuple(sorted(frees.get(index, ())))
+        assign_frees(steps, {s for name, s in self.names.items()
+                             if name not in self.pinned} - {output})
 
 
-def _reads(step) -> list[int]:
+def assign_frees(steps: list, freeable: set) -> None:
+    """Set each step's ``frees`` to the slots of ``freeable`` it is the
+    last reader of (also used by the device plan, refinfer/cuda/plan.py)."""
+    last_reader: dict[int, int] = {}
+    for index, step in enumerate(steps):
+        for slot in reads(step):
+            if slot in freeable:
+                last_reader[slot] = index
+    frees: dict[int, list[int]] = {}
+    for slot, index in last_reader.items():
+        frees.setdefault(index, []).append(slot)
+    for index, step in enumerate(steps):
+        step.frees = tuple(sorted(frees.get(index, ())))
+
+
+def reads(step) -> list[int]:
+    """The slots ``step`` reads."""
     if isinstance(step, CallStep):
         return [step.callee, *step.args]
     return [slot for _, slot, _ in step.dynamic]

@@ -16,12 +16,12 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from . import executor, process, warmup
+from . import executor, gpu, process, warmup
 from .errors import GraphError, NodeError
 from .format.reader import MindIRFile, read_mindir
 from .format.values import MONAD, Abstract
 from .graph import Graph, Model, Ref, RefKind, build_model
-from .plan import CallStep, Program, compile_model
+from .plan import CallStep, Program
 
 
 @dataclass
@@ -39,7 +39,7 @@ class LoadedModel:
                  process_tuning: bool = True,
                  max_call_depth: int = executor.DEFAULT_MAX_CALL_DEPTH,
                  max_graph_calls: int = executor.DEFAULT_MAX_GRAPH_CALLS,
-                 data=None, weight_data=None):
+                 data=None, weight_data=None, device_id: int = 0):
         """``weights`` (name -> array) replaces the file's weights, which are
         then not read (a weight-sharing worker's views of shared memory).
         ``process_tuning``: tune malloc for steady predicts once the model is
@@ -47,19 +47,24 @@ class LoadedModel:
         calls may nest in a run; ``max_graph_calls``: how many a run may
         make, 0 for no limit (refinfer/executor.py). ``data``,
         ``weight_data``: the model's bytes and its external weights' bytes,
-        read instead of files (format/reader.py)."""
+        read instead of files (format/reader.py). ``device_id``: the GPU
+        of a ``cuda`` backend (refinfer/gpu.py)."""
         self.path = os.fspath(path)
         self._swap_lock = threading.Lock()      # see replace_parameters
         self.threads = threads      # refinfer.threads.ThreadSettings or None
         self.max_call_depth = max_call_depth
         self.max_graph_calls = max_graph_calls or None
         self.backend, self.precision = backend, precision
+        self.device_id = device_id
+        self.last_transfers = None  # the last run's host crossings (cuda backend)
+        if backend == gpu.CUDA:
+            gpu.select(device_id)
         with _cyclic_gc_paused():
             self.file = read_mindir(self.path, dec_key, dec_mode, weights,
                                     data, weight_data)
             self.model: Model = build_model(self.file)
-            self.program: Program = compile_model(self.model, backend,
-                                                  precision=precision)
+            self.program: Program = gpu.compile_for(self.model, backend,
+                                                    precision=precision)
         main = self.model.main
         self._data_inputs = [k for k, i in enumerate(main.inputs)
                              if not i.is_monad]
@@ -69,7 +74,7 @@ class LoadedModel:
         _check_outputs_are_tensors(self.path, main)
         self.kernels_compiled = 0       # compile kernels now, not at predict
         self.warmup_note = ""           # why the warm-up stopped early, if it did
-        if backend != "reference":
+        if backend not in ("reference", gpu.CUDA):    # (numba.cuda: at first run)
             self.kernels_compiled, self.warmup_note = \
                 warmup.compile_kernels(self)
         if process_tuning:
@@ -92,10 +97,19 @@ class LoadedModel:
             self.threads.apply()
         program = self._program(keep, fused=hooks is None if fused is None
                                 else fused)
-        values = executor.flatten(executor.run(
-            program, args, hooks, self.max_call_depth,
-            self.max_graph_calls if max_calls is None else max_calls))
+        with self._counting() as transfers:
+            values = executor.flatten(executor.run(
+                program, args, hooks, self.max_call_depth,
+                self.max_graph_calls if max_calls is None else max_calls))
+        self.last_transfers = transfers
         return [self._output_array(k, v) for k, v in enumerate(values)]
+
+    def _counting(self):
+        """The run's count of host crossings on the GPU (on the CPU: none)."""
+        if self.backend != gpu.CUDA:
+            return contextlib.nullcontext()
+        gpu.select(self.device_id)      # (the calling thread's device)
+        return gpu.counting()
 
     def _output_array(self, index: int, value) -> np.ndarray:
         """Output ``index`` as an array; a value that is no tensor (a
@@ -115,8 +129,8 @@ class LoadedModel:
             return self.program
         key = "_keep_program" if keep else "_unfused_program"
         if key not in self.__dict__:
-            self.__dict__[key] = compile_model(self.model, self.backend, keep,
-                                               self.precision, fuse=False)
+            self.__dict__[key] = gpu.compile_for(self.model, self.backend, keep,
+                                                 self.precision, fuse=False)
         return self.__dict__[key]
 
     # -- weights (issue 6) ------------------------------------------------------
@@ -140,8 +154,8 @@ class LoadedModel:
             file = _with_parameters(self.file, updates, copy)
             with _cyclic_gc_paused():
                 model = build_model(file)
-                program = compile_model(model, self.backend,
-                                        precision=self.precision)
+                program = gpu.compile_for(model, self.backend,
+                                          precision=self.precision)
             self.__dict__.pop("_keep_program", None)
             self.__dict__.pop("_unfused_program", None)
             self.file, self.model, self.program = file, model, program

@@ -82,10 +82,26 @@ def test_the_api_never_imports_the_tools():
                       lambda m: m.startswith("refinfer.tools")) == []
 
 
+GPU_GATE = "refinfer.gpu"   # the one module outside refinfer/cuda importing it
+
+
 def test_the_cpu_path_never_imports_the_cuda_backend():
-    """refinfer/cuda is imported by a GPU run only (numba.cuda costs 0.6 s)."""
-    assert _offenders(lambda m: not m.startswith("refinfer.cuda"),
+    """refinfer/cuda is imported by a GPU run only (numba.cuda costs 0.6 s):
+    outside it only the GPU target's gate, refinfer/gpu.py, imports it."""
+    assert _offenders(lambda m: not m.startswith("refinfer.cuda") and m != GPU_GATE,
                       lambda m: m.startswith("refinfer.cuda")) == []
+    assert any(m.startswith("refinfer.cuda") for m in GRAPH[GPU_GATE])
+
+
+def test_the_gpu_gate_imports_the_cuda_backend_in_functions_only():
+    """refinfer/gpu.py is imported by the plan compiler on every path; it
+    loads refinfer/cuda only when a function of it is called."""
+    tree = ast.parse(MODULES[GPU_GATE].read_text())
+    top = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+    assert top and all(
+        not (node.module or "").startswith("cuda") and not any(
+            alias.name == "cuda" or alias.name.startswith("refinfer.cuda")
+            for alias in node.names) for node in top)
 
 
 def _imports_numba_cuda(path: Path) -> bool:

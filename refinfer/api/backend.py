@@ -7,6 +7,13 @@ build may change in the process.
   file (``backend=reference``) or ``config_dict={"refinfer": {"backend":
   "reference"}}``. The float64 precision (``[refinfer] precision=float64``)
   always runs on the reference.
+- Target: ``context.target = ["gpu"]`` runs the device plan (backend
+  ``cuda``, refinfer/cuda/plan.py) on GPU ``context.gpu.device_id``;
+  ``["gpu", "cpu"]`` runs on the CPU backend above where no GPU or driver
+  is present, ``["gpu"]`` alone is then a build error (refinfer/gpu.py).
+  ``context.gpu.precision_mode``: ``enforce_fp32`` computes in float32
+  (no TF32 anywhere); ``preferred_fp16`` is accepted and also runs in
+  float32 for now. The float64 precision runs on the CPU's reference.
 - Threads: ``context.cpu.thread_num`` (0 = all usable cores) is the number
   of threads a predict uses (refinfer's worker pool on the fast backend,
   BLAS's threads on the reference); ``context.cpu.thread_affinity_core_list``
@@ -26,7 +33,7 @@ build may change in the process.
 """
 from __future__ import annotations
 
-from .. import threads
+from .. import gpu, threads
 from ..executor import DEFAULT_MAX_CALL_DEPTH, DEFAULT_MAX_GRAPH_CALLS
 from .context import Context
 from .debug import FALSE, TRUE
@@ -88,6 +95,12 @@ def _pop_setting(config: dict, key: str, default: str) -> tuple[str, dict]:
     if SECTION in rest:
         rest[SECTION] = section
     return value, rest
+
+
+def target_backend(context: Context, backend: str) -> str:
+    """The backend ``context.target`` asks for: ``cuda`` for a GPU, else
+    ``backend`` (the CPU's); gpu.NoGPU for ``["gpu"]`` without a GPU."""
+    return gpu.choose(context.target, backend)
 
 
 def effective_backend(backend: str, precision: str) -> str:

@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from .. import distributed, sharing
+from .. import distributed, gpu, sharing
 from ..errors import CallBudgetExceeded, CallDepthError, MindIRError
 from ..precision import cast_outputs
 from ..runtime import IOSpec, LoadedModel, shape_fits
@@ -15,7 +15,7 @@ from ..watch import keep_hooks
 from ._checkparam import (check_isinstance, check_list_of_element,
                           check_section_dict)
 from .backend import (backend_setting, call_limits_setting, effective_backend,
-                      process_tuning_setting, thread_settings)
+                      process_tuning_setting, target_backend, thread_settings)
 from .config import merge, parse_config_file
 from .context import Context
 from .debug import kernel_hooks, refinfer_settings
@@ -24,7 +24,7 @@ from .tensor import Tensor, TensorMeta, _TensorImpl
 from .weights import (check_weights, checkpoint_updates, named_updates,
                       variable_weight_names)
 
-SERVED_TARGETS = ("cpu",)
+SERVED_TARGETS = ("cpu", "gpu")
 
 
 def _failure_ends_distributed_job(method):
@@ -127,9 +127,10 @@ class Model:
             tuning, rest = process_tuning_setting(rest)
             depth, calls, rest = call_limits_setting(rest)
             precision, self._cast_outputs = refinfer_settings(rest)
-            backend = effective_backend(backend, precision)
+            backend = effective_backend(target_backend(context, backend),
+                                        precision)
             threads = thread_settings(context, backend)
-        except ValueError as exc:
+        except (ValueError, gpu.NoGPU) as exc:
             raise RuntimeError(f"{failed} {exc}") from exc
         try:
             # a weight-sharing worker reads no weights of its own
@@ -140,7 +141,8 @@ class Model:
                                  weights=attached and attached.weights,
                                  process_tuning=tuning, max_call_depth=depth,
                                  max_graph_calls=calls,
-                                 data=source.data, weight_data=source.weight_data)
+                                 data=source.data, weight_data=source.weight_data,
+                                 device_id=context.gpu.device_id)
             variable = variable_weight_names(config, config_path,
                                              loaded.parameters())
             shared = sharing.setup(loaded, config, attached)
@@ -283,6 +285,14 @@ class Model:
         self._predict(inputs, None, keep_hooks(keep, kept))
         return kept
 
+    def host_transfers(self) -> dict[str, int] | None:
+        """[refinfer] The last predict's host crossings on the GPU target
+        (``context.target = ["gpu"]``): arrays copied to the device and to
+        the host with their bytes, cuda kernels that declined; None on the
+        CPU or before a predict (docs/architecture.md, "The cuda backend")."""
+        transfers = self._require_built()._loaded.last_transfers
+        return None if transfers is None else transfers.as_dict()
+
     @_failure_ends_distributed_job
     def _predict(self, inputs, outputs, hooks) -> list[Tensor]:
         if not isinstance(inputs, (list, tuple)):
@@ -363,8 +373,8 @@ def _check_served(context: Context, model_type: ModelType, method: str) -> None:
     if preferred not in SERVED_TARGETS:
         raise RuntimeError(
             f"{method} failed! Error is target {preferred!r} is not "
-            f"supported by refinfer, which runs on the CPU: set "
-            f"context.target = ['cpu']")
+            f"supported by refinfer, which runs on the CPU and on CUDA GPUs: "
+            f"set context.target = ['cpu'] or ['gpu']")
     if model_type != ModelType.MINDIR:
         raise RuntimeError(f"{method} failed! Error is only "
                            "ModelType.MINDIR files are supported")

@@ -2,9 +2,11 @@
 --against DIR|float64|BACKEND [--backend NAME] [--float64] [--atol A]
 [--rtol R] [--tol NAME:ATOL,RTOL ...] [--json FILE] [--progress]``: compare
 every node with a reference as the model runs; report the first divergent
-node."""
+node. ``--backend cuda --against reference`` checks the GPU's device plan
+node by node against the CPU's reference."""
 from __future__ import annotations
 
+from .. import gpu
 from ..tools import bisect as tools_bisect
 from ..tools import common
 from .options import (add_model_inputs, add_precision_args, add_progress_arg,
@@ -22,7 +24,8 @@ def add(sub) -> None:
                         "(the float64 oracle) or a backend name")
     parser.add_argument("--backend", default="reference",
                         help="backend of the run checked (default "
-                        "%(default)s)")
+                        "%(default)s; cuda: the GPU's device plan, each node "
+                        "compared on a host copy)")
     add_precision_args(parser, cast=False)
     add_tolerance_args(parser, "; against float64 without --atol, --rtol "
                        "or --tol: each op's own error within its known "
@@ -35,9 +38,10 @@ def add(sub) -> None:
 
 
 def command(args) -> int:
-    if args.backend not in tools_bisect.backends():
+    known = [*tools_bisect.backends(), gpu.CUDA]
+    if args.backend not in known:
         raise ValueError(f"--backend {args.backend!r}: unknown (known: "
-                         f"{', '.join(tools_bisect.backends())})")
+                         f"{', '.join(known)})")
     model = common.load_model(args.model, precision(args), args.backend)
     inputs = common.model_inputs(model, args.input, args.seed)
     result = tools_bisect.bisect(model, inputs, args.against, args.atol,

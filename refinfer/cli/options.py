@@ -139,6 +139,15 @@ def add_run_settings(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=BACKENDS, default=DEFAULT_BACKEND,
                         help="numba: compiled kernels, fused plan (default); "
                         "reference: op-by-op NumPy, the numerical truth")
+    add_target_arg(parser, "run the device plan (context.target = ['gpu']) "
+                   "and report its host crossings")
+
+
+def add_target_arg(parser: argparse.ArgumentParser, gpu_does: str) -> None:
+    """``--target cpu|gpu``; ``gpu_does``: what the command does on it."""
+    parser.add_argument("--target", choices=("cpu", "gpu"), default="cpu",
+                        help=f"gpu: {gpu_does} (needs a CUDA GPU, or numba's "
+                        f"simulator: NUMBA_ENABLE_CUDASIM=1)")
 
 
 def build_model(path: str, args, config: dict | None = None,
@@ -152,6 +161,7 @@ def build_model(path: str, args, config: dict | None = None,
                          f"core) or more")
     context = Context()
     context.cpu.thread_num = args.threads
+    context.target = [getattr(args, "target", "cpu")]
     config = dict(config or {})
     config[SECTION] = {**config.get(SECTION, {}), "backend": args.backend}
     model = Model()

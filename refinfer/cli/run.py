@@ -1,8 +1,9 @@
 """``refinfer run MODEL [--input FILE ...] [--input-shapes SHAPES]
 [--output-dir DIR] [--seed N] [--loop-count N] [--threads N]
-[--backend numba|reference] [--json [FILE]] [--distributed [--ranks N]]
-[--float64 [--cast-outputs]]``: run a model and print its outputs in Lite's
-quick-start format, with their shape and dtype."""
+[--backend numba|reference] [--target cpu|gpu] [--json [FILE]]
+[--distributed [--ranks N]] [--float64 [--cast-outputs]]``: run a model and
+print its outputs in Lite's quick-start format, with their shape and dtype;
+on the GPU target also the last predict's host crossings."""
 from __future__ import annotations
 
 import json
@@ -113,7 +114,8 @@ def _run(args) -> dict:
             "threads": args.threads, "inputs": source,
             "outputs": [(o.name, o.data_size, o.element_num,
                          o.get_data_to_numpy()) for o in outputs],
-            "latency_ms": _latency(times) if args.loop_count else None}
+            "latency_ms": _latency(times) if args.loop_count else None,
+            "host_transfers": model.host_transfers()}
 
 
 def _latency(seconds: list[float]) -> dict:
@@ -124,6 +126,14 @@ def _latency(seconds: list[float]) -> dict:
 
 def _text(result: dict) -> str:
     text = "".join(_output_text(*output) for output in result["outputs"])
+    moved = result.get("host_transfers")
+    if moved is not None:
+        text += (f"host crossings of the last predict: {moved['copies']} "
+                 f"({moved['to_device']} to the device, "
+                 f"{moved['to_device_bytes']} bytes; {moved['to_host']} to the "
+                 f"host, {moved['to_host_bytes']} bytes); cuda kernels "
+                 f"declined: {moved['declined']} ({moved['declined_copies']} "
+                 f"of the copies)\n")
     latency = result["latency_ms"]
     if latency:
         text += (f"latency over {latency['loop_count']} predict(s): min "

@@ -13,3 +13,13 @@ Nothing in the CPU path imports this package: ``import numba.cuda`` costs
 0.6 s, and only a GPU run needs it. Set ``NUMBA_ENABLE_CUDASIM=1`` before
 the first import to run the kernels in numba's CUDA simulator.
 """
+
+
+def load_kernels() -> None:
+    """Import every module of this package once: the kernel tables among
+    them declare their ops' cuda kernels (registry.declare_kernels)."""
+    import importlib
+    import pkgutil
+    for info in pkgutil.iter_modules(__path__):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{info.name}")

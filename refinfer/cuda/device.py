@@ -15,7 +15,9 @@ simulator.
 """
 from __future__ import annotations
 
+import contextlib
 import math
+import threading
 from types import SimpleNamespace
 
 import numpy as np
@@ -29,6 +31,7 @@ MAX_BLOCKS = 1024       # grid-stride loops cover the rest
 # start) and ~1 us per element of a grid-stride loop: one warp-sized block
 # is the fastest grid it runs (docs/gpu-facts in the shared notes).
 SIMULATED_THREADS = 32
+_SIMULATOR_TURN = threading.Lock()
 
 # Kernels name ``cuda`` itself for cuda.grid, cuda.local...: the simulator
 # swaps the module object in a kernel's globals for its per-thread one.
@@ -67,21 +70,109 @@ def launch_shape(count: int) -> tuple[int, int]:
 
 
 def launch(kernel, count: int, *args) -> None:
-    """Run ``kernel(*args)``, a grid-stride loop over ``count`` items."""
+    """Run ``kernel(*args)``, a grid-stride loop over ``count`` items. The
+    simulator runs one kernel at a time in a process (it asserts so): its
+    launches from several threads (ModelParallelRunner's workers) wait in
+    turn; a GPU takes them as they come."""
     blocks, threads = launch_shape(count)
-    kernel[blocks, threads](*args)
+    with _SIMULATOR_TURN if SIMULATED else contextlib.nullcontext():
+        kernel[blocks, threads](*args)
 
 
 def to_device(array: np.ndarray):
-    """A device copy of a host array (made C-contiguous first)."""
-    return cuda.to_device(np.ascontiguousarray(array))
+    """A device copy of a host array (made C-contiguous first; a 0-d
+    array stays 0-d, where NumPy's ascontiguousarray makes it 1-d)."""
+    array = np.asarray(array)
+    return cuda.to_device(np.ascontiguousarray(array).reshape(array.shape))
+
+
+class Pool:
+    """Dead device arrays kept for reuse, bucketed by dtype and size: a
+    buffer released by the plan (refinfer/cuda/plan.py, ReleaseStep) or a
+    kernel's scratch serves the next :func:`empty` of that dtype and size,
+    reshaped, instead of a new allocation. At most ``per_size`` arrays a
+    bucket are kept (the rest go to numba's deallocation as before). One
+    stream orders every kernel, so a buffer reused by a later kernel is
+    never written while an earlier one still reads it."""
+
+    def __init__(self, per_size: int = 4):
+        self.per_size = per_size
+        self._free: dict[tuple, list] = {}
+        self._lock = threading.Lock()
+        self.allocated = self.reused = 0
+
+    def take(self, shape, dtype):
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        key = (np.dtype(dtype).str, math.prod(shape))
+        with self._lock:
+            kept = self._free.get(key)
+            array = kept.pop() if kept else None
+            if array is None:
+                self.allocated += 1
+            else:
+                self.reused += 1
+        if array is None:
+            return cuda.device_array(shape, dtype)
+        return array if array.shape == shape else array.reshape(shape)
+
+    def give(self, array) -> None:
+        """Keep ``array``, which nothing reads any more, for reuse."""
+        if array.size == 0:
+            return
+        key = (array.dtype.str, array.size)
+        with self._lock:
+            kept = self._free.setdefault(key, [])
+            if len(kept) < self.per_size:
+                kept.append(array)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._free.clear()
+            self.allocated = self.reused = 0
+
+
+POOL = Pool()
 
 
 def empty(shape, dtype):
-    """An uninitialised device array."""
-    return cuda.device_array(shape, dtype)
+    """An uninitialised device array: a dead one of this dtype and size
+    from :data:`POOL`, else a new one."""
+    return POOL.take(shape, dtype)
+
+
+def release(array) -> None:
+    """Give ``array`` (C-contiguous, read by nothing any more) to the pool."""
+    POOL.give(array)
 
 
 def to_host(device_array) -> np.ndarray:
     """The device array's values, copied into a new host array."""
     return device_array.copy_to_host()
+
+
+def is_device_array(value) -> bool:
+    """Whether ``value`` is an array on the device (under the simulator,
+    numba's fake device array)."""
+    return getattr(value, "__cuda_ndarray__", False) is True
+
+
+def stand_in(device_array) -> np.ndarray:
+    """A host array with the device array's shape and dtype and no memory
+    (every stride 0): what code that reads only ``.shape``, ``.dtype`` or
+    ``.ndim`` (shape ops, argument binding) is given instead of copying."""
+    return np.broadcast_to(np.zeros((), device_array.dtype), device_array.shape)
+
+
+def available() -> bool:
+    """Whether a GPU and its driver answer (always under the simulator)."""
+    return cuda.is_available()
+
+
+def select(device_id: int) -> None:
+    """Make GPU ``device_id`` this thread's device; ValueError naming the
+    id and how many GPUs there are when there is no such GPU."""
+    count = len(cuda.gpus)
+    if not 0 <= device_id < count:
+        raise ValueError(f"context.gpu.device_id={device_id}: this machine "
+                         f"has {count} GPU(s) (ids 0 to {count - 1})")
+    cuda.select_device(device_id)

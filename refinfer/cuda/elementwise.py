@@ -3,28 +3,31 @@ the recipes (ops/_kernels/elementwise.py), so every op that declares a
 recipe gets its cuda kernel here, none written per op. Importing this
 module declares them (``registry.declare_kernels``).
 
-A kernel takes the reference's arguments (host NumPy arrays), binds them
-as the op's Numba kernel does (:meth:`Recipe.bind`: float32/float64
-tensors of one dtype, Python numbers beside them), runs the op's program
-on the device (refinfer/cuda/program.py) and copies the result back; it
-returns None, and the reference runs, for what the recipe declines.
-Device-resident plans (no copy per op) come with the GPU target.
+A kernel takes the reference's arguments with every tensor a device array
+(the device kernel convention, docs/architecture.md), binds them as the
+op's Numba kernel does (:meth:`Recipe.bind`, given host stand-ins of the
+device arrays: float32/float64 tensors of one dtype, Python numbers beside
+them), runs the op's program on the device (refinfer/cuda/program.py) and
+returns the result as a device array; it returns None (the plan then runs
+the CPU kernel on host copies) for what the recipe declines.
 """
 from __future__ import annotations
 
 from typing import Callable
 
+import numpy as np
+
 from refinfer import registry
 from refinfer.ops._kernels.elementwise import (LOG_SIGMOID, LOG_SIGMOID_BUFFER,
                                                Recipe, program_for)
 
-from . import program as _device_program
+from . import device, program as _device_program
 
 
 def recipe_kernel(recipe: Recipe) -> Callable:
     """The cuda kernel of an op whose formula is ``recipe``."""
     def run(*args):
-        bound = recipe.bind(args)
+        bound = bind(recipe, args)
         if bound is None:
             return None
         dtype, pattern, params, tensors = bound
@@ -34,6 +37,40 @@ def recipe_kernel(recipe: Recipe) -> Callable:
             return None
         return None if program is None else _device_program.run(program, tensors)
     return run
+
+
+def bind(recipe: Recipe, args: tuple) -> tuple | None:
+    """:meth:`Recipe.bind` of arguments whose tensors are device arrays:
+    (dtype, pattern, params, device tensors). The recipe binds host
+    stand-ins (shape and dtype, no data; a reshape by its ``prepare``, as
+    PReLU's weight, reshapes the device array too); a tensor parameter (a
+    0-d alpha) is read to the host, as the recipe takes parameters as
+    numbers. None where the recipe declines or prepares other tensors."""
+    on_device = {}          # id of a stand-in's buffer -> its device array
+    host_args = []
+    for k, value in enumerate(args):
+        if device.is_device_array(value) and k >= recipe.values:
+            value = device.to_host(value)
+        elif device.is_device_array(value):
+            value = device.stand_in(value)
+            on_device[id(_buffer(value))] = args[k]
+        host_args.append(value)
+    bound = recipe.bind(tuple(host_args))
+    if bound is None:
+        return None
+    dtype, pattern, params, tensors = bound
+    found = [on_device.get(id(_buffer(t))) for t in tensors]
+    if any(d is None or d.size != t.size for d, t in zip(found, tensors)):
+        return None
+    return dtype, pattern, params, [d if d.shape == t.shape else d.reshape(t.shape)
+                                    for d, t in zip(found, tensors)]
+
+
+def _buffer(array: np.ndarray) -> np.ndarray:
+    """The array owning ``array``'s memory (the end of its ``base`` chain)."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
 
 
 def pair_kernel(first: Recipe, second: Recipe) -> Callable:

@@ -296,30 +296,65 @@ def runner(dtype: np.dtype):
     return run
 
 
-def layout(operands, shape: tuple) -> tuple:
-    """(values, starts, modes, strides, dims) of operands broadcast to
-    ``shape``: their values one after another, where each starts, how each
-    is read (FULL, CONSTANT, STRIDED) and its element strides along the
-    result's dims (0 where it broadcasts)."""
+def layout(shapes, shape: tuple) -> tuple:
+    """(starts, modes, strides, dims) of operands of ``shapes`` broadcast
+    to ``shape``, their values laid one after another: where each starts,
+    how each is read (FULL, CONSTANT, STRIDED) and its element strides
+    along the result's dims (0 where it broadcasts)."""
     size = math.prod(shape)
     dims = np.array(shape or (1,), np.int64)
-    strides = np.zeros((len(operands), dims.size), np.int64)
-    modes = np.empty(len(operands), np.int64)
-    for o, a in enumerate(operands):
-        modes[o] = FULL if a.size == size else CONSTANT if a.size == 1 else STRIDED
+    strides = np.zeros((len(shapes), dims.size), np.int64)
+    modes = np.empty(len(shapes), np.int64)
+    sizes = [math.prod(s) for s in shapes]
+    for o, (own, n) in enumerate(zip(shapes, sizes)):
+        modes[o] = FULL if n == size else CONSTANT if n == 1 else STRIDED
         if modes[o] == STRIDED:
-            view = np.broadcast_to(np.ascontiguousarray(a), shape)
-            strides[o] = np.array(view.strides) // a.itemsize
-    values = np.concatenate([a.reshape(-1) for a in operands])
-    starts = np.cumsum([0] + [a.size for a in operands[:-1]], dtype=np.int64)
-    return values, starts, modes, strides, dims
+            view = np.broadcast_to(np.empty(own, np.int8), shape)
+            strides[o] = view.strides
+    starts = np.cumsum([0] + sizes[:-1], dtype=np.int64)
+    return starts, modes, strides, dims
 
 
-def run(program: Program, operands) -> np.ndarray | None:
-    """``program`` over ``operands`` (host arrays of its dtype) on the
-    device: copied in, run, the result copied back. None where the shapes
-    do not broadcast, the dtype is not one of DTYPES or the program needs
-    more than MAX_REGISTERS."""
+@lru_cache(maxsize=1024)
+def _layout_on_device(shapes: tuple, shape: tuple) -> tuple:
+    """The device copies of :func:`layout`, cached: a plan's steady runs
+    upload none."""
+    return tuple(map(device.to_device, layout(shapes, shape)))
+
+
+_PROGRAMS: dict = {}     # id(program) -> (program, its consts and rows on the device)
+
+
+def _program_on_device(program: Program) -> tuple:
+    """The device copies of ``program``'s constants and rows, made once
+    (the entry holds the program, so its id is not reused)."""
+    entry = _PROGRAMS.get(id(program))
+    if entry is None or entry[0] is not program:
+        if len(_PROGRAMS) >= 1024:
+            _PROGRAMS.clear()
+        entry = _PROGRAMS[id(program)] = (program, device.to_device(
+            program.consts), device.to_device(program.rows))
+    return entry[1:]
+
+
+def _values(operands, dtype):
+    """The operands' values one after another in one device array: the
+    operand itself where there is one, device-to-device copies else."""
+    if len(operands) == 1:
+        return operands[0].reshape(operands[0].size)
+    values = device.empty(sum(a.size for a in operands), dtype)
+    start = 0
+    for a in operands:
+        values[start:start + a.size].copy_to_device(a.reshape(a.size))
+        start += a.size
+    return values
+
+
+def run(program: Program, operands):
+    """``program`` over ``operands`` (C-contiguous device arrays of its
+    dtype) on the device; returns the result as a new device array. None
+    where the shapes do not broadcast, the dtype is not one of DTYPES or
+    the program needs more than MAX_REGISTERS."""
     try:
         shape = np.broadcast_shapes(*(a.shape for a in operands))
     except ValueError:
@@ -328,10 +363,13 @@ def run(program: Program, operands) -> np.ndarray | None:
     if program.n_regs > MAX_REGISTERS or dtype not in DTYPES:
         return None
     size = math.prod(shape)
+    out = device.empty(shape, dtype)
     if size == 0:
-        return np.empty(shape, dtype)
-    out = device.empty(size, dtype)
-    inputs = [*layout(operands, shape), program.consts, program.rows]
-    device.launch(runner(dtype), size, *map(device.to_device, inputs),
-                  program.out_reg, out)
-    return device.to_host(out).reshape(shape)
+        return out
+    shapes = tuple(tuple(a.shape) for a in operands)
+    values = _values(operands, dtype)
+    device.launch(runner(dtype), size, values, *_layout_on_device(shapes, shape),
+                  *_program_on_device(program), program.out_reg, out.reshape(size))
+    if len(operands) > 1:       # scratch laid out by _values: no one reads it now
+        device.release(values)
+    return out

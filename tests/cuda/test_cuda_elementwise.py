@@ -98,9 +98,25 @@ def _cases(op: str):
     return cases
 
 
+def on_device(args) -> tuple:
+    """``args`` as a plan gives them to a cuda kernel: every tensor a
+    device array, everything else as it is."""
+    return tuple(device.to_device(a) if isinstance(a, np.ndarray) else a
+                 for a in args)
+
+
+def on_host(result):
+    """A cuda kernel's result (a device array, a tuple of them, or None)
+    copied to the host."""
+    if isinstance(result, tuple):
+        return tuple(map(on_host, result))
+    assert result is None or device.is_device_array(result), type(result)
+    return None if result is None else device.to_host(result)
+
+
 def check(op: str, *args) -> None:
-    """The cuda kernel's result equals the reference's (or both raise the
-    same exception type)."""
+    """The cuda kernel's result, given device arrays, equals the
+    reference's (or both raise the same exception type)."""
     definition = registry.get_op(op)
     with np.errstate(all="ignore"):
         try:
@@ -109,7 +125,7 @@ def check(op: str, *args) -> None:
             with pytest.raises(type(exc)):
                 definition.kernel("cuda")(*args)
             return
-        got = definition.kernels["cuda"](*args)
+        got = on_host(definition.kernels["cuda"](*on_device(args)))
     assert got is not None, f"{op}: the cuda kernel declined {args!r:.200}"
     kernel_check.assert_same(op, got, expected)
 
@@ -159,19 +175,20 @@ def test_declined_arguments_run_the_reference():
     result or its exception."""
     add = registry.get_op("Add")
     ints = np.arange(6, dtype=np.int32).reshape(2, 3)
-    assert add.kernels["cuda"](ints, ints) is None
+    assert add.kernels["cuda"](*on_device((ints, ints))) is None
     np.testing.assert_array_equal(add.kernel("cuda")(ints, ints), ints * 2)
     mixed = (np.ones(3, np.float32), np.ones(3, np.float64))
-    assert add.kernels["cuda"](*mixed) is None
-    assert add.kernels["cuda"](np.ones(3, np.float32),
-                               np.ones(4, np.float32)) is None
+    assert add.kernels["cuda"](*on_device(mixed)) is None
+    assert add.kernels["cuda"](*on_device((np.ones(3, np.float32),
+                                           np.ones(4, np.float32)))) is None
     with pytest.raises(ValueError):
         add.kernel("cuda")(np.ones(3, np.float32), np.ones(4, np.float32))
 
 
 def test_fused_program_runs_with_general_broadcasting():
     """A chain of rows (exp(a + b) * 2) over operands broadcast along
-    different axes, with an empty result and a non-contiguous operand."""
+    different axes, with an empty result and a transposed operand (made
+    contiguous on its way to the device)."""
     for dtype in FLOATS:
         p = ProgramBuilder(dtype)
         total = p.op(OP_ADD, p.input(0), p.input(1))
@@ -179,11 +196,11 @@ def test_fused_program_runs_with_general_broadcasting():
         a = _values("Add", (2, 3, 1), dtype)
         b = _values("Add", (4, 3), dtype)[::2].T[None]      # (1, 3, 2), strided
         expected = np.exp(a + b) * dtype(2)
-        got = device_program.run(chain, (a, b))
+        got = on_host(device_program.run(chain, on_device((a, b))))
         assert got.shape == (2, 3, 2) and got.dtype == dtype
         np.testing.assert_allclose(got, expected, rtol=1e-6 if dtype is np.float32
                                    else 1e-14)
-        assert device_program.run(chain, (a[:0], b)).shape == (0, 3, 2)
+        assert device_program.run(chain, on_device((a[:0], b))).shape == (0, 3, 2)
 
 
 def test_runner_declines_long_programs_and_other_dtypes():
@@ -195,10 +212,11 @@ def test_runner_declines_long_programs_and_other_dtypes():
         total = p.op(OP_ADD, total, p.const(k + 0.5))
     long_program = p.build(total)
     assert long_program.n_regs > device_program.MAX_REGISTERS
-    assert device_program.run(long_program, (np.ones(3, np.float32),)) is None
+    assert device_program.run(long_program,
+                              on_device((np.ones(3, np.float32),))) is None
     p = ProgramBuilder(np.float16)
     half = p.build(p.op(OP_EXP, p.input(0)))
-    assert device_program.run(half, (np.ones(3, np.float16),)) is None
+    assert device_program.run(half, on_device((np.ones(3, np.float16),))) is None
 
 
 def test_launch_shape_caps_the_simulated_grid():
@@ -235,7 +253,8 @@ def test_every_opcode_equals_the_cpu_runner(opcode):
     with np.errstate(all="ignore"):
         expected = program_codes.run(program.rows, program.n_regs, program.out_reg,
                                      operands, program.consts)
-    np.testing.assert_allclose(device_program.run(program, operands), expected,
+    got = on_host(device_program.run(program, on_device(operands)))
+    np.testing.assert_allclose(got, expected,
                                rtol=1e-12, atol=1e-300, equal_nan=True,
                                err_msg=f"opcode {opcode}")
 

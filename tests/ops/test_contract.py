@@ -40,6 +40,17 @@ SIGNATURES = {
                     "ellipsis_mask new_axis_mask shrink_axis_mask",
     "Shape": "x", "Tile": "input dims", "Stack": "x axis",
     "Identity": "input_x",
+    "ScatterAdd": "input_x indices updates use_locking",
+    "SegmentSum": "input_x segment_ids",
+    "TensorScatterDiv": "input_x indices updates",
+    "Scatter": "input dim index src reduce",
+    "TensorScatterElements": "data indices updates axis reduce",
+    "ScatterAddWithAxis": "input_x indices updates axis",
+    "IndexAdd": "input_x indices input_y axis use_lock check_index_bound",
+    "InplaceIndexAdd": "var indices updates axis",
+    "InplaceUpdateV2": "x indices v", "MaskedScatter": "input mask source",
+    "EmbeddingLookup": "input_params input_indices offset",
+    "NthElement": "input n reverse", "SliceExt": "input dim start end step",
 }
 
 

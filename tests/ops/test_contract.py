@@ -51,6 +51,11 @@ SIGNATURES = {
     "InplaceUpdateV2": "x indices v", "MaskedScatter": "input mask source",
     "EmbeddingLookup": "input_params input_indices offset",
     "NthElement": "input n reverse", "SliceExt": "input dim start end step",
+    "CheckNumerics": "x", "Complex": "real imag", "ConjugateTranspose": "x perm",
+    "FillDiagonal": "input_x fill_value wrap", "LowerBound": "sorted_x values out_type",
+    "UpperBound": "sorted_x values out_type", "Mvlgamma": "x p",
+    "NewEmpty": "input size dtype device", "Ones": "shape type", "Zeros": "shape type",
+    "PopulationCount": "input_x",
 }
 
 

@@ -56,6 +56,12 @@ SIGNATURES = {
     "UpperBound": "sorted_x values out_type", "Mvlgamma": "x p",
     "NewEmpty": "input size dtype device", "Ones": "shape type", "Zeros": "shape type",
     "PopulationCount": "input_x",
+    "Histogram": "x bins min max", "L2Loss": "input",
+    "UniqueConsecutive": "input return_inverse return_counts dim",
+    "UniqueWithPad": "x pad_num", "ClipByNorm": "x clip_norm axis",
+    "DataFormatDimMap": "input_x src_format dst_format", "GLU": "x axis",
+    "KLDivLoss": "logits labels reduction", "NuclearNorm": "input dim keepdim",
+    "SoftmaxCrossEntropyWithLogits": "logits labels",
 }
 
 

@@ -242,3 +242,13 @@ def index_add(op: str, target: np.ndarray, indices: np.ndarray,
         np.add.at(out, (slice(None),) * dim + (flat,),
                   updates.astype(target.dtype, copy=False))
     return out
+
+
+def unique_in_order(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of 1-D ``x`` in order of first appearance, and
+    the position among them of each element (x = values[index], int64)."""
+    values, first, inverse = np.unique(x, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return values[order], rank[inverse.reshape(-1)]

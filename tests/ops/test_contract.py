@@ -61,7 +61,7 @@ SIGNATURES = {
     "UniqueWithPad": "x pad_num", "ClipByNorm": "x clip_norm axis",
     "DataFormatDimMap": "input_x src_format dst_format", "GLU": "x axis",
     "KLDivLoss": "logits labels reduction", "NuclearNorm": "input dim keepdim",
-    "SoftmaxCrossEntropyWithLogits": "logits labels",
+    "SoftmaxCrossEntropyWithLogits": "logits labels", "ListDiff": "x y out_idx",
 }
 
 

@@ -1,8 +1,8 @@
 """The row scatters (ScatterAdd ... ScatterDiv), TensorScatterDiv, the sorted
 Segment* reductions, the element scatters along an axis (Scatter,
 TensorScatterElements, ScatterAddWithAxis), IndexAdd, InplaceIndexAdd,
-InplaceUpdateV2, MaskedScatter, EmbeddingLookup, NthElement and SliceExt
-against element loops over the dtypes, with their clear errors."""
+InplaceUpdateV2, MaskedScatter, EmbeddingLookup, NthElement, ListDiff and
+SliceExt against element loops over the dtypes, with their clear errors."""
 import itertools
 
 import numpy as np
@@ -206,3 +206,15 @@ def test_slice_ext_slices_as_python(call, rng, op):
     with pytest.raises(ValueError, match=r"SliceExt: dim 2 out of range for input of "
                                          r"shape \(4, 6\)"):
         call(op, x, 2, 0, 2, 1)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_list_diff_keeps_order_and_repeats(call, dtype):
+    x, y = np.array([4, 1, 7, 4, 2, 9], dtype), np.array([4, 9, 3], dtype)
+    out, idx = call("ListDiff", x, y)
+    np.testing.assert_array_equal(out, np.array([1, 7, 2], dtype))
+    assert idx.dtype == np.int32 and idx.tolist() == [1, 2, 4]
+    assert call("ListDiff", x, x)[0].shape == (0,)
+    with pytest.raises(ValueError, match=r"ListDiff: x and y must be 1-D, got \(2, 3\) "
+                                         r"and \(3,\)"):
+        call("ListDiff", x.reshape(2, 3), y)

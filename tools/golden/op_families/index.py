@@ -1,6 +1,6 @@
 """Index ops of the census: the Parameter scatters by row, sorted segment
 reductions, element scatters along an axis, index adds, masked scatter,
-EmbeddingLookup, NthElement and SliceExt.
+EmbeddingLookup, NthElement, ListDiff and SliceExt.
 
 SliceExt and SliceExtView run on CPU in PyNative mode only, so their cases
 carry a NumPy ``reference``.
@@ -74,6 +74,8 @@ CASES = [
     OpCase("nth_element", "NthElement", "P.NthElement()(x, 2)", [t((3, 5))]),
     OpCase("nth_element_reverse", "NthElement", "P.NthElement(True)(x, y)",
            [t((2, 4), "int32"), fixed(1, IDX)]),
+    OpCase("list_diff", "ListDiff", "P.ListDiff()(x, y)",
+           [fixed([4, 1, 7, 4, 2, 9], IDX), fixed([4, 9, 3], IDX)]),
     OpCase("slice_ext", "SliceExt", "ops.auto_generate.SliceExt()(x, 1, -4, 9, 2)",
            [t((2, 5, 3))], reference=lambda x: [x[:, -4:9:2]]),
     OpCase("slice_ext_view", "SliceExtView",

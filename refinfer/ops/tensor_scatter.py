@@ -23,8 +23,7 @@ and dtype. Negative or out-of-range indices raise (MindSpore CPU too).
 """
 
 # name -> (ufunc or None for assignment, the kernel's reduction code (None: no
-# kernel, NumPy's ufunc.at is the fast path), summary,
-# formula, repeats, dtypes)
+# kernel, NumPy's ufunc.at is the fast path), summary, formula, repeats, dtypes)
 _VARIANTS = {
     "TensorScatterUpdate": (
         None, index.UPDATE, "Copy of input_x with slices replaced by updates.",

@@ -1,5 +1,6 @@
-"""Index checks, scatter arithmetic and one-hot encoding shared by the gather,
-scatter and one-hot ops."""
+"""Index checks, scatter arithmetic, segment reductions, first-appearance
+order and one-hot encoding shared by the gather, scatter, segment, unique and
+one-hot ops."""
 from __future__ import annotations
 
 import numpy as np
@@ -147,7 +148,9 @@ def class_count(tensor: np.ndarray, num_classes) -> int:
 
 
 def segment_reduce(name, combine, empty, input_x, segment_ids, num_segments):
-    """combine.at over the rows of input_x grouped by segment id."""
+    """combine.at over the rows of input_x grouped by segment id, into
+    num_segments rows that start at ``empty(dtype)``; negative ids are
+    dropped (UnsortedSegment*, Segment*)."""
     require_dtype(name, "segment_ids", segment_ids, INTS)
     ids = np.asarray(segment_ids)
     if input_x.shape[:ids.ndim] != ids.shape:
@@ -184,8 +187,9 @@ def scatter_along(op: str, target: np.ndarray, dim, index: np.ndarray,
 
     index has target's rank and at most its shape off ``dim``; src has
     index's shape (MindSpore 2.7.1's CPU kernels refuse a larger src, which
-    torch allows); indices lie in [-length, length) of ``dim``. ``combine`` is a ufunc applied unbuffered
-    (repeats accumulate in order); None assigns (the last repeat wins).
+    torch allows); indices lie in [-length, length) of ``dim``. ``combine``
+    is a ufunc applied unbuffered (repeats accumulate in order); None
+    assigns (the last repeat wins).
     """
     require_dtype(op, "index", index, INTS)
     given = int(dim)

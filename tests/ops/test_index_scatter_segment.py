@@ -155,6 +155,10 @@ def test_inplace_update_v2_and_masked_scatter(call, rng, dtype):
     want[2], want[0] = v[0], v[1]
     np.testing.assert_array_equal(call("InplaceUpdateV2", x, np.array([2, -4]), v),
                                   want)
+    repeated = x.copy()
+    repeated[1] = v[1]                  # the last of repeated rows wins (MindSpore too)
+    np.testing.assert_array_equal(call("InplaceUpdateV2", x, np.array([1, 1]), v),
+                                  repeated)
     with pytest.raises(ValueError, match=r"InplaceUpdateV2: indices must be 1-D"):
         call("InplaceUpdateV2", x, np.array(1), v[:1])
     mask = np.array([[True], [False], [True], [True]])

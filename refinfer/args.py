@@ -16,6 +16,7 @@ PAD_MODES = {0: "PAD", 1: "SAME", 2: "VALID"}
 FORMATS = {0: "NCHW", 1: "NHWC", 14: "NCDHW", 15: "NWC", 16: "NCW",
            17: "NDHWC", 20: "ND"}
 REDUCTIONS = {0: "SUM", 1: "MEAN", 2: "NONE"}
+SCATTER_REDUCES = {0: "NONE", 1: "ADD", 2: "MULTIPLY"}    # MindSpore's Reduce
 
 
 def _enum(codes: dict[int, str], what: str):
@@ -35,6 +36,7 @@ def _enum(codes: dict[int, str], what: str):
 pad_mode = _enum(PAD_MODES, "pad_mode")
 data_format = _enum(FORMATS, "data_format")
 reduction = _enum(REDUCTIONS, "reduction")
+scatter_reduce = _enum(SCATTER_REDUCES, "reduce")
 
 
 def dtype(value) -> np.dtype:

@@ -28,6 +28,15 @@ class Scope:
 # In the census's order of precedence: a name two categories could claim
 # (QuantLinearSparse) is in the first.
 OUT_OF_SCOPE = {
+    "compile-time": Scope(
+        "graph compilation folds it into a constant (Rank, DType), exports it as "
+        "another primitive (Gelu as GeLU, FastGelu as FastGeLU, DynamicShape as "
+        "TensorShape, Any as ReduceAny, lists as MakeTuple) or drops it "
+        "(StopGradient, identity, the Stack* resource ops), and CopyWithSlice "
+        "runs in PyNative mode only, so no exported MindIR holds it; re-export "
+        "the model with MindSpore",
+        r"Gelu|FastGelu|identity|StopGradient|DynamicShape|Rank|DType|Any|AnyExt|"
+        r"Stack(Init|Push|Pop|Destroy)|CopyWithSlice|ListToTuple|TupleToList"),
     "summary": Scope(
         "a summary or debug record (ScalarSummary, TensorDump, ...): it "
         "writes training logs, not model outputs",
@@ -66,7 +75,7 @@ OUT_OF_SCOPE = {
         r"GenMask\w*|DoMask\w*)|Randperm\w*|LogUniformCandidateSampler|"
         r"ParameterizedTruncatedNormal|TruncatedNormal|Normal\w*|Bernoulli\w*|"
         r"RandInt\w*|RandLike\w*|Rand\w*|Inplace(Uniform|Normal|Random)\w*|"
-        r"Generator|NonDeterministicInts"),
+        r"Generator|NonDeterministicInts|LogNormalReverse"),
 }
 
 

@@ -19,6 +19,7 @@ OUT_OF_SCOPE_CASES = {
     "summary": ("ScalarSummary", "training logs"),
     "sparse": ("SparseTensorDenseMatmul", "dense tensors only"),
     "quantisation": ("FakeQuantPerLayer", "quantisation-aware training"),
+    "compile-time": ("DynamicShape", "no exported MindIR holds it"),
 }
 
 

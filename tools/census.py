@@ -82,6 +82,14 @@ def primitive_classes() -> dict[str, type]:
 
 # First matching rule wins: (category, regular expression on the class name).
 NAME_RULES = [
+    # Graph compilation folds these into constants, rewrites them into other
+    # primitives (Gelu exports GeLU, DynamicShape TensorShape, Any ReduceAny,
+    # lists MakeTuple) or drops them (StopGradient, identity, the Stack*
+    # resource ops), or they have no graph-mode evaluator (CopyWithSlice):
+    # checked by exporting each (issue 14).
+    ("compile-time", r"^(Gelu|FastGelu|identity|StopGradient|DynamicShape|Rank|DType|"
+                     r"Any|AnyExt|StackInit|StackPush|StackPop|StackDestroy|"
+                     r"CopyWithSlice|ListToTuple|TupleToList)$"),
     ("control flow", r"^(WhileLoop|Scan|ForiLoop|Switch|SwitchLayer|Partial|Depend|"
                      r"UpdateState|Load|MakeTuple|TupleGetItem|Identity|StopGradient|"
                      r"ControlDepend|ConditionGather|ConditionSwitch)$"),
@@ -111,7 +119,8 @@ NAME_RULES = [
                r"RandomCategorical|RandomChoiceWithMask|LogUniformCandidateSampler|"
                r"UniformCandidateSampler|ParameterizedTruncatedNormal|TruncatedNormal|"
                r"Normal\w*|Bernoulli\w*|RandInt\w*|RandLike\w*|Rand\w*|InplaceUniform|"
-               r"InplaceNormal|InplaceRandom|Generator|RandExt|RandnLike|Randn)$"),
+               r"InplaceNormal|InplaceRandom|Generator|RandExt|RandnLike|Randn|"
+               r"LogNormalReverse)$"),
     ("Ascend-fused", r"FlashAttention|PagedAttention|^RmsNorm|AddRmsNorm|Swiglu|"
                      r"Rotary|ApplyRotaryPosEmb|^Moe|GroupedMatmul|ReshapeAndCache|"
                      r"IncreFlash|PromptFlash|^Fused|^Npu|Fusion$|^Inner\w*Attention|"
@@ -192,7 +201,7 @@ MODULE_DEFAULTS = {
 }
 
 # Categories whose primitives never appear in an exported inference graph.
-NOT_IN_INFERENCE = {"training-only", "summary"}
+NOT_IN_INFERENCE = {"training-only", "summary", "compile-time"}
 
 
 def category(name: str, module: str) -> str:

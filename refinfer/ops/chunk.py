@@ -6,7 +6,7 @@ from ._ref.common import ALL
 from ._ref.shape import even_sizes, split_sizes
 
 
-@register("Chunk", family="shape", dtypes=ALL,
+@register("Chunk", "ChunkView", family="shape", dtypes=ALL,
           convert={"chunks": args.scalar, "dim": args.scalar}, no_kernel="copy")
 def chunk(input, chunks, dim=0):
     """Split along dim into at most ``chunks`` equal pieces; returns a tuple.
@@ -17,6 +17,7 @@ def chunk(input, chunks, dim=0):
     axis gives one empty piece.
 
     Arguments: input; chunks (int > 0); dim=0 (negative allowed). All dtypes.
+    ChunkView (the view form mint exports) gives the same pieces.
     """
     chunks = int(chunks)
     if chunks <= 0:

@@ -1,4 +1,4 @@
-"""NewFull, NewZeros and NewOnes."""
+"""NewFull, NewZeros, NewOnes and NewEmpty."""
 from refinfer import args
 from refinfer.registry import register
 
@@ -32,3 +32,17 @@ def new_zeros(input, size, dtype=None):
 def new_ones(input, size, dtype=None):
     """Ones of shape ``size`` in input's dtype or dtype (Tensor.new_ones)."""
     return new_full(input, size, 1, dtype)
+
+
+@register("NewEmpty", family="shape", dtypes=ALL,
+          convert={"size": args.ints, "dtype": args.optional_dtype},
+          no_kernel="copy")
+def new_empty(input, size, dtype=None, device=None):
+    """An uninitialised tensor of shape ``size`` (Tensor.new_empty): zeros.
+
+    MindSpore leaves the values unset (whatever the memory held); this
+    gives zeros, so a model whose output depends on them cannot match.
+    Arguments: input (the default dtype); size; dtype=None; device=None
+    (no effect here).
+    """
+    return new_full(input, size, 0, dtype)

@@ -6,7 +6,7 @@ from ._ref.common import ALL
 from ._ref.shape import even_sizes, split_sizes
 
 
-@register("SplitTensor", family="shape", dtypes=ALL,
+@register("SplitTensor", "SplitTensorView", family="shape", dtypes=ALL,
           convert={"split_size": args.scalar, "dim": args.scalar},
           no_kernel="copy")
 def split_tensor(input, split_size, dim=0):
@@ -17,6 +17,7 @@ def split_tensor(input, split_size, dim=0):
     Arguments: input; split_size (int > 0); dim=0 (negative allowed).
     What mint.split with an int exports.
     An empty axis gives one empty piece. All dtypes.
+    SplitTensorView (the view form mint exports) gives the same pieces.
     """
     split_size = int(split_size)
     if split_size <= 0:

@@ -6,7 +6,7 @@ from ._ref.common import ALL
 from ._ref.shape import split_sizes
 
 
-@register("SplitWithSize", family="shape", dtypes=ALL,
+@register("SplitWithSize", "SplitWithSizeView", family="shape", dtypes=ALL,
           convert={"split_size": args.ints, "dim": args.scalar},
           no_kernel="copy")
 def split_with_size(input, split_size, dim=0):
@@ -18,5 +18,6 @@ def split_with_size(input, split_size, dim=0):
     Arguments: input; split_size (tuple of lengths >= 0 adding up to the
     axis length); dim=0 (negative allowed). What mint.split with a list
     exports. All dtypes.
+    SplitWithSizeView (the view form mint exports) gives the same pieces.
     """
     return split_sizes(input, split_size, dim)

@@ -1,6 +1,6 @@
-"""TensorScatterUpdate, TensorScatterAdd, Sub, Mul, Max, Min.
+"""TensorScatterUpdate, TensorScatterAdd, Sub, Mul, Max, Min, Div.
 
-The six primitives differ only in how an update combines with the value it
+The seven primitives differ only in how an update combines with the value it
 lands on, so one module registers them all from a table.
 """
 import numpy as np
@@ -8,7 +8,7 @@ import numpy as np
 from refinfer.registry import register
 
 from ._kernels import index
-from ._ref.common import ALL, NUMBERS
+from ._ref.common import ALL, FLOATS, NUMBERS
 from ._ref.indexing import scatter
 
 _DOC = """{summary}
@@ -22,8 +22,8 @@ and dtype. Negative or out-of-range indices raise (MindSpore CPU too).
 {repeats}
 """
 
-# name -> (ufunc or None for assignment, the kernel's reduction code, summary,
-# formula, repeats, dtypes)
+# name -> (ufunc or None for assignment, the kernel's reduction code (None: no
+# kernel, NumPy's ufunc.at is the fast path), summary, formula, repeats, dtypes)
 _VARIANTS = {
     "TensorScatterUpdate": (
         None, index.UPDATE, "Copy of input_x with slices replaced by updates.",
@@ -45,6 +45,10 @@ _VARIANTS = {
         np.minimum, index.MIN, "Copy of input_x with the minimum of it and updates.",
         "min(y[...], updates[b...])", "Repeated indices take the overall minimum.",
         NUMBERS),
+    "TensorScatterDiv": (
+        np.divide, None, "Copy of input_x divided by updates at indices.",
+        "y[...] / updates[b...]", "Repeated indices divide in turn; x / 0 is "
+        "+-inf or NaN.", FLOATS),
 }
 
 
@@ -55,6 +59,9 @@ def _make(name, combine, code, summary, formula, repeats, dtypes):
         "tensor_scatter_" + name[len("TensorScatter"):].lower()
     tensor_scatter.__doc__ = _DOC.format(summary=summary, formula=formula,
                                          repeats=repeats)
+    if code is None:
+        return register(name, family="shape", dtypes=dtypes,
+                        no_kernel="native")(tensor_scatter)
     return register(name, family="shape", dtypes=dtypes,
                     kernels={"numba": index.tensor_scatter(code)})(tensor_scatter)
 

@@ -4,6 +4,7 @@ import numpy as np
 from refinfer.registry import register
 
 from ._ref.common import NUMBERS
+from ._ref.indexing import unique_in_order
 
 
 @register("Unique", family="shape", dtypes=NUMBERS, no_kernel="native")
@@ -17,8 +18,5 @@ def unique(input_x):
     """
     if input_x.ndim != 1:
         raise ValueError(f"Unique: input_x must be 1-D, got shape {input_x.shape}")
-    values, first, inverse = np.unique(input_x, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")
-    rank = np.empty_like(order)
-    rank[order] = np.arange(order.size)
-    return values[order], rank[inverse.reshape(-1)].astype(np.int32)
+    values, index = unique_in_order(input_x)
+    return values, index.astype(np.int32)

@@ -5,7 +5,8 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
-from ._ref.common import INTS, NUMBERS, require_dtype
+from ._ref.common import NUMBERS
+from ._ref.indexing import highest, lowest, segment_reduce
 
 _DOC = """{summary}
 
@@ -18,47 +19,19 @@ segment_ids.ndim:], input_x's dtype.
 """
 
 
-def _lowest(dtype):
-    return np.finfo(dtype).min if dtype.kind == "f" else np.iinfo(dtype).min
-
-
-def _highest(dtype):
-    return np.finfo(dtype).max if dtype.kind == "f" else np.iinfo(dtype).max
-
-
 # name -> (ufunc, the empty segment's value for a dtype, summary, formula, empty)
 _VARIANTS = {
     "UnsortedSegmentSum": (np.add, lambda dtype: 0, "Sums of the slices of input_x "
                            "that share a segment id.", "the sum", "0"),
-    "UnsortedSegmentMax": (np.maximum, _lowest, "Maxima of the slices of input_x "
+    "UnsortedSegmentMax": (np.maximum, lowest, "Maxima of the slices of input_x "
                            "that share a segment id.", "the maximum",
                            "the dtype's lowest finite value (-FLT_MAX, INT_MIN)"),
-    "UnsortedSegmentMin": (np.minimum, _highest, "Minima of the slices of input_x "
+    "UnsortedSegmentMin": (np.minimum, highest, "Minima of the slices of input_x "
                            "that share a segment id.", "the minimum",
                            "the dtype's largest finite value"),
     "UnsortedSegmentProd": (np.multiply, lambda dtype: 1, "Products of the slices of "
                             "input_x that share a segment id.", "the product", "1"),
 }
-
-
-def segment_reduce(name, combine, empty, input_x, segment_ids, num_segments):
-    """combine.at over the rows of input_x grouped by segment id."""
-    require_dtype(name, "segment_ids", segment_ids, INTS)
-    ids = np.asarray(segment_ids)
-    if input_x.shape[:ids.ndim] != ids.shape:
-        raise ValueError(f"{name}: segment_ids shape {ids.shape} must lead input_x's "
-                         f"shape {input_x.shape}")
-    count = int(num_segments)
-    rows = input_x.reshape((-1,) + input_x.shape[ids.ndim:])
-    ids = ids.reshape(-1)
-    if ids.size and ids.max() >= count:
-        raise ValueError(f"{name}: segment id {ids.max()} out of range [0, {count}) of "
-                         f"num_segments")
-    kept = ids >= 0
-    out = np.full((count,) + rows.shape[1:], empty(input_x.dtype), input_x.dtype)
-    with np.errstate(over="ignore"):
-        combine.at(out, ids[kept], rows[kept])
-    return out
 
 
 def _make(name, combine, empty, summary, formula, empty_doc):

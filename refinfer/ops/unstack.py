@@ -8,7 +8,7 @@ from ._kernels import shape
 from ._ref.common import ALL
 
 
-@register("Unstack", family="shape", dtypes=ALL,
+@register("Unstack", "UnstackExtView", family="shape", dtypes=ALL,
           convert={"axis": args.scalar}, kernels={"numba": shape.unstack})
 def unstack(x, axis=0, num=None):
     """Split along an axis into its slices, removing that axis; a tuple.
@@ -19,6 +19,8 @@ def unstack(x, axis=0, num=None):
     attribute of the classic PRIMITIVE, the number of outputs; checked when
     given). ops.unstack / ops.unbind export it (attributes axis, num).
     All dtypes.
+    UnstackExtView(input, dim=0), the view form mint.unbind exports, binds here
+    positionally and gives the same slices.
     """
     axis = int(axis)
     if x.ndim == 0:

@@ -29,7 +29,7 @@ UNARY = ("ACos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Ceil", "Cos", "Cosh
          "Rsqrt", "Sign", "Sin", "Sinc", "Sinh", "Tan", "Trunc", "HSigmoid", "Mish", "MishExt",
          "SeLU", "SeLUExt", "SiLU", "Softplus", "Softsign", "Round", "CeLU", "Elu", "EluExt",
          "GeluExt", "HShrink", "Hardtanh", "LeakyReLUExt", "SoftShrink", "SoftplusExt",
-         "Logit", "NanToNum", "ClampScalar")
+         "Logit", "NanToNum", "ClampScalar", "Rint")
 BINARY = ("Atan2", "Atan2Ext", "Hypot", "LogAddExp", "Xlogy", "AddExt", "SubExt",
           "PowTensorScalar", "PowScalarTensor", "DivNoNan")
 OTHERS = ("Addcmul", "AddcmulExt", "Addcdiv", "AddcdivExt", "Lerp", "LerpScalar",
@@ -63,7 +63,7 @@ def _input(op, shape, dtype):
         return rng.uniform(0.9, 20.0, shape).astype(dtype)
     if op == "Logit":
         return rng.uniform(-0.1, 1.1, shape).astype(dtype)
-    if op in ("Round", "Sinc"):     # exact halves and integers
+    if op in ("Round", "Rint", "Sinc"):     # exact halves and integers
         return (rng.integers(-40, 40, shape) / 4).astype(dtype)
     return normal(shape, dtype, scale=3.0)
 

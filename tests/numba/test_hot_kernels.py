@@ -18,8 +18,8 @@ from kernel_check import FLOATS, check, normal, rng
 
 # -- elementwise ------------------------------------------------------------------------------
 BINARY = ("Add", "AddV2", "Sub", "Mul", "Muls", "RealDiv", "Div", "Maximum", "Minimum", "Pow")
-UNARY = ("Neg", "Abs", "Exp", "Log", "Sqrt", "Square", "Erf", "ReLU", "ReLU6", "HSwish",
-         "Sigmoid", "Tanh", "GeLU", "FastGeLU")
+UNARY = ("Neg", "Abs", "Exp", "Log", "Sqrt", "Square", "Erf", "ReLU", "ReLUV3", "ReLU6",
+         "HSwish", "Sigmoid", "Tanh", "GeLU", "FastGeLU")
 POSITIVE = {"Log", "Sqrt"}
 BROADCASTS = [((3, 4, 5), (3, 4, 5)), ((2, 3, 300), (300,)), ((4, 600), (4, 1)),
               ((2, 3, 20, 20), (1, 3, 1, 1)), ((500,), ()), ((2, 1, 30), (1, 40, 1)),

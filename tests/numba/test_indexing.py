@@ -23,6 +23,8 @@ INDEX = (np.int32, np.int64)
 SCATTERS = ("TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub",
             "TensorScatterMul", "TensorScatterMax", "TensorScatterMin", "ScatterNdAdd",
             "ScatterNdSub", "ScatterNdUpdate", "ScatterNdMul", "ScatterNdMax", "ScatterNdMin")
+ROW_SCATTERS = ("ScatterAdd", "ScatterSub", "ScatterUpdate", "ScatterMul", "ScatterMax",
+                "ScatterMin")        # ScatterNd*'s row forms: indices name rows
 
 
 @pytest.fixture(autouse=True)
@@ -221,6 +223,17 @@ def test_tensor_scatter(fast, op, dtype, case):
         fast(op, values(shape, dtype), index, updates)
 
 
+@pytest.mark.parametrize("op", ROW_SCATTERS)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
+@pytest.mark.parametrize("case", [((7,), (12,)), ((5, 6), (3, 3)), ((4, 5, 3), (10,)),
+                                  ((4, 5), ())], ids=str)
+def test_row_scatter(fast, op, dtype, case):
+    shape, index_shape = case
+    for index_dtype in index_dtypes(dtype):
+        index = rng.integers(0, min(shape[0], 3), index_shape).astype(index_dtype)
+        fast(op, values(shape, dtype), index, values(index_shape + shape[1:], dtype))
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
 def test_scatter_nd_accumulates_repeats(fast, dtype):
     for shape, depth in [((6, 4), 1), ((3, 4, 5), 2), ((9,), 1)]:
@@ -369,4 +382,5 @@ def test_small_cases_go_to_the_reference(monkeypatch, refused):
 
 TESTED = {"Gather", "GatherD", "GatherNd", "IndexSelect", "Embedding", "OneHot", "OneHotExt",
           "ScatterNd", "Tril", "TrilExt", "Triu", "MaskedSelect", "NonZero", "NonZeroExt",
-          "RepeatInterleaveInt", "RepeatInterleaveTensor"} | set(SCATTERS)
+          "RepeatInterleaveInt", "RepeatInterleaveTensor"} \
+    | set(SCATTERS) | set(ROW_SCATTERS)

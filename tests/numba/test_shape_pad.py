@@ -19,8 +19,8 @@ from refinfer.registry import get_op
 from kernel_check import check, rng
 
 TESTED = {"ConstantPadND", "Pad", "PadV3", "MirrorPad", "ReverseV2", "Tile",
-          "Transpose", "TransposeView", "TransposeExtView", "TExt", "Unstack", "Arange",
-          "Range", "LinSpace", "LinSpaceExt"}
+          "Transpose", "TransposeView", "TransposeExtView", "TExt", "Unstack",
+          "UnstackExtView", "Arange", "Range", "LinSpace", "LinSpaceExt"}
 SIZES = (np.int8, np.float16, np.float32, np.float64)    # one dtype per element size
 # Large enough to be split across the conftest's 3 worker threads.
 LARGE = (4, 64, 56, 56)
@@ -204,6 +204,7 @@ def test_unstack(dtype):
     exact("Unstack", x, 2, 3)                    # num disagrees: raises
     exact("Unstack", x, 3)                       # raises
     exact("Unstack", np.array(1.0), 0)           # raises
+    exact("UnstackExtView", x, -2)               # the view form: the same kernel
 
 
 def test_small_arrays_go_to_the_reference(monkeypatch):

@@ -28,7 +28,7 @@ BINARY_INPUT_OTHER = """FloorDiv RemainderTensorTensor RemainderTensorScalar
 SIGNATURES = {
     **{op: "input" for op in UNARY_INPUT},
     **{op: "input other" for op in BINARY_INPUT_OTHER},
-    "Round": "input decimals=0", "NanToNum": "input nan=None posinf=None neginf=None",
+    "Round": "input decimals=0", "Rint": "input_x", "NanToNum": "input nan=None posinf=None neginf=None",
     "Logit": "input eps=-1.0", "FloorMod": "x y", "Mod": "x y", "Hypot": "x1 x2",
     "DivNoNan": "x1 x2", "AddV2": "input other", "Gcd": "input other",
     "Lcm": "input other", "Heaviside": "input values",

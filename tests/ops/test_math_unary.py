@@ -57,6 +57,7 @@ UNARY = {
     "Reciprocal": (lambda v: 1 / v, 0.2, 4.0),
     "Sinc": (sinc, -3.0, 3.0),
     "Round": (round, -9.0, 9.0),  # Python rounds halves to even, as MindSpore
+    "Rint": (round, -9.0, 9.0),   # Python's round: halves to even, as rint
     "Sign": (lambda v: float((v > 0) - (v < 0)), -3.0, 3.0),
 }
 

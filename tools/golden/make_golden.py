@@ -416,6 +416,12 @@ CASES = [
     Case("oppack_spectral", "op pack (issue 14): Dense, rfft/irfft (ortho), fft2, "
          "real/imag, fftshift, cdist, unsorted_segment_sum, cross, Softmax",
          nets.OpPackSpectral, normal(2, 16, 6), seed=1402),
+    Case("oppack_index", "op pack (issue 14): Dense, index_add, tensor_scatter_elements "
+         "(add), scatter, masked_scatter, tensor_scatter_div, scatter_add, SegmentSum, "
+         "Softmax", nets.OpPackIndex, normal(2, 6, 4), seed=1403),
+    Case("oppack_stats", "op pack (issue 14): Dense, kl_div (batchmean), "
+         "SoftmaxCrossEntropyWithLogits, L2Loss, histc, fill_diagonal, mvlgamma, "
+         "population_count", nets.OpPackStats, normal(4, 8), seed=1404),
     Case("bert_tiny", "BERT-like encoder: token + segment + position embeddings (Gather), "
          "LayerNorm, 2 post-norm layers (4 heads, hidden 32, exact GeLU FFN 64), additive "
          "attention mask from an int mask, tanh pooler; outputs (sequence, pooled)",

@@ -1102,6 +1102,56 @@ class OpPackVision(nn.Cell):
         return self.fc(ops.flatten(x))
 
 
+class OpPackIndex(nn.Cell):
+    """Scatters and index adds as users call them: ops.index_add,
+    ops.tensor_scatter_elements (add), ops.scatter, Tensor.masked_scatter,
+    ops.tensor_scatter_div, ops.scatter_add on a computed tensor, P.SegmentSum,
+    Dense, Softmax."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(4, 4)
+        self.rows = ms.Tensor(np.array([5, 0, 5], np.int32))
+        self.where = ms.Tensor(np.array([[[1, 0, 5, 1], [1, 1, 0, 2]]] * 2, np.int32))
+        self.cols = ms.Tensor(np.tile(np.array([[3, 0], [1, 1], [2, 3]], np.int64),
+                                      (2, 2, 1)))
+        self.first = ms.Tensor(np.array([[1], [0]], np.int32))
+        self.pairs = ms.Tensor(np.array([2, 0, 2], np.int32))
+        self.segments = ms.Tensor(np.array([0, 0, 1, 1, 1, 3], np.int32))
+
+    def construct(self, x):                                  # x: (2, 6, 4)
+        h = self.fc(x)
+        h = ops.index_add(h, self.rows, h[:, :3] * 0.5, 1)
+        h = ops.tensor_scatter_elements(h, self.where, h[:, :2] - 1.0, 1, "add")
+        h = ops.scatter(h, 2, self.cols, h[..., :2] * 2.0)
+        h = h.masked_scatter(h > 0.5, -h)
+        h = ops.tensor_scatter_div(h, self.first, ops.ones((2, 6, 4), ms.float32) * 4.0)
+        rows = ops.scatter_add(h[0], self.pairs, h[1, :3])  # (6, 4)
+        summed = ops.operations.SegmentSum()(rows, self.segments)
+        return ops.softmax(summed, -1)
+
+
+class OpPackStats(nn.Cell):
+    """Losses, norms and statistics as users call them: ops.kl_div,
+    nn.SoftmaxCrossEntropyWithLogits, ops.L2Loss, ops.histc, Tensor.fill_diagonal,
+    ops.mvlgamma, ops.population_count, Dense, LogSoftmax."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(8, 8)
+        self.teacher = nn.Dense(8, 8)
+        self.cross_entropy = nn.SoftmaxCrossEntropyWithLogits()
+        self.l2 = ops.L2Loss()
+
+    def construct(self, x):                                  # x: (4, 8)
+        h = self.fc(x)
+        target = ops.softmax(self.teacher(x), -1)
+        loss = ops.kl_div(ops.log_softmax(h, -1), target, "batchmean") + self.l2(h)
+        bits = ops.population_count(ops.cast(h * 100.0, ms.int32)).astype(ms.float32)
+        grid = h.fill_diagonal(0.0) * ops.mvlgamma(ops.abs(h) + 1.0, 2) + bits
+        return loss, self.cross_entropy(h, target), ops.histc(h, 4, -1.0, 1.0), grid
+
+
 class OpPackSpectral(nn.Cell):
     """A spectral filter: Dense, ops.rfft / irfft (ortho), ops.fft2, ops.real / imag,
     ops.fftshift, ops.cdist, ops.cross, ops.unsorted_segment_sum, Softmax."""

@@ -1,5 +1,6 @@
-"""Index checks, scatter arithmetic and one-hot encoding shared by the gather,
-scatter and one-hot ops."""
+"""Index checks, scatter arithmetic, segment reductions, first-appearance
+order and one-hot encoding shared by the gather, scatter, segment, unique and
+one-hot ops."""
 from __future__ import annotations
 
 import numpy as np
@@ -144,3 +145,114 @@ def class_count(tensor: np.ndarray, num_classes) -> int:
     if num_classes == -1:
         return int(tensor.max()) + 1 if tensor.size else 0
     return num_classes
+
+
+def segment_reduce(name, combine, empty, input_x, segment_ids, num_segments):
+    """combine.at over the rows of input_x grouped by segment id, into
+    num_segments rows that start at ``empty(dtype)``; negative ids are
+    dropped (UnsortedSegment*, Segment*)."""
+    require_dtype(name, "segment_ids", segment_ids, INTS)
+    ids = np.asarray(segment_ids)
+    if input_x.shape[:ids.ndim] != ids.shape:
+        raise ValueError(f"{name}: segment_ids shape {ids.shape} must lead input_x's "
+                         f"shape {input_x.shape}")
+    count = int(num_segments)
+    rows = input_x.reshape((-1,) + input_x.shape[ids.ndim:])
+    ids = ids.reshape(-1)
+    if ids.size and ids.max() >= count:
+        raise ValueError(f"{name}: segment id {ids.max()} out of range [0, {count}) of "
+                         f"num_segments")
+    kept = ids >= 0
+    out = np.full((count,) + rows.shape[1:], empty(input_x.dtype), input_x.dtype)
+    with np.errstate(over="ignore"):
+        combine.at(out, ids[kept], rows[kept])
+    return out
+
+
+def lowest(dtype):
+    """The dtype's lowest finite value (an empty maximum's start)."""
+    return np.finfo(dtype).min if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+def highest(dtype):
+    """The dtype's largest finite value (an empty minimum's start)."""
+    return np.finfo(dtype).max if dtype.kind == "f" else np.iinfo(dtype).max
+
+
+def scatter_along(op: str, target: np.ndarray, dim, index: np.ndarray,
+                  src: np.ndarray, combine) -> np.ndarray:
+    """A copy of ``target`` with ``src[i...]`` combined in at position
+    ``index[i...]`` of axis ``dim`` and ``i...`` elsewhere (Scatter,
+    TensorScatterElements, ScatterAddWithAxis).
+
+    index has target's rank and at most its shape off ``dim``; src has
+    index's shape (MindSpore 2.7.1's CPU kernels refuse a larger src, which
+    torch allows); indices lie in [-length, length) of ``dim``. ``combine``
+    is a ufunc applied unbuffered (repeats accumulate in order); None
+    assigns (the last repeat wins).
+    """
+    require_dtype(op, "index", index, INTS)
+    given = int(dim)
+    axis = given + target.ndim if given < 0 else given
+    if not 0 <= axis < max(target.ndim, 1):
+        raise ValueError(f"{op}: dim {given} out of range for rank {target.ndim}")
+    if index.ndim != target.ndim or any(
+            n > limit for k, (n, limit) in enumerate(zip(index.shape, target.shape))
+            if k != axis):
+        raise ValueError(f"{op}: index shape {index.shape} must have the rank of "
+                         f"input {target.shape} and fit it off axis {axis}")
+    src = np.asarray(src)
+    if src.shape != index.shape:
+        raise ValueError(f"{op}: updates shape {src.shape} must be index's shape "
+                         f"{index.shape}")
+    length = target.shape[axis] if target.ndim else 1
+    check_take(op, index, length, axis)
+    where = list(np.indices(index.shape, sparse=True))
+    where[axis] = np.where(index < 0, index + length, index)
+    values = src.astype(target.dtype, copy=False)
+    out = target.copy()
+    if combine is None:
+        out[tuple(where)] = values
+    else:
+        with np.errstate(all="ignore"):
+            combine.at(out, tuple(where), values)
+    return out
+
+
+def index_add(op: str, target: np.ndarray, indices: np.ndarray,
+              updates: np.ndarray, axis) -> np.ndarray:
+    """A copy of ``target`` with slice ``updates[..., j, ...]`` added to
+    slice ``indices[j]`` of axis ``axis`` (IndexAdd, InplaceIndexAdd).
+
+    indices: 1-D integers in [0, length) of that axis; updates: target's
+    shape with that axis of len(indices). Repeats accumulate.
+    """
+    require_dtype(op, "indices", indices, INTS)
+    given = int(axis)
+    dim = given + target.ndim if given < 0 else given
+    if not 0 <= dim < target.ndim:
+        raise ValueError(f"{op}: axis {given} out of range for rank {target.ndim}")
+    flat = np.asarray(indices).reshape(-1)
+    expected = target.shape[:dim] + (flat.size,) + target.shape[dim + 1:]
+    if np.ndim(indices) > 1 or updates.shape != expected:
+        raise ValueError(f"{op}: updates shape {updates.shape}, expected {expected} "
+                         f"(indices must be 1-D, got shape {np.shape(indices)})")
+    bad = (flat < 0) | (flat >= target.shape[dim])
+    if bad.any():
+        raise IndexError(f"{op}: index {flat[bad.argmax()]} out of range "
+                         f"[0, {target.shape[dim]}) of axis {dim}")
+    out = target.copy()
+    with np.errstate(over="ignore"):
+        np.add.at(out, (slice(None),) * dim + (flat,),
+                  updates.astype(target.dtype, copy=False))
+    return out
+
+
+def unique_in_order(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of 1-D ``x`` in order of first appearance, and
+    the position among them of each element (x = values[index], int64)."""
+    values, first, inverse = np.unique(x, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return values[order], rank[inverse.reshape(-1)]

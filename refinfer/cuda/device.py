@@ -85,3 +85,27 @@ def empty(shape, dtype):
 def to_host(device_array) -> np.ndarray:
     """The device array's values, copied into a new host array."""
     return device_array.copy_to_host()
+
+
+def launch_blocks(kernel, count: int, threads, *args) -> None:
+    """Run ``kernel(*args)`` with blocks of ``threads`` (an int or a 2-D
+    shape) that stride over ``count`` work items, one item per block at a
+    time (tiled kernels: a tile needs its whole block for syncthreads):
+    up to MAX_BLOCKS blocks on a GPU, one under the simulator (it starts
+    a Python thread per CUDA thread of every block)."""
+    blocks = 1 if SIMULATED else max(1, min(count, MAX_BLOCKS))
+    kernel[blocks, threads](*args)
+
+
+def is_device_array(value) -> bool:
+    """Whether ``value`` is a device array (numba's, or the simulator's
+    stand-in, which has no ``__cuda_array_interface__``)."""
+    return hasattr(value, "copy_to_host") and hasattr(value, "shape")
+
+
+def constant(array: np.ndarray):
+    """A device copy of small host metadata (offsets, strides) a kernel
+    reads: int64, C-contiguous, at least one element (a zero-size argument
+    is the same as any other to a kernel)."""
+    array = np.ascontiguousarray(array, np.int64).reshape(-1)
+    return cuda.to_device(array if array.size else np.zeros(1, np.int64))

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from . import device
 from .device import device_function
 
 
@@ -25,6 +26,18 @@ def load(flat, base, i, j, rows, cols, row_stride, col_stride, zero):
     if i < rows and j < cols:
         return flat[base + i * row_stride + j * col_stride]
     return zero
+
+
+@device_function
+def offset(i, dims, strides):
+    """The element offset of flat index i (C order) of an array of shape
+    ``dims`` read with element ``strides``: a transpose, a broadcast
+    (stride 0), a slice or a subset of axes of another array."""
+    at = 0
+    for d in range(dims.size - 1, -1, -1):
+        at += (i % dims[d]) * strides[d]
+        i //= dims[d]
+    return at
 
 
 def contiguous_strides(shape) -> tuple[int, ...]:
@@ -45,6 +58,20 @@ def batch_offsets(batch: tuple, operand_batch: tuple, matrix_size: int) -> np.nd
     starts = np.arange(count, dtype=np.int64).reshape(operand_batch) * matrix_size
     lead = (1,) * (len(batch) - len(operand_batch))
     return np.broadcast_to(starts.reshape(lead + operand_batch), batch).reshape(-1)
+
+
+def split_axes(shape: tuple, axes) -> tuple:
+    """(kept dims, kept strides, reduced dims, reduced strides) of a
+    C-contiguous array of ``shape`` split into the axes kept and those in
+    ``axes``, as device constants for :func:`offset` (an empty set of
+    axes is one axis of 1)."""
+    strides = contiguous_strides(shape)
+    kept = [a for a in range(len(shape)) if a not in axes]
+    parts = []
+    for chosen in (kept, sorted(axes)):
+        parts += [device.constant([shape[a] for a in chosen] or [1]),
+                  device.constant([strides[a] for a in chosen] or [0])]
+    return tuple(parts)
 
 
 def flat(array):

@@ -109,3 +109,16 @@ def constant(array: np.ndarray):
     is the same as any other to a kernel)."""
     array = np.ascontiguousarray(array, np.int64).reshape(-1)
     return cuda.to_device(array if array.size else np.zeros(1, np.int64))
+
+
+def zeros(shape, dtype):
+    """A device array of zeros (a small one: copied from the host)."""
+    return cuda.to_device(np.zeros(shape, dtype))
+
+
+def copy(array):
+    """A device copy of a device array (an output that must not alias an
+    input)."""
+    out = cuda.device_array(array.shape, array.dtype)
+    out.copy_to_device(array)
+    return out

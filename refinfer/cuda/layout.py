@@ -74,6 +74,17 @@ def split_axes(shape: tuple, axes) -> tuple:
     return tuple(parts)
 
 
+def broadcast_strides(operand_shape: tuple, shape: tuple):
+    """The element strides (device constant) with which a C-contiguous
+    operand of ``operand_shape`` broadcasts against ``shape`` (NumPy's
+    rule: aligned on the right, 0 along the axes it broadcasts over), for
+    :func:`offset` over ``shape``."""
+    lead = len(shape) - len(operand_shape)
+    own = contiguous_strides(operand_shape)
+    return device.constant([0 if a < lead or operand_shape[a - lead] == 1
+                            else own[a - lead] for a in range(len(shape))] or [0])
+
+
 def flat(array):
     """A C-contiguous device array as one axis (a view)."""
     return array.reshape(array.size) if array.ndim != 1 else array

@@ -32,8 +32,16 @@ def values(shape, dtype) -> np.ndarray:
 
 
 def on_device(value):
-    """A tensor argument as a device array, anything else as it is."""
-    return device.cuda.to_device(value) if isinstance(value, np.ndarray) else value
+    """A tensor argument (or a sequence of them) as device arrays (C-
+    contiguous, as the plan hands them over), anything else as it is."""
+    if isinstance(value, np.ndarray):
+        # (not ascontiguousarray: it makes a 0-d array 1-D)
+        return device.cuda.to_device(value if value.flags.c_contiguous
+                                     else value.copy(order="C"))
+    if isinstance(value, (tuple, list)) and value \
+            and all(isinstance(v, np.ndarray) for v in value):
+        return type(value)(map(on_device, value))
+    return value
 
 
 def to_host(result):

@@ -1,0 +1,217 @@
+"""The ``cuda`` kernels of the pools: MaxPool, AvgPool (2-D, classic),
+MaxPool3D, AvgPool3D, the mint AvgPool1D / AvgPool2D / AvgPool3DExt, and
+the adaptive average pools (1-D to 3-D, global pooling included),
+declared in :data:`KERNELS`: one window kernel for all of them.
+
+Every rank runs as 3-D (leading unit axes) with the batch and channel
+axes as one, a thread per output element in a grid-stride loop. Along
+each axis an output's window is its taps (first position, count, step):
+o*stride - before + t*dilation for the strided pools, the adaptive bin
+[floor(o*L/n), ceil((o+1)*L/n)) for the adaptive ones (:func:`_window`).
+Taps outside the input are padding: never the maximum, and counted in an
+average's divisor only where the op counts padding (clipped to the padded
+input, so a ceil-mode overhang never counts), as the references
+(ops/_ref/pool.py), whose argument checks and resolutions the kernels
+share: :func:`max_pool` and :func:`avg_pool` are the device twins of the
+references' pool functions and are handed to the same helpers.
+"""
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+from refinfer import registry
+from refinfer.ops._kernels.conv import _geometry, _lift
+from refinfer.ops._ref import pool as ref_pool
+from refinfer.ops._ref import window as win
+from refinfer.ops._ref.common import compute_dtype
+
+from . import device
+from .device import cuda, device_function
+from .layout import flat
+
+MAX, AVG = 0, 1
+# Divisors of an average (without divisor_override).
+REAL, PADDED = False, True
+DTYPES = frozenset(np.dtype(name) for name in
+                   ("float16", "float32", "float64", "int8", "int16", "int32",
+                    "int64", "uint8", "uint16", "uint32", "uint64"))
+
+
+@device_function
+def _window(o, before, kernel, stride, dilation, size, out_size, adaptive):
+    """(first position, taps, step) of output o's window along one axis."""
+    if adaptive:
+        first = o * size // out_size
+        return first, -(-(o + 1) * size // out_size) - first, 1
+    return o * stride - before, kernel, dilation
+
+
+@device_function
+def _inside(p, size, before, after):
+    """Whether position p lies in the padded input [-before, size + after)."""
+    return -before <= p < size + after
+
+
+@device.jit
+def pool_kernel(x, out, sizes, geometry, after, op, count_padding, divisor,
+                adaptive, start):
+    """out (NC, OD, OH, OW) = the max (op MAX) or mean of each window of x
+    (NC, D, H, W). geometry: padding before, kernel, stride, dilation and
+    output size, 3 each; after: padding after; ``start``: the max's
+    lowest value (padding) or the sum's zero, in the compute dtype; the
+    mean divides by ``divisor`` when it is not 0, else by the taps in the
+    padded input (count_padding) or in the input."""
+    d, h, w = sizes
+    od, oh, ow = geometry[12], geometry[13], geometry[14]
+    for i in range(cuda.grid(1), out.size, cuda.gridsize(1)):
+        q = i // ow
+        pz, py, px = (q // oh) % od, q % oh, i % ow
+        plane = q // (oh * od)
+        z0, zt, zs = _window(pz, geometry[0], geometry[3], geometry[6], geometry[9],
+                             d, od, adaptive)
+        y0, yt, ys = _window(py, geometry[1], geometry[4], geometry[7], geometry[10],
+                             h, oh, adaptive)
+        x0, xt, xs = _window(px, geometry[2], geometry[5], geometry[8], geometry[11],
+                             w, ow, adaptive)
+        acc, real, padded = start, 0, 0
+        for a in range(zt):
+            z = z0 + a * zs
+            for b in range(yt):
+                y = y0 + b * ys
+                for c in range(xt):
+                    xx = x0 + c * xs
+                    if _inside(z, d, geometry[0], after[0]) \
+                            and _inside(y, h, geometry[1], after[1]) \
+                            and _inside(xx, w, geometry[2], after[2]):
+                        padded += 1
+                    if 0 <= z < d and 0 <= y < h and 0 <= xx < w:
+                        v = x[((plane * d + z) * h + y) * w + xx]
+                        real += 1
+                        if op == AVG:
+                            acc += v
+                        elif v > acc or v != v and acc == acc:  # NaN wins
+                            acc = v
+        if op == MAX:
+            out[i] = acc
+        else:
+            out[i] = acc / (divisor if divisor else padded if count_padding else real)
+
+
+def signature(dtype: np.dtype) -> tuple:
+    """The argument types of :func:`pool_kernel` (tools/check_ptx.py)."""
+    value, i64, work = (numba.from_dtype(dtype)[::1], numba.int64,
+                        numba.from_dtype(compute_dtype(dtype)))
+    return (value, value, numba.UniTuple(i64, 3), numba.UniTuple(i64, 15),
+            numba.UniTuple(i64, 3), i64, numba.boolean, work, numba.boolean, work)
+
+
+def _pool(x, kernel, stride, dilation, pads, out_size, op, count_padding=False,
+          divisor=0, adaptive=False):
+    """The pool of x (N, C, *S), rank 1 to 3, into (N, C, *out_size)."""
+    if x.dtype not in DTYPES or op == AVG and x.dtype.kind != "f" \
+            or not 1 <= x.ndim - 2 <= 3:
+        return None
+    y = device.empty(tuple(x.shape[:2]) + tuple(out_size), x.dtype)
+    if y.size == 0:
+        return y
+    work = compute_dtype(x.dtype)
+    lowest = -np.inf if work.kind == "f" else np.iinfo(work).min
+    lead = (0,) * (5 - x.ndim)
+    device.launch(pool_kernel, y.size, flat(x), flat(y), tuple(_lift(x, 3).shape[2:]),
+                  _geometry(pads, kernel, stride, dilation, out_size),
+                  lead + tuple(int(p[1]) for p in pads), op, count_padding,
+                  work.type(divisor), adaptive,
+                  work.type(lowest if op == MAX else 0))
+    return y
+
+
+def max_pool(x, kernel, stride, dilation, pads, ceil_mode=False, argmax=False):
+    """The device twin of ops/_ref/pool.max_pool (no argmax: declines)."""
+    if argmax:
+        return None
+    out = win.output_hw(tuple(x.shape[2:]), kernel, stride, dilation, pads, ceil_mode)
+    return _pool(x, kernel, stride, dilation, pads, out, MAX)
+
+
+def avg_pool(x, kernel, stride, pads, ceil_mode=False, count_include_pad=True,
+             divisor_override=0):
+    """The device twin of ops/_ref/pool.avg_pool."""
+    ones = (1,) * len(kernel)
+    out = win.output_hw(tuple(x.shape[2:]), kernel, stride, ones, pads, ceil_mode)
+    return _pool(x, kernel, stride, ones, pads, out, AVG, bool(count_include_pad),
+                 divisor_override)
+
+
+def classic(op: int):
+    """MaxPool / AvgPool (2-D, NCHW): SAME padding never counts."""
+    def run(x, kernel_size=(1, 1), strides=(1, 1), pad_mode="VALID",
+            data_format="NCHW"):
+        if x.ndim != 4 or data_format != "NCHW":
+            return None
+        pads = win.resolve_pads(tuple(x.shape[2:]), kernel_size, strides, (1, 1),
+                                pad_mode)
+        if op == MAX:
+            return max_pool(x, kernel_size, strides, (1, 1), pads)
+        return avg_pool(x, kernel_size, strides, pads, False, False)
+    return run
+
+
+def max_pool3d(x, kernel_size=(1, 1, 1), strides=(1, 1, 1), pad_mode="VALID",
+               pad_list=(0, 0, 0, 0, 0, 0), ceil_mode=False, data_format="NCDHW"):
+    """MaxPool3D."""
+    return ref_pool.max_pool3d_with(max_pool, x, kernel_size, strides, pad_mode,
+                                    pad_list, ceil_mode, data_format)
+
+
+def avg_pool3d(input, kernel_size=(1, 1, 1), strides=(1, 1, 1), pad_mode="VALID",
+               pad=(0, 0, 0, 0, 0, 0), ceil_mode=False, count_include_pad=True,
+               divisor_override=0, data_format="NCDHW", pad_list=None):
+    """AvgPool3D."""
+    return ref_pool.avg_pool3d_with(avg_pool, input, kernel_size, strides, pad_mode,
+                                    pad, ceil_mode, count_include_pad,
+                                    divisor_override, data_format, pad_list)
+
+
+def mint_avg_pool(rank: int):
+    """AvgPool1D / AvgPool2D / AvgPool3DExt; an unbatched input gets N = 1
+    (a reshape: device arrays take no ``[None]``)."""
+    def run(input, kernel_size, stride=None, padding=(0,), ceil_mode=False,
+            count_include_pad=True, divisor_override=None):
+        unbatched = input.ndim == rank + 1
+        x = input.reshape((1,) + tuple(input.shape)) if unbatched else input
+        y = ref_pool.torch_avg_pool(avg_pool, rank, x, kernel_size, stride, padding,
+                                    ceil_mode, count_include_pad, divisor_override)
+        return y.reshape(tuple(y.shape[1:])) if unbatched and y is not None else y
+    return run
+
+
+def adaptive_avg_pool(input, output_size):
+    """AdaptiveAvgPool1D/2D/3D(Ext) over the trailing len(output_size)
+    axes (None / -1 keeps an axis), the leading axes as one."""
+    ref_pool.check_output_size("AdaptiveAvgPool", input, output_size)
+    rank = len(output_size)
+    if not 1 <= rank <= 3 or input.dtype.kind != "f":
+        return None
+    shape = tuple(input.shape)
+    spatial = shape[len(shape) - rank:]
+    out = tuple(s if o in (None, -1) else int(o) for s, o in zip(spatial, output_size))
+    if min(out, default=1) <= 0:
+        return None
+    lead = shape[:len(shape) - rank]
+    x = input.reshape((math.prod(lead), 1) + spatial)
+    ones = (1,) * rank
+    y = _pool(x, ones, ones, ones, ((0, 0),) * rank, out, AVG, adaptive=True)
+    return None if y is None else y.reshape(lead + out)
+
+
+KERNELS = {"MaxPool": classic(MAX), "AvgPool": classic(AVG),
+           "MaxPool3D": max_pool3d, "AvgPool3D": avg_pool3d,
+           "AvgPool1D": mint_avg_pool(1), "AvgPool2D": mint_avg_pool(2),
+           "AvgPool3DExt": mint_avg_pool(3),
+           **{name: adaptive_avg_pool for name in (
+               "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D",
+               "AdaptiveAvgPool2DExt", "AdaptiveAvgPool3DExt")}}
+registry.declare_kernels("cuda", KERNELS)

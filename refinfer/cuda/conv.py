@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+from numba import types
 
 from refinfer import registry
 from refinfer.ops._kernels.conv import _geometry, _lift
@@ -94,12 +95,17 @@ def convolve_kernel(x, w, bias, out, sizes, geometry, transposed, zero):
         out[i] = acc
 
 
-def signature(dtype: np.dtype) -> tuple:
-    """The argument types of :func:`convolve_kernel` (tools/check_ptx.py)."""
-    value = numba.from_dtype(dtype)[::1]
-    return (value, value, value, value, numba.UniTuple(numba.int64, 7),
-            numba.UniTuple(numba.int64, 15), numba.boolean,
-            numba.from_dtype(compute_dtype(dtype)))
+def ptx_kernels() -> list[tuple]:
+    """(name, Python function, argument types) of this module's kernel
+    for tools/check_ptx.py, per float dtype."""
+    kernels = []
+    for dtype in map(np.dtype, FLOATS):
+        value = numba.from_dtype(dtype)[::1]
+        kernels.append((f"conv direct, {dtype.name}", convolve_kernel.py_func,
+                        (value, value, value, value, types.UniTuple(numba.int64, 7),
+                         types.UniTuple(numba.int64, 15), numba.boolean,
+                         numba.from_dtype(compute_dtype(dtype)))))
+    return kernels
 
 
 def _fits(x, weight, bias, group: int, transposed: bool) -> bool:

@@ -27,6 +27,7 @@ from functools import lru_cache
 
 import numba
 import numpy as np
+from numba import types
 
 from refinfer import registry
 from refinfer.ops._ref.common import NUMBERS, compute_dtype
@@ -79,13 +80,19 @@ def tiled_kernel(dtype: np.dtype, tile: int = TILE):
     return product
 
 
-def signature(dtype: np.dtype) -> tuple:
-    """The argument types of :func:`tiled_kernel` (tools/check_ptx.py)."""
-    value, index = numba.from_dtype(dtype)[::1], numba.int64[::1]
-    return (value, value, value, index, index, numba.int64, numba.int64,
-            numba.int64, numba.UniTuple(numba.int64, 2),
-            numba.UniTuple(numba.int64, 2), value,
-            numba.from_dtype(compute_dtype(dtype)))
+def ptx_kernels() -> list[tuple]:
+    """(name, Python function, argument types) of this module's kernels
+    for tools/check_ptx.py: the GPU's tile for each float dtype."""
+    kernels = []
+    for dtype in map(np.dtype, ("float16", "float32", "float64")):
+        value, index = numba.from_dtype(dtype)[::1], numba.int64[::1]
+        pair = types.UniTuple(numba.int64, 2)
+        kernels.append((f"gemm tiled product, {dtype.name}",
+                        tiled_kernel(dtype, 16).py_func,
+                        (value, value, value, index, index, numba.int64, numba.int64,
+                         numba.int64, pair, pair, value,
+                         numba.from_dtype(compute_dtype(dtype)))))
+    return kernels
 
 
 def _matrix(shape: tuple, transpose: bool) -> tuple:

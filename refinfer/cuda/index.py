@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 
 from refinfer import registry
@@ -138,6 +139,27 @@ def float_to_int(x, out, limit, lowest, bits, signed):
             if signed and wide >= 1 << (bits - 1):
                 wide -= 1 << bits
         out[i] = wide
+
+
+def ptx_kernels() -> list[tuple]:
+    """(name, Python function, argument types) of this module's kernels
+    for tools/check_ptx.py: float32 data, int64 indices, and the casts
+    between float32, int32 and bool."""
+    f32, i32, i64 = numba.float32[::1], numba.int32[::1], numba.int64[::1]
+    n = numba.int64
+    return [
+        ("gather view", gather_view.py_func, (f32, f32, i64, i64, n)),
+        ("scatter view", scatter_view.py_func, (f32, f32, i64, i64, n)),
+        ("pad zeros", pad_zeros.py_func, (f32, f32, i64, i64, i64, i64)),
+        ("take", take.py_func, (f32, i64, f32, n, n, numba.int8[::1])),
+        ("one hot", one_hot_kernel.py_func, (i64, f32, f32, f32, n, n)),
+        ("select", select_kernel.py_func, (numba.boolean[::1], f32, f32, f32, i64, i64,
+                                           i64, i64)),
+        ("cast int32 -> float32", convert.py_func, (i32, f32)),
+        ("cast float32 -> bool", to_bool.py_func, (f32, numba.boolean[::1])),
+        ("cast float32 -> int32", float_to_int.py_func,
+         (f32, i32, numba.float64, n, n, numba.boolean)),
+    ]
 
 
 # -- views ---------------------------------------------------------------------

@@ -107,7 +107,9 @@ def batch_norm_given(x, y, scale, bias, mean, variance, rstd, inner, eps, zero):
     channel of the element (``inner`` elements per channel and sample);
     rstd[c] = 1 / sqrt(variance[c] + eps) when rstd is not empty."""
     channels = variance.size
-    for i in range(cuda.grid(1), max(y.size, rstd.size), cuda.gridsize(1)):
+    # (not max(): numba's CUDA target rejects it on array sizes)
+    count = y.size if y.size > rstd.size else rstd.size
+    for i in range(cuda.grid(1), count, cuda.gridsize(1)):
         if i < y.size:
             c = (i // inner) % channels
             inv = (scale[c] + zero if scale.size else zero + 1) \
@@ -118,13 +120,19 @@ def batch_norm_given(x, y, scale, bias, mean, variance, rstd, inner, eps, zero):
             rstd[i] = 1 / dmath.sqrt(variance[i] + zero + eps)
 
 
-def signatures(dtype: np.dtype) -> dict:
-    """The argument types of each kernel (tools/check_ptx.py)."""
-    value, index = numba.from_dtype(dtype)[::1], numba.int64[::1]
-    work, i64 = numba.from_dtype(compute_dtype(dtype)), numba.int64
-    return {normalize_rows: (value,) * 6 + (i64,) + (index,) * 7
-            + (i64, i64, work, numba.boolean, work),
-            batch_norm_given: (value,) * 7 + (i64, work, work)}
+def ptx_kernels() -> list[tuple]:
+    """(name, Python function, argument types) of this module's kernels
+    for tools/check_ptx.py, per float dtype."""
+    kernels = []
+    for dtype in map(np.dtype, FLOATS):
+        value, index = numba.from_dtype(dtype)[::1], numba.int64[::1]
+        work, i64 = numba.from_dtype(compute_dtype(dtype)), numba.int64
+        kernels += [
+            (f"norm rows, {dtype.name}", normalize_rows.py_func,
+             (value,) * 6 + (i64,) + (index,) * 7 + (i64, i64, work, numba.boolean, work)),
+            (f"batch norm given statistics, {dtype.name}", batch_norm_given.py_func,
+             (value,) * 7 + (i64, work, work))]
+    return kernels
 
 
 def _fits(x, *operands) -> bool:

@@ -163,13 +163,20 @@ def _work(dtype: np.dtype) -> np.dtype:
     return np.dtype(np.uint8) if dtype == np.bool_ else compute_dtype(dtype)
 
 
-def signature(dtype: np.dtype) -> tuple:
-    """The argument types of :func:`reduce_each` and :func:`reduce_blocks`
-    (tools/check_ptx.py),
-    for a reduction into ``dtype`` with int64 indices."""
-    value, index = numba.from_dtype(dtype)[::1], numba.int64[::1]
-    return (value, value, index, index, index, index, index, numba.int64,
-            numba.int64, numba.from_dtype(_work(dtype)), value.dtype, numba.boolean)
+def ptx_kernels() -> list[tuple]:
+    """(name, Python function, argument types) of both reduction kernels
+    for tools/check_ptx.py, for float32, float64, int32 and bool inputs
+    (int64 indices)."""
+    kernels = []
+    for dtype in map(np.dtype, ("float32", "float64", "int32", "bool")):
+        value, index = numba.from_dtype(dtype)[::1], numba.int64[::1]
+        types = (value, value, index, index, index, index, index, numba.int64,
+                 numba.int64, numba.from_dtype(_work(dtype)), value.dtype,
+                 numba.boolean)
+        kernels += [(f"reduce per thread, {dtype.name}", reduce_each.py_func, types),
+                    (f"reduce per block, {dtype.name}", reduce_blocks(dtype).py_func,
+                     types)]
+    return kernels
 
 
 def reduce(x, axes, keep_dims: bool, op: int, out_dtype=None, index_dtype=None):

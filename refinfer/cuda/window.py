@@ -21,6 +21,7 @@ import math
 
 import numba
 import numpy as np
+from numba import types
 
 from refinfer import registry
 from refinfer.ops._kernels.conv import _geometry, _lift
@@ -100,12 +101,17 @@ def pool_kernel(x, out, sizes, geometry, after, op, count_padding, divisor,
             out[i] = acc / (divisor if divisor else padded if count_padding else real)
 
 
-def signature(dtype: np.dtype) -> tuple:
-    """The argument types of :func:`pool_kernel` (tools/check_ptx.py)."""
-    value, i64, work = (numba.from_dtype(dtype)[::1], numba.int64,
-                        numba.from_dtype(compute_dtype(dtype)))
-    return (value, value, numba.UniTuple(i64, 3), numba.UniTuple(i64, 15),
-            numba.UniTuple(i64, 3), i64, numba.boolean, work, numba.boolean, work)
+def ptx_kernels() -> list[tuple]:
+    """(name, Python function, argument types) of the pool kernel for
+    tools/check_ptx.py, per float dtype and int32 (MaxPool3D)."""
+    kernels = []
+    for dtype in map(np.dtype, ("float16", "float32", "float64", "int32")):
+        value, i64 = numba.from_dtype(dtype)[::1], numba.int64
+        work, triple = numba.from_dtype(compute_dtype(dtype)), types.UniTuple(i64, 3)
+        kernels.append((f"pool window, {dtype.name}", pool_kernel.py_func,
+                        (value, value, triple, types.UniTuple(i64, 15), triple, i64,
+                         numba.boolean, work, numba.boolean, work)))
+    return kernels
 
 
 def _pool(x, kernel, stride, dilation, pads, out_size, op, count_padding=False,

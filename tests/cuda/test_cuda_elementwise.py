@@ -257,10 +257,12 @@ def test_check_ptx_compiles_every_runner_with_its_signature(capsys):
     argument; under the simulator it refuses to run (usage error, 2)."""
     tool = _check_ptx_tool()
     listed = tool.kernels()
-    assert [name for name, _, _ in listed] == [
+    assert [name for name, _, _ in listed][:2] == [
         "elementwise program runner, float32", "elementwise program runner, float64"]
-    for _, function, signature in listed:
+    for _, function, signature in listed[:2]:
         assert len(signature) == function.__code__.co_argcount == 9
+    for _, function, signature in listed[2:]:     # the other families' kernels
+        assert len(signature) == function.__code__.co_argcount
     if device.SIMULATED:
         with pytest.raises(SystemExit) as exit_info:
             tool.main([])

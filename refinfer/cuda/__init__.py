@@ -13,7 +13,8 @@ the Numba CPU kernels (docs/architecture.md, "The cuda backend").
 - one module per family of device runners, each declaring its table:
   ``gemm.py`` (matrix products), ``conv.py`` (convolutions), ``reduce.py``
   (reductions and searches), ``norm.py`` (softmax and normalisations),
-  ``index.py`` (data movement, Cast), ``window.py`` (pools).
+  ``index.py`` (data movement, Cast), ``window.py`` (pools), ``logic.py``
+  (comparisons, logical ops).
 
 Nothing in the CPU path imports this package: ``import numba.cuda`` costs
 0.6 s, and only a GPU run needs it. Set ``NUMBA_ENABLE_CUDASIM=1`` before
@@ -24,4 +25,5 @@ the first import to run the kernels in numba's CUDA simulator.
 def load_kernels() -> None:
     """Declare the cuda kernels of every family (importing a family module
     declares its table in the registry)."""
-    from . import conv, elementwise, gemm, index, norm, reduce, window  # noqa: F401
+    from . import (conv, elementwise, gemm, index, logic, norm,  # noqa: F401
+                   reduce, window)

@@ -1,6 +1,6 @@
 """The ``cuda`` kernels of the data movement ops: Transpose, Slice,
 StridedSlice, Split, BroadcastTo / Expand, Tile, Concat, Stack, Pad,
-Gather, OneHot, Select and Cast, declared in :data:`KERNELS`.
+Gather, OneHot, Select, Tril and Cast, declared in :data:`KERNELS`.
 
 Most are one gather: out[i] = x[start + offset(i, dims, strides)], the
 strides and start those of a NumPy view of x (a transpose, a slice with
@@ -110,6 +110,14 @@ def select_kernel(condition, a, b, out, dims, c_strides, a_strides, b_strides):
 
 
 @device.jit
+def lower_triangle(x, out, rows, cols, diagonal):
+    """out = x where column - row <= diagonal in the last two axes
+    (rows x cols), else 0: Tril."""
+    for i in range(cuda.grid(1), out.size, cuda.gridsize(1)):
+        out[i] = x[i] if i % cols - (i // cols) % rows <= diagonal else 0
+
+
+@device.jit
 def convert(x, out):
     """out[i] = x[i] converted by assignment (C's conversions: float
     rounding, integer wrapping; what NumPy's astype does)."""
@@ -155,6 +163,7 @@ def ptx_kernels() -> list[tuple]:
         ("one hot", one_hot_kernel.py_func, (i64, f32, f32, f32, n, n)),
         ("select", select_kernel.py_func, (numba.boolean[::1], f32, f32, f32, i64, i64,
                                            i64, i64)),
+        ("lower triangle", lower_triangle.py_func, (f32, f32, n, n, n)),
         ("cast int32 -> float32", convert.py_func, (i32, f32)),
         ("cast float32 -> bool", to_bool.py_func, (f32, numba.boolean[::1])),
         ("cast float32 -> int32", float_to_int.py_func,
@@ -385,6 +394,18 @@ def select(condition, input, other):
     return out
 
 
+def tril(input, diagonal=0):
+    """Tril / TrilExt: rank >= 2."""
+    if input.ndim < 2:
+        return None
+    out = device.empty(tuple(input.shape), input.dtype)
+    if out.size:
+        rows, cols = input.shape[input.ndim - 2:]
+        device.launch(lower_triangle, out.size, flat(input), flat(out), rows, cols,
+                      int(diagonal))
+    return out
+
+
 def cast(input_x, dtype):
     """Cast as the reference (ops/_ref/common.cast): floats to integers
     through MindSpore's rule, to bool as nonzero, the rest by C's
@@ -416,5 +437,6 @@ KERNELS = {"Transpose": transpose, "Slice": slice_,
            "Split": reference_view("Split"), "BroadcastTo": broadcast_to,
            "Expand": broadcast_to, "Tile": tile, "Concat": concat,
            "Stack": stack, "StackExt": stack, "Pad": pad, "Gather": gather,
-           "OneHot": one_hot, "Select": select, "Cast": cast}
+           "OneHot": one_hot, "Select": select, "Cast": cast, "Tril": tril,
+           "TrilExt": tril}
 registry.declare_kernels("cuda", KERNELS)

@@ -1,7 +1,8 @@
 """The ``cuda`` kernels of the normalisations: Softmax, LogSoftmax,
 LogSoftmaxExt (any one axis), LayerNorm, LayerNormExt, GroupNorm,
 InstanceNorm, BatchNorm and BatchNormExt (inference, and training with the
-batch's statistics), L2Normalize, declared in :data:`KERNELS`.
+batch's statistics), L2Normalize, and BiasAdd (a bias per channel),
+declared in :data:`KERNELS`.
 
 Each is a row kernel: a row is one index of the kept axes, its elements
 those of the normalised axes, read through strides (layout.split_axes,
@@ -12,7 +13,8 @@ references; sum of squares), once to write every element, in the compute
 dtype (float16 in float32). Scale and shift parameters are read at the
 element's position through their broadcast strides, so one kernel serves
 LayerNorm's trailing parameters and GroupNorm's per-channel ones. BatchNorm
-with the given statistics is elementwise: a kernel of its own.
+with the given statistics and BiasAdd are elementwise: kernels of their
+own.
 
 A thread per row keeps the kernel simple and is what the simulator runs
 fast; rows of thousands of elements on a GPU want a block per row with a
@@ -120,6 +122,15 @@ def batch_norm_given(x, y, scale, bias, mean, variance, rstd, inner, eps, zero):
             rstd[i] = 1 / dmath.sqrt(variance[i] + zero + eps)
 
 
+@device.jit
+def channel_bias(x, bias, y, inner):
+    """y[i] = x[i] + bias[c], c the channel of element i (``inner``
+    elements per channel and sample): BiasAdd."""
+    channels = bias.size
+    for i in range(cuda.grid(1), y.size, cuda.gridsize(1)):
+        y[i] = x[i] + bias[(i // inner) % channels]
+
+
 def ptx_kernels() -> list[tuple]:
     """(name, Python function, argument types) of this module's kernels
     for tools/check_ptx.py, per float dtype."""
@@ -131,7 +142,8 @@ def ptx_kernels() -> list[tuple]:
             (f"norm rows, {dtype.name}", normalize_rows.py_func,
              (value,) * 6 + (i64,) + (index,) * 7 + (i64, i64, work, numba.boolean, work)),
             (f"batch norm given statistics, {dtype.name}", batch_norm_given.py_func,
-             (value,) * 7 + (i64, work, work))]
+             (value,) * 7 + (i64, work, work)),
+            (f"bias add, {dtype.name}", channel_bias.py_func, (value,) * 3 + (i64,))]
     return kernels
 
 
@@ -329,10 +341,27 @@ def batch_norm_ext(input, weight=None, bias=None, running_mean=None,
     return y, device.copy(running_mean), rstd
 
 
+def bias_add(input_x, bias, data_format="NCHW"):
+    """BiasAdd: a bias of x's dtype per channel (axis 1, or the last for
+    NHWC)."""
+    if input_x.ndim < 2 or bias.ndim != 1 or bias.dtype != input_x.dtype \
+            or input_x.dtype.kind not in "fiu":
+        return None
+    axis = input_x.ndim - 1 if data_format == "NHWC" else 1
+    if input_x.shape[axis] != bias.shape[0]:
+        return None
+    y = device.empty(tuple(input_x.shape), input_x.dtype)
+    if y.size:
+        device.launch(channel_bias, y.size, flat(input_x), bias, flat(y),
+                      math.prod(input_x.shape[axis + 1:]))
+    return y
+
+
 KERNELS = {"Softmax": softmax_kernel(SOFTMAX),
            "LogSoftmax": softmax_kernel(LOG_SOFTMAX),
            "LogSoftmaxExt": log_softmax_ext, "L2Normalize": l2_normalize,
            "LayerNorm": layer_norm, "LayerNormExt": layer_norm_ext,
            "GroupNorm": group_norm, "InstanceNorm": instance_norm,
-           "BatchNorm": batch_norm, "BatchNormExt": batch_norm_ext}
+           "BatchNorm": batch_norm, "BatchNormExt": batch_norm_ext,
+           "BiasAdd": bias_add}
 registry.declare_kernels("cuda", KERNELS)

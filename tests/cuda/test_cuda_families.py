@@ -7,10 +7,10 @@ was one)."""
 import pytest
 
 from refinfer import registry
-from refinfer.cuda import (conv, elementwise, gemm, index, load_kernels, norm,
-                           reduce, window)
+from refinfer.cuda import (conv, elementwise, gemm, index, load_kernels, logic,
+                           norm, reduce, window)
 
-FAMILIES = (gemm, conv, reduce, norm, index, window)
+FAMILIES = (gemm, conv, reduce, norm, index, window, logic)
 
 
 def _module_kernels(module) -> set:

@@ -108,3 +108,11 @@ def test_cast(source, target):
 def test_table_is_declared():
     assert all(registry.get_op(op).kernels["cuda"] is kernel
                for op, kernel in index.KERNELS.items())
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_tril(dtype):
+    x = values((2, 3, 4), dtype)
+    for diagonal in (0, 1, -1, 5, -4):
+        check("Tril", x, diagonal)
+    check("TrilExt", x[0], 0)

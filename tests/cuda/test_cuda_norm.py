@@ -94,3 +94,11 @@ def test_mixed_dtypes_decline():
 def test_table_is_declared():
     assert all(registry.get_op(op).kernels["cuda"] is kernel
                for op, kernel in norm.KERNELS.items())
+
+
+@pytest.mark.parametrize("dtype", FLOATS + (np.float16, np.int32), ids=ids)
+def test_bias_add(dtype):
+    check("BiasAdd", values((2, 3, 2, 2), dtype), values((3,), dtype))
+    check("BiasAdd", values((2, 4), dtype), values((4,), dtype))
+    check("BiasAdd", values((2, 2, 3), dtype), values((3,), dtype), "NHWC")
+    assert run("BiasAdd", values((2, 4), dtype), values((3,), dtype)) is None

@@ -1,11 +1,12 @@
 """The ``cuda`` kernels of the data movement ops: Transpose, Slice,
-StridedSlice, Split, BroadcastTo / Expand, Tile, Concat, Stack, Pad,
-Gather, OneHot, Select, Tril and Cast, declared in :data:`KERNELS`.
+StridedSlice, Split, BroadcastTo / Expand, Tile, ReverseV2, Concat, Stack,
+Pad, Gather, IndexSelect, OneHot, Select, Tril and Cast, declared in
+:data:`KERNELS`.
 
 Most are one gather: out[i] = x[start + offset(i, dims, strides)], the
 strides and start those of a NumPy view of x (a transpose, a slice with
-any steps, a broadcast with zero strides, a tile as a broadcast of x with
-a unit axis before each axis). The view is taken of a *probe*: an array
+any steps, a reversal with negative ones, a broadcast with zero strides,
+a tile as a broadcast of x with a unit axis before each axis). The view is taken of a *probe*: an array
 of x's shape with one byte per element, never written or read, whose
 view's strides and data pointer say where every element lies
 (:func:`view_geometry`). StridedSlice and Split take their view from the
@@ -220,6 +221,13 @@ def transpose(input, dims):
     return viewed(input, lambda v: v.transpose(tuple(dims)))
 
 
+def reverse_v2(input, axis):
+    """ReverseV2: distinct axes, reversed (negative strides)."""
+    if len({a % max(input.ndim, 1) for a in axis}) != len(axis):
+        return None
+    return viewed(input, lambda v: np.flip(v, tuple(axis)))
+
+
 def slice_(input, begin, size):
     """Slice: size -1 to the end; ranges checked as the reference."""
     if not len(begin) == len(size) == input.ndim:
@@ -358,6 +366,13 @@ def gather(input_params, input_indices, axis, batch_dims=0):
     return None if device.to_host(bad)[0] else out
 
 
+def index_select(input, dim, index):
+    """IndexSelect: Gather of a 0-d or 1-D index along ``dim``."""
+    if index.ndim > 1:
+        return None
+    return gather(input, index.reshape((index.size,)), dim)
+
+
 def one_hot(indices, depth, on_value, off_value, axis=-1):
     """OneHot: the class axis at ``axis``; on_value and off_value 0-d
     tensors of one dtype."""
@@ -438,5 +453,5 @@ KERNELS = {"Transpose": transpose, "Slice": slice_,
            "Expand": broadcast_to, "Tile": tile, "Concat": concat,
            "Stack": stack, "StackExt": stack, "Pad": pad, "Gather": gather,
            "OneHot": one_hot, "Select": select, "Cast": cast, "Tril": tril,
-           "TrilExt": tril}
+           "TrilExt": tril, "ReverseV2": reverse_v2, "IndexSelect": index_select}
 registry.declare_kernels("cuda", KERNELS)

@@ -32,6 +32,8 @@ def test_views(dtype):
     check("Tile", x, (2, 1, 3))
     check("Tile", x, (2,))
     check("Tile", x[0, 0], (2, 2))
+    check("ReverseV2", x, (0, -1))
+    check("ReverseV2", x, (1,))
 
 
 def test_view_errors_decline():
@@ -41,6 +43,7 @@ def test_view_errors_decline():
     assert run("Transpose", x, (0, 0)) is None
     assert run("Split", x, 1, 2) is None
     assert run("BroadcastTo", x, (4, 3)) is None
+    assert run("ReverseV2", x, (0, -2)) is None
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=ids)
@@ -64,6 +67,13 @@ def test_gather(dtype):
                           (np.array(1), -1)]:
         check("Gather", x, indices.astype(np.int32), axis)
         check("Gather", x, indices.astype(np.int64), axis)
+
+
+def test_index_select():
+    x = values((4, 3), np.float32)
+    check("IndexSelect", x, 1, np.array([2, 0, -1, 2], np.int64))
+    check("IndexSelect", x, -2, np.array(3, np.int32))
+    assert run("IndexSelect", x, 0, np.array([4], np.int64)) is None
 
 
 def test_gather_out_of_range_declines():

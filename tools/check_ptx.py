@@ -20,12 +20,13 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from refinfer.cuda import conv, gemm, index, logic, norm, program, reduce, window
+from refinfer.cuda import (conv, gemm, index, logic, norm, program, reduce, resize,
+                           window)
 from refinfer.cuda.device import SIMULATED, cuda
 
 # The device runners with kernels of their own (elementwise.py runs on
 # program.py's); each lists its kernels with their argument types.
-FAMILIES = (gemm, conv, reduce, norm, index, window, logic)
+FAMILIES = (gemm, conv, reduce, norm, index, window, logic, resize)
 
 
 def kernels() -> list[tuple[str, object, tuple]]:

@@ -14,7 +14,7 @@ the Numba CPU kernels (docs/architecture.md, "The cuda backend").
   ``gemm.py`` (matrix products), ``conv.py`` (convolutions), ``reduce.py``
   (reductions and searches), ``norm.py`` (softmax and normalisations),
   ``index.py`` (data movement, Cast), ``window.py`` (pools), ``logic.py``
-  (comparisons, logical ops).
+  (comparisons, logical ops), ``resize.py`` (resizes).
 
 Nothing in the CPU path imports this package: ``import numba.cuda`` costs
 0.6 s, and only a GPU run needs it. Set ``NUMBA_ENABLE_CUDASIM=1`` before
@@ -26,4 +26,4 @@ def load_kernels() -> None:
     """Declare the cuda kernels of every family (importing a family module
     declares its table in the registry)."""
     from . import (conv, elementwise, gemm, index, logic, norm,  # noqa: F401
-                   reduce, window)
+                   reduce, resize, window)

@@ -8,9 +8,9 @@ import pytest
 
 from refinfer import registry
 from refinfer.cuda import (conv, elementwise, gemm, index, load_kernels, logic,
-                           norm, reduce, window)
+                           norm, reduce, resize, window)
 
-FAMILIES = (gemm, conv, reduce, norm, index, window, logic)
+FAMILIES = (gemm, conv, reduce, norm, index, window, logic, resize)
 
 
 def _module_kernels(module) -> set:

@@ -10,10 +10,11 @@ instead of once per product. Transposes are strides and broadcast batch
 axes are offsets (refinfer/cuda/layout.py): nothing is copied.
 
 Accumulation is in the operands' dtype (float16 in float32, as the
-reference), in plain fused multiply-adds: float32 stays float32, as
-MindSpore's CPU and GPU MatMul do, and never TF32 (hand-written kernels
-cannot reach the tensor cores; MindSpore's GPU backend leaves TF32 off by
-default, and Lite's ``enforce_fp32`` forbids it). The sum runs in order
+reference), in plain multiply-adds: float32 stays float32, as MindSpore's
+CPU MatMul does (nnacl's fp32 kernels keep float32 accumulators), and
+never TF32 (hand-written kernels cannot reach the tensor cores;
+MindSpore's GPU backend leaves TF32 off by default, and Lite's
+``enforce_fp32`` forbids it). The sum runs in order
 over k, where BLAS blocks it: float32 results differ from NumPy's in the
 last bits (tests/cuda/test_cuda_gemm.py states the tolerance).
 
@@ -50,7 +51,7 @@ def tiled_kernel(dtype: np.dtype, tile: int = TILE):
     work = numba.from_dtype(compute_dtype(dtype))
 
     @device.jit
-    def product(a, c, out, a_starts, c_starts, m, n, k, a_strides, c_strides,
+    def tiled_product(a, c, out, a_starts, c_starts, m, n, k, a_strides, c_strides,
                 bias, zero):
         """out[b] = a[b] @ c[b] (+ bias) for every matrix b; a (m x k) at
         a_starts[b] with element strides a_strides (row, column), c
@@ -77,7 +78,7 @@ def tiled_kernel(dtype: np.dtype, tile: int = TILE):
                 cuda.syncthreads()      # the tiles are refilled next
             if i < m and j < n:
                 out[(b * m + i) * n + j] = acc + bias[j] if bias.size else acc
-    return product
+    return tiled_product
 
 
 def ptx_kernels() -> list[tuple]:
@@ -131,8 +132,9 @@ def product(a, c, transpose_a=False, transpose_c=False, bias=None):
     bias = flat(bias) if bias is not None else device.empty(0, dtype)
     tiles = math.prod(batch) * -(-m // TILE) * -(-n // TILE)
     device.launch_blocks(
-        tiled_kernel(np.dtype(dtype)), tiles, (TILE, TILE), flat(a), flat(c), flat(out), *starts, m, n, k, a_strides,
-        c_strides, bias, compute_dtype(dtype).type(0))
+        tiled_kernel(np.dtype(dtype)), tiles, (TILE, TILE), flat(a), flat(c),
+        flat(out), *starts, m, n, k, a_strides, c_strides, bias,
+        compute_dtype(dtype).type(0))
     return out
 
 

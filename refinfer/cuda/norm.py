@@ -140,7 +140,8 @@ def ptx_kernels() -> list[tuple]:
         work, i64 = numba.from_dtype(compute_dtype(dtype)), numba.int64
         kernels += [
             (f"norm rows, {dtype.name}", normalize_rows.py_func,
-             (value,) * 6 + (i64,) + (index,) * 7 + (i64, i64, work, numba.boolean, work)),
+             (value,) * 6 + (i64,) + (index,) * 7
+             + (i64, i64, work, numba.boolean, work)),
             (f"batch norm given statistics, {dtype.name}", batch_norm_given.py_func,
              (value,) * 7 + (i64, work, work)),
             (f"bias add, {dtype.name}", channel_bias.py_func, (value,) * 3 + (i64,))]

@@ -134,7 +134,7 @@ def reduce_blocks(dtype: np.dtype):
     work = numba.from_dtype(_work(dtype))
 
     @device.jit
-    def reduce(x, out, index, kept_dims, kept_strides, dims, strides, size,
+    def reduce_tree(x, out, index, kept_dims, kept_strides, dims, strides, size,
                op, fill, empty, integer):
         values = cuda.shared.array(THREADS, work)
         found = cuda.shared.array(THREADS, numba.int64)
@@ -155,7 +155,7 @@ def reduce_blocks(dtype: np.dtype):
                 _finish(x, out, index, k, base, dims, strides, size, op, values[0],
                         found[0], empty, integer)
             cuda.syncthreads()          # the shared arrays are reused next
-    return reduce
+    return reduce_tree
 
 
 def _work(dtype: np.dtype) -> np.dtype:

@@ -92,7 +92,8 @@ def _tables(axes, linear, align_corners, half_pixel_centers, work):
         lower.append(low)
         upper.append(high)
         weight.append(w)
-    return (device.constant(np.concatenate(lower)), device.constant(np.concatenate(upper)),
+    return (device.constant(np.concatenate(lower)),
+            device.constant(np.concatenate(upper)),
             device.to_device(np.concatenate(weight).astype(work)))
 
 

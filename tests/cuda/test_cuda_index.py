@@ -95,7 +95,8 @@ def test_one_hot():
 
 @pytest.mark.parametrize("dtype", FLOATS + (np.int32,), ids=ids)
 def test_select(dtype):
-    check("Select", values((2, 3), np.bool_), values((2, 3), dtype), values((2, 3), dtype))
+    check("Select", values((2, 3), np.bool_), values((2, 3), dtype),
+          values((2, 3), dtype))
     check("Select", values((2, 1), np.bool_), values((3,), dtype), values((2, 3), dtype))
 
 

@@ -9,8 +9,9 @@ any steps, a reversal with negative ones, a broadcast with zero strides,
 a tile as a broadcast of x with a unit axis before each axis). The view
 is taken of a *probe*: an array of x's shape with one byte per element,
 never written or read, whose view's strides and data pointer say where
-every element lies (:func:`view_geometry`). StridedSlice and Split take their view from the
-references themselves, so the masks and checks have one implementation.
+every element lies (:func:`view_geometry`). StridedSlice and Split take
+their view from the references themselves, so the masks and checks have
+one implementation.
 Concat writes each input into its place of the output (the same offsets,
 the other way); Pad gathers with a bounds check and writes zeros outside.
 

@@ -1,7 +1,9 @@
 """The ``cuda`` kernels of the pools: MaxPool, AvgPool (2-D, classic),
-MaxPool3D, AvgPool3D, the mint AvgPool1D / AvgPool2D / AvgPool3DExt, and
-the adaptive average pools (1-D to 3-D, global pooling included),
-declared in :data:`KERNELS`: one window kernel for all of them.
+MaxPool3D, AvgPool3D, the mint AvgPool1D / AvgPool2D / AvgPool3DExt, the
+max pools with indices (MaxPoolWithArgmaxV2, MaxPoolWithIndices,
+MaxPoolWithMask), and the adaptive average (1-D to 3-D, global pooling
+included) and max pools, declared in :data:`KERNELS`: one window kernel
+for all of them.
 
 Every rank runs as 3-D (leading unit axes) with the batch and channel
 axes as one, a thread per output element in a grid-stride loop. Along
@@ -57,14 +59,18 @@ def _inside(p, size, before, after):
 
 
 @device.jit
-def pool_kernel(x, out, sizes, geometry, after, op, count_padding, divisor,
+def pool_kernel(x, out, index, sizes, geometry, after, op, count_padding, divisor,
                 adaptive, start):
     """out (NC, OD, OH, OW) = the max (op MAX) or mean of each window of x
     (NC, D, H, W). geometry: padding before, kernel, stride, dilation and
     output size, 3 each; after: padding after; ``start``: the max's
     lowest value (padding) or the sum's zero, in the compute dtype; the
     mean divides by ``divisor`` when it is not 0, else by the taps in the
-    padded input (count_padding) or in the input."""
+    padded input (count_padding) or in the input. index (when not empty):
+    where each maximum lies, a flat index into (D, H, W) (-1: padding);
+    the first tap of a window sets the first candidate, a later one
+    replaces it only when greater, or NaN over a number (the references'
+    rules: the first maximum on ties, the first NaN wins)."""
     d, h, w = sizes
     od, oh, ow = geometry[12], geometry[13], geometry[14]
     for i in range(cuda.grid(1), out.size, cuda.gridsize(1)):
@@ -77,7 +83,7 @@ def pool_kernel(x, out, sizes, geometry, after, op, count_padding, divisor,
                              h, oh, adaptive)
         x0, xt, xs = _window(px, geometry[2], geometry[5], geometry[8], geometry[11],
                              w, ow, adaptive)
-        acc, real, padded = start, 0, 0
+        acc, at, real, padded = start, -1, 0, 0
         for a in range(zt):
             z = z0 + a * zs
             for b in range(yt):
@@ -93,10 +99,12 @@ def pool_kernel(x, out, sizes, geometry, after, op, count_padding, divisor,
                         real += 1
                         if op == AVG:
                             acc += v
-                        elif v > acc or v != v and acc == acc:  # NaN wins
-                            acc = v
+                        elif a + b + c == 0 or v > acc or v != v and acc == acc:
+                            acc, at = v, (z * h + y) * w + xx
         if op == MAX:
             out[i] = acc
+            if index.size:
+                index[i] = at
         else:
             out[i] = acc / (divisor if divisor else padded if count_padding else real)
 
@@ -109,37 +117,40 @@ def ptx_kernels() -> list[tuple]:
         value, i64 = numba.from_dtype(dtype)[::1], numba.int64
         work, triple = numba.from_dtype(compute_dtype(dtype)), types.UniTuple(i64, 3)
         kernels.append((f"pool window, {dtype.name}", pool_kernel.py_func,
-                        (value, value, triple, types.UniTuple(i64, 15), triple, i64,
-                         numba.boolean, work, numba.boolean, work)))
+                        (value, value, numba.int64[::1], triple,
+                         types.UniTuple(i64, 15), triple, i64, numba.boolean, work,
+                         numba.boolean, work)))
     return kernels
 
 
 def _pool(x, kernel, stride, dilation, pads, out_size, op, count_padding=False,
-          divisor=0, adaptive=False):
-    """The pool of x (N, C, *S), rank 1 to 3, into (N, C, *out_size)."""
+          divisor=0, adaptive=False, index_dtype=None):
+    """The pool of x (N, C, *S), rank 1 to 3, into (N, C, *out_size);
+    with ``index_dtype`` (a max) also where each maximum lies: (y, index)."""
     if x.dtype not in DTYPES or op == AVG and x.dtype.kind != "f" \
             or not 1 <= x.ndim - 2 <= 3:
         return None
     y = device.empty(tuple(x.shape[:2]) + tuple(out_size), x.dtype)
+    index = device.empty(tuple(y.shape) if index_dtype else 0, index_dtype or np.int64)
     if y.size == 0:
-        return y
+        return (y, index) if index_dtype else y
     work = compute_dtype(x.dtype)
     lowest = -np.inf if work.kind == "f" else np.iinfo(work).min
     lead = (0,) * (5 - x.ndim)
-    device.launch(pool_kernel, y.size, flat(x), flat(y), tuple(_lift(x, 3).shape[2:]),
+    device.launch(pool_kernel, y.size, flat(x), flat(y), flat(index),
+                  tuple(_lift(x, 3).shape[2:]),
                   _geometry(pads, kernel, stride, dilation, out_size),
                   lead + tuple(int(p[1]) for p in pads), op, count_padding,
                   work.type(divisor), adaptive,
                   work.type(lowest if op == MAX else 0))
-    return y
+    return (y, index) if index_dtype else y
 
 
 def max_pool(x, kernel, stride, dilation, pads, ceil_mode=False, argmax=False):
-    """The device twin of ops/_ref/pool.max_pool (no argmax: declines)."""
-    if argmax:
-        return None
+    """The device twin of ops/_ref/pool.max_pool: y, or (y, int64 index)."""
     out = win.output_hw(tuple(x.shape[2:]), kernel, stride, dilation, pads, ceil_mode)
-    return _pool(x, kernel, stride, dilation, pads, out, MAX)
+    return _pool(x, kernel, stride, dilation, pads, out, MAX,
+                 index_dtype=np.dtype(np.int64) if argmax else None)
 
 
 def avg_pool(x, kernel, stride, pads, ceil_mode=False, count_include_pad=True,
@@ -194,12 +205,42 @@ def mint_avg_pool(rank: int):
     return run
 
 
-def adaptive_avg_pool(input, output_size):
-    """AdaptiveAvgPool1D/2D/3D(Ext) over the trailing len(output_size)
-    axes (None / -1 keeps an axis), the leading axes as one."""
-    ref_pool.check_output_size("AdaptiveAvgPool", input, output_size)
+def with_indices(x, kernel_size, strides=None, pads=(0, 0), dilation=(1, 1),
+                 ceil_mode=False, argmax_type=np.dtype(np.int64)):
+    """MaxPoolWithArgmaxV2, MaxPoolWithIndices, MaxPoolWithMask: (y, the
+    flat (H, W) index of each maximum, of ``argmax_type``); strides None
+    is the kernel, pads on both sides; an unbatched (C, H, W) input gets
+    N = 1 (a reshape: device arrays take no ``[None]``)."""
+    unbatched = x.ndim == 3
+    image = x.reshape((1,) + tuple(x.shape)) if unbatched else x
+    if image.ndim != 4 or np.dtype(argmax_type).kind not in "iu":
+        return None
+    strides = kernel_size if strides is None else strides
+    pairs = tuple((p, p) for p in pads)
+    out = win.output_hw(tuple(image.shape[2:]), kernel_size, strides, dilation, pairs,
+                        ceil_mode)
+    pooled = _pool(image, kernel_size, strides, dilation, pairs, out, MAX,
+                   index_dtype=np.dtype(argmax_type))
+    if pooled is None or not unbatched:
+        return pooled
+    return tuple(p.reshape(tuple(p.shape[1:])) for p in pooled)
+
+
+def adaptive_pool(op: int):
+    """AdaptiveAvgPool1D/2D/3D(Ext) (y) and AdaptiveMaxPool1D/2D (y, int64
+    index into the pooled axes)."""
+    def run(input, output_size):
+        return _adaptive(input, output_size, op)
+    return run
+
+
+def _adaptive(input, output_size, op):
+    """The adaptive pool over the trailing len(output_size) axes (None /
+    -1 keeps an axis), the leading axes as one."""
+    ref_pool.check_output_size("AdaptiveAvgPool" if op == AVG else "AdaptiveMaxPool",
+                               input, output_size)
     rank = len(output_size)
-    if not 1 <= rank <= 3 or input.dtype.kind != "f":
+    if not 1 <= rank <= 3 or op == AVG and input.dtype.kind != "f":
         return None
     shape = tuple(input.shape)
     spatial = shape[len(shape) - rank:]
@@ -209,15 +250,24 @@ def adaptive_avg_pool(input, output_size):
     lead = shape[:len(shape) - rank]
     x = input.reshape((math.prod(lead), 1) + spatial)
     ones = (1,) * rank
-    y = _pool(x, ones, ones, ones, ((0, 0),) * rank, out, AVG, adaptive=True)
-    return None if y is None else y.reshape(lead + out)
+    pooled = _pool(x, ones, ones, ones, ((0, 0),) * rank, out, op, adaptive=True,
+                   index_dtype=np.dtype(np.int64) if op == MAX else None)
+    if pooled is None:
+        return None
+    if op == MAX:
+        return tuple(p.reshape(lead + out) for p in pooled)
+    return pooled.reshape(lead + out)
 
 
 KERNELS = {"MaxPool": classic(MAX), "AvgPool": classic(AVG),
            "MaxPool3D": max_pool3d, "AvgPool3D": avg_pool3d,
            "AvgPool1D": mint_avg_pool(1), "AvgPool2D": mint_avg_pool(2),
            "AvgPool3DExt": mint_avg_pool(3),
-           **{name: adaptive_avg_pool for name in (
+           "MaxPoolWithArgmaxV2": with_indices, "MaxPoolWithIndices": with_indices,
+           "MaxPoolWithMask": with_indices,
+           "AdaptiveMaxPool1D": adaptive_pool(MAX),
+           "AdaptiveMaxPool2D": adaptive_pool(MAX),
+           **{name: adaptive_pool(AVG) for name in (
                "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D",
                "AdaptiveAvgPool2DExt", "AdaptiveAvgPool3DExt")}}
 registry.declare_kernels("cuda", KERNELS)

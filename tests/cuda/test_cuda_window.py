@@ -83,6 +83,22 @@ def test_adaptive_avg_pools(dtype):
     check("AdaptiveAvgPool3D", values((2, 3, 4, 5), dtype), (2, 2, 3))
 
 
+@pytest.mark.parametrize("dtype", FLOATS + (np.int32,), ids=ids)
+def test_max_pools_with_indices(dtype):
+    x = values((1, 2, 5, 6), dtype)
+    x[0, 0, 1, 1] = x[0, 0, 1, 2] = x.max() + 1          # a tie: the first
+    if dtype != np.int32:
+        x[0, 1, 2, 3] = x[0, 1, 2, 4] = np.nan            # the first NaN wins
+    check("MaxPoolWithArgmaxV2", x, (2, 3), None, (1, 1), (1, 1), True,
+          np.dtype(np.int32))
+    check("MaxPoolWithIndices", x, (3, 2), (2, 1), (1, 0), (2, 1), False,
+          np.dtype(np.int64))
+    check("MaxPoolWithMask", x[0], (2, 2), None, (0, 0), (1, 1), False,
+          np.dtype(np.int64))                             # unbatched (C, H, W)
+    check("AdaptiveMaxPool2D", x, (3, 4))
+    check("AdaptiveMaxPool1D", x[0], (4,))
+
+
 def test_declines():
     x = values((1, 2, 4, 4), np.float32)
     assert run("MaxPool", x.transpose(0, 2, 3, 1), (2, 2), (2, 2), "VALID",

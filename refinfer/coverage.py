@@ -41,6 +41,7 @@ class OpRow:
     dtypes: tuple[str, ...]
     cases: list[str] = field(default_factory=list)
     fast_path: str = ""     # "numba", or why the reference is the fast path
+    cuda: bool | None = None    # has a cuda kernel; None: not asked
 
     @property
     def tested(self) -> bool:
@@ -113,15 +114,19 @@ def _model_files(meta: dict) -> list[str]:
     return []
 
 
-def coverage(golden: str | os.PathLike | None = None) -> Coverage:
+def coverage(golden: str | os.PathLike | None = None,
+             cuda: set[str] | None = None) -> Coverage:
     """The table for every registered op; ``golden`` defaults to the
-    repository's golden/ folder (no folder: nothing counts as tested)."""
+    repository's golden/ folder (no folder: nothing counts as tested);
+    ``cuda``: the ops with a cuda kernel (refinfer.cuda.load_kernels
+    declares them; None leaves the column out)."""
     places = [Path(golden)] if golden is not None else GOLDEN_CANDIDATES
     root = next((p for p in places if p.is_dir()), places[0])
     unreadable: list[str] = []
     usage = golden_usage(root, unreadable) if root.is_dir() else {}
     rows = [OpRow(op.name, op.family, op.dtypes, usage.get(op.name, []),
-                  op.fast_path) for op in registry.list_ops()]
+                  op.fast_path, None if cuda is None else op.name in cuda)
+            for op in registry.list_ops()]
     unsupported = {name: cases for name, cases in sorted(usage.items())
                    if not registry.has_op(name)}
     return Coverage(rows, str(root) if root.is_dir() else None, unsupported,
@@ -154,15 +159,20 @@ def _summary(cov: Coverage) -> str:
     return text
 
 
+def _cuda_text(row: OpRow) -> str:
+    """yes / no: whether the op has a cuda kernel; ``?`` when not asked."""
+    return "?" if row.cuda is None else "yes" if row.cuda else "no"
+
+
 def format_text(cov: Coverage) -> str:
     """The table for a terminal."""
-    table = [("primitive", "family", "tested", "fast path", "dtypes")]
+    table = [("primitive", "family", "tested", "fast path", "cuda", "dtypes")]
     table += [(row.name, row.family, _tested_text(cov, row),
-               row.fast_path or "-", _dtypes_text(row.dtypes))
+               row.fast_path or "-", _cuda_text(row), _dtypes_text(row.dtypes))
               for row in cov.rows]
-    widths = [max(len(cells[i]) for cells in table) for i in range(4)]
+    widths = [max(len(cells[i]) for cells in table) for i in range(5)]
     lines = [" ".join([*(c.ljust(w) for c, w in zip(cells, widths)),
-                       cells[4]]) for cells in table]
+                       cells[5]]) for cells in table]
     lines.append(_summary(cov))
     if cov.unsupported:
         lines.append("used by golden cases but not supported: "
@@ -188,13 +198,18 @@ def format_markdown(cov: Coverage) -> str:
         *(f"- `{key}`: {text};" for key, text in
           registry.NO_KERNEL_REASONS.items()),
         "",
-        "| Primitive | Family | Tested | Fast path | Dtypes |",
-        "|---|---|---|---|---|",
+        "*CUDA* is `yes` where the op has a numba.cuda kernel for the GPU "
+        "(refinfer/cuda/, docs/architecture.md \"The cuda backend\"); the "
+        "others run their CPU kernel on host copies in a GPU plan.",
+        "",
+        "| Primitive | Family | Tested | Fast path | CUDA | Dtypes |",
+        "|---|---|---|---|---|---|",
     ]
     for row in cov.rows:
         lines.append(f"| {row.name} | {row.family} | "
                      f"{_tested_text(cov, row)} | "
-                     f"{row.fast_path or '-'} | {_dtypes_text(row.dtypes)} |")
+                     f"{row.fast_path or '-'} | {_cuda_text(row)} | "
+                     f"{_dtypes_text(row.dtypes)} |")
     if cov.unsupported:
         lines += ["", "Used by golden cases but not supported: "
                   + ", ".join(cov.unsupported) + "."]

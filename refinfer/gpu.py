@@ -71,6 +71,13 @@ def compile_for(model, backend: str, keep: bool = False,
     return cpu_plan.compile_model(model, backend, keep, precision, fuse)
 
 
+def kernel_ops() -> set[str]:
+    """The names of the ops with a cuda kernel (every table loaded)."""
+    from . import cuda, registry
+    cuda.load_kernels()
+    return {op.name for op in registry.list_ops() if "cuda" in op.kernels}
+
+
 def counting():
     """A context counting the host crossings of the device plans run in
     this thread while it lasts; yields the refinfer.cuda.plan.Transfers."""

@@ -5,7 +5,7 @@ import os
 import pytest
 
 from refinfer import coverage, dtypes, registry
-from refinfer.cli import main as cli_main
+from refinfer.cli import main as cli_main, ops as ops_command
 from refinfer.errors import UnsupportedOpsError
 from refinfer.runtime import LoadedModel
 
@@ -16,7 +16,7 @@ DOCS = os.path.join(ROOT, "docs", "ops.md")
 
 @pytest.fixture(scope="module")
 def table():
-    return coverage.coverage(os.path.join(ROOT, "golden"))
+    return coverage.coverage(os.path.join(ROOT, "golden"), ops_command.cuda_kernels())
 
 
 def test_docs_ops_md_is_current(table):
@@ -82,11 +82,12 @@ def test_unsupported_primitives_of_golden_cases_are_reported(tmp_path):
 def test_cli_ops_prints_the_table(capsys, table):
     assert cli_main(["ops"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split() == ["primitive", "family", "tested", "fast", "path", "dtypes"]
+    assert lines[0].split() == ["primitive", "family", "tested", "fast", "path", "cuda",
+                                "dtypes"]
     conv = next(line.split() for line in lines if line.startswith("Conv2D "))
-    assert conv[:4] == ["Conv2D", "nn", "yes", "numba"] and "f32" in conv
+    assert conv[:5] == ["Conv2D", "nn", "yes", "numba", "yes"] and "f32" in conv
     reshape = next(line.split() for line in lines if line.startswith("Reshape "))
-    assert reshape[:4] == ["Reshape", "shape", "yes", "view"]
+    assert reshape[:5] == ["Reshape", "shape", "yes", "view", "no"]
     assert lines[-1 - bool(table.unsupported)].startswith(
         f"{len(table.rows)} primitives, {table.tested_count} tested")
 
@@ -97,12 +98,13 @@ def test_cli_ops_columns_line_up(capsys):
     assert cli_main(["ops"]) == 0
     lines = capsys.readouterr().out.splitlines()
     header = lines[0]
-    starts = [header.index(h) for h in ("tested", "fast path", "dtypes")]
+    starts = [header.index(h) for h in ("tested", "fast path", "cuda", "dtypes")]
     rows = {line.split()[0]: line for line in lines[1:-1]}
     for name in ("AllReduce", "Conv2D", "Reshape"):
         cells = [rows[name][s:].split()[0] for s in starts]
         assert all(rows[name][s - 1] == " " for s in starts), rows[name]
-        assert cells[0] == "yes" and cells[2] in ("f16", "f32"), rows[name]
+        assert cells[0] == "yes" and cells[3] in ("f16", "f32"), rows[name]
+        assert cells[2] == ("yes" if name == "Conv2D" else "no"), rows[name]
     assert [rows["AllReduce"][s:].split()[0] for s in starts][1] == \
         "communication"
 
@@ -148,3 +150,15 @@ def test_unsupported_ops_in_branches_fail_at_build_time(tmp_path):
     with pytest.raises(UnsupportedOpsError) as info:
         LoadedModel(str(path))
     assert set(info.value.missing) == {"FancyMuls", "FancyTanh"}
+
+
+def test_the_cuda_column_names_the_ops_with_a_cuda_kernel(table):
+    """From the registry once the cuda families are declared: an
+    elementwise recipe op, each device runner's ops, and an op without
+    arithmetic (no kernel)."""
+    rows = {row.name: row for row in table.rows}
+    assert all(rows[name].cuda for name in ("Add", "MatMul", "Conv2D", "ReduceSum",
+                                            "Softmax", "Transpose", "MaxPool"))
+    assert rows["Shape"].cuda is False
+    assert "| MatMul | nn | yes | numba | yes |" in coverage.format_markdown(table)
+    assert coverage.coverage(os.path.join(ROOT, "golden")).rows[0].cuda is None

@@ -20,16 +20,22 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from refinfer.cuda import program
+from refinfer.cuda import (conv, gemm, index, logic, norm, program, reduce, resize,
+                           window)
 from refinfer.cuda.device import SIMULATED, cuda
+
+# The device runners with kernels of their own (elementwise.py runs on
+# program.py's); each lists its kernels with their argument types.
+FAMILIES = (gemm, conv, reduce, norm, index, window, logic, resize)
 
 
 def kernels() -> list[tuple[str, object, tuple]]:
     """(name, Python function, argument types) of every cuda kernel."""
-    return [(f"elementwise program runner, {np.dtype(dtype).name}",
-             program.runner(np.dtype(dtype)).py_func,
-             program.runner_signature(np.dtype(dtype)))
-            for dtype in program.DTYPES]
+    runners = [(f"elementwise program runner, {np.dtype(dtype).name}",
+                program.runner(np.dtype(dtype)).py_func,
+                program.runner_signature(np.dtype(dtype)))
+               for dtype in program.DTYPES]
+    return runners + [kernel for family in FAMILIES for kernel in family.ptx_kernels()]
 
 
 def _without_a_driver(cc: tuple[int, int]) -> None:
@@ -50,7 +56,7 @@ def main(argv=None) -> int:
         parser.error("NUMBA_ENABLE_CUDASIM is set: the simulator compiles nothing")
     cc = tuple(int(part) for part in args.cc.split("."))
     _without_a_driver(cc)
-    failed = []
+    failed, total = [], time.perf_counter()
     for name, function, signature in kernels():
         start = time.perf_counter()
         try:
@@ -61,6 +67,8 @@ def main(argv=None) -> int:
             continue
         print(f"ok  {name}: {time.perf_counter() - start:.1f} s, "
               f"{len(ptx.splitlines())} PTX lines, sm_{cc[0]}{cc[1]}")
+    print(f"{len(kernels()) - len(failed)} kernels compiled in "
+          f"{time.perf_counter() - total:.0f} s")
     if failed:
         print(f"{len(failed)} kernel(s) do not compile: {', '.join(failed)}",
               file=sys.stderr)

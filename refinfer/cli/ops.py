@@ -1,12 +1,13 @@
 """``refinfer ops [--markdown | --census] [--golden DIR]``: the supported
-primitives, their family, dtypes and golden cases (docs/ops.md), or the
-MindSpore primitive census beside them (docs/census.md)."""
+primitives, their family, dtypes, golden cases and cuda kernels
+(docs/ops.md), or the MindSpore primitive census beside them
+(docs/census.md)."""
 from __future__ import annotations
 
 import os
 import sys
 
-from .. import census, coverage
+from .. import census, coverage, gpu
 
 
 def add(sub) -> None:
@@ -27,7 +28,7 @@ def add(sub) -> None:
 def command(args) -> int:
     if args.golden is not None and not os.path.isdir(args.golden):
         raise FileNotFoundError(f"--golden {args.golden}: no such folder")
-    table = coverage.coverage(args.golden)
+    table = coverage.coverage(args.golden, cuda_kernels())
     if args.census:
         formatted = census.format_markdown(census.load(args.census), table)
     elif args.markdown:
@@ -36,3 +37,9 @@ def command(args) -> int:
         formatted = coverage.format_text(table) + "\n"
     sys.stdout.write(formatted)
     return 0
+
+
+def cuda_kernels() -> set[str]:
+    """The ops with a cuda kernel (this imports numba.cuda, which needs no
+    GPU; the CPU path never does)."""
+    return gpu.kernel_ops()

@@ -8,6 +8,15 @@ the Numba CPU kernels (docs/architecture.md, "The cuda backend").
   (the op codes of ops/_kernels/program.py).
 - ``elementwise.py``: the ``cuda`` kernels of every recipe op, declared in
   one family table (importing it declares them).
+- ``layout.py``: the indexing the other runners share (offsets and strides
+  of views, broadcasts and reduced axes).
+- one module per family of device runners, each declaring its table:
+  ``gemm.py`` (matrix products), ``conv.py`` (convolutions), ``reduce.py``
+  (reductions and searches), ``norm.py`` (softmax and normalisations),
+  ``index.py`` (data movement, Cast), ``window.py`` (pools), ``logic.py``
+  (comparisons, logical ops), ``resize.py`` (resizes).
+- ``plan.py``: the device plan: placement, copy steps, the count of host
+  crossings.
 
 Nothing in the CPU path imports this package: ``import numba.cuda`` costs
 0.6 s, and only a GPU run needs it. Set ``NUMBA_ENABLE_CUDASIM=1`` before

@@ -176,3 +176,35 @@ def select(device_id: int) -> None:
         raise ValueError(f"context.gpu.device_id={device_id}: this machine "
                          f"has {count} GPU(s) (ids 0 to {count - 1})")
     cuda.select_device(device_id)
+
+
+def launch_blocks(kernel, count: int, threads, *args) -> None:
+    """Run ``kernel(*args)`` with blocks of ``threads`` (an int or a 2-D
+    shape) that stride over ``count`` work items, one item per block at a
+    time (tiled kernels: a tile needs its whole block for syncthreads):
+    up to MAX_BLOCKS blocks on a GPU, one under the simulator (it starts
+    a Python thread per CUDA thread of every block)."""
+    blocks = 1 if SIMULATED else max(1, min(count, MAX_BLOCKS))
+    with _SIMULATOR_TURN if SIMULATED else contextlib.nullcontext():
+        kernel[blocks, threads](*args)
+
+
+def constant(array: np.ndarray):
+    """A device copy of small host metadata (offsets, strides) a kernel
+    reads: int64, C-contiguous, at least one element (a zero-size argument
+    is the same as any other to a kernel)."""
+    array = np.ascontiguousarray(array, np.int64).reshape(-1)
+    return cuda.to_device(array if array.size else np.zeros(1, np.int64))
+
+
+def zeros(shape, dtype):
+    """A device array of zeros (a small one: copied from the host)."""
+    return cuda.to_device(np.zeros(shape, dtype))
+
+
+def copy(array):
+    """A device copy of a device array (an output that must not alias an
+    input)."""
+    out = empty(array.shape, array.dtype)
+    out.copy_to_device(array)
+    return out

@@ -1,0 +1,154 @@
+"""The ``cuda`` kernels of the comparisons and logical ops: Greater,
+GreaterEqual, Less, LessEqual, Equal, NotEqual, LogicalAnd, LogicalOr,
+LogicalXor, LogicalNot, IsNan, IsInf, IsFinite and IsNegInf, declared in
+:data:`KERNELS`: one kernel of a bool result over two operands
+broadcast through their strides (layout.broadcast_strides), the test an
+op code.
+
+Comparisons compare the promoted operands, as the references: two
+tensors of one dtype, or a tensor and a Python number (converted on the
+host to the tensor's dtype as ops/_ref/common.promote does, and handed
+over as a one-element array); tensors of two dtypes, and a float number
+beside an integer tensor, decline (NumPy and
+numba promote some pairs differently from MindSpore). Logical ops take
+any dtypes (nonzero, NaN included, is True). The float tests of an
+integer tensor decline (the reference answers them with a constant).
+"""
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from refinfer import registry
+from refinfer.ops._ref.common import promote
+
+from . import device
+from .device import cuda, device_function
+from .layout import broadcast_strides, flat, offset
+
+(GREATER, GREATER_EQUAL, LESS, LESS_EQUAL, EQUAL, NOT_EQUAL, AND, OR, XOR,
+ NOT, IS_NAN, IS_INF, IS_FINITE, IS_NEG_INF) = range(14)
+
+
+@device_function
+def _test(op, a, b):
+    """The op's test of a (and b)."""
+    if op == GREATER:
+        return a > b
+    if op == GREATER_EQUAL:
+        return a >= b
+    if op == LESS:
+        return a < b
+    if op == LESS_EQUAL:
+        return a <= b
+    if op == EQUAL:
+        return a == b
+    if op == NOT_EQUAL:
+        return a != b
+    if op == AND:
+        return a != 0 and b != 0
+    if op == OR:
+        return a != 0 or b != 0
+    if op == XOR:
+        return (a != 0) != (b != 0)
+    if op == NOT:
+        return a == 0
+    if op == IS_NAN:
+        return a != a
+    infinite = a - a != a - a and a == a     # inf - inf is NaN
+    if op == IS_INF:
+        return infinite
+    if op == IS_FINITE:
+        return a == a and not infinite
+    return infinite and a < 0                # IS_NEG_INF
+
+
+@device.jit
+def test_kernel(a, b, out, dims, a_strides, b_strides, op):
+    """out[i] = the op's test of a and b, both broadcast to out's shape."""
+    for i in range(cuda.grid(1), out.size, cuda.gridsize(1)):
+        out[i] = _test(op, a[offset(i, dims, a_strides)], b[offset(i, dims, b_strides)])
+
+
+def ptx_kernels() -> list[tuple]:
+    """(name, Python function, argument types) of the kernel for
+    tools/check_ptx.py: float32, and int32 against bool operands."""
+    f32, i64 = numba.float32[::1], numba.int64[::1]
+    out = numba.boolean[::1]
+    return [("logic test, float32", test_kernel.py_func,
+             (f32, f32, out, i64, i64, i64, numba.int64)),
+            ("logic test, int32 and bool", test_kernel.py_func,
+             (numba.int32[::1], numba.boolean[::1], out, i64, i64, i64, numba.int64))]
+
+
+def _run(op, a, b):
+    """The op's bool result of device arrays a and b; None where their
+    shapes do not broadcast."""
+    try:
+        shape = np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
+    except ValueError:
+        return None
+    out = device.empty(shape, np.bool_)
+    if out.size:
+        device.launch(test_kernel, out.size, flat(a), flat(b), flat(out),
+                      device.constant(shape or (1,)),
+                      broadcast_strides(tuple(a.shape), shape),
+                      broadcast_strides(tuple(b.shape), shape), op)
+    return out
+
+
+def _number(value, tensor):
+    """A Python number beside ``tensor`` as a one-element device array of
+    the tensor's dtype, as the reference promotes it (an int wraps); None
+    where it is not a number or the promotion changes the tensor's dtype
+    (a float beside integers: the tensor would be converted first)."""
+    if type(value) not in (int, float, bool):
+        return None
+    _, number = promote(np.zeros(1, tensor.dtype), value)
+    if number.dtype != tensor.dtype:
+        return None
+    return device.to_device(np.asarray(number).reshape(1))
+
+
+def comparison(op: int):
+    """Greater ... NotEqual: the promoted operands compared."""
+    def run(input, other):
+        a_tensor, b_tensor = device.is_device_array(input), device.is_device_array(other)
+        if a_tensor and b_tensor:
+            return _run(op, input, other) if input.dtype == other.dtype else None
+        if a_tensor:
+            b = _number(other, input)
+            return None if b is None else _run(op, input, b)
+        if b_tensor:
+            a = _number(input, other)
+            return None if a is None else _run(op, a, other)
+        return None
+    return run
+
+
+def logical(op: int):
+    """LogicalAnd / LogicalOr / LogicalXor of two tensors (any dtypes)."""
+    def run(x, y):
+        if not (device.is_device_array(x) and device.is_device_array(y)):
+            return None
+        return _run(op, x, y)
+    return run
+
+
+def unary(op: int):
+    """LogicalNot and the float tests (of a float tensor)."""
+    def run(x):
+        if not device.is_device_array(x) or op != NOT and x.dtype.kind != "f":
+            return None
+        return _run(op, x, x)
+    return run
+
+
+KERNELS = {"Greater": comparison(GREATER), "GreaterEqual": comparison(GREATER_EQUAL),
+           "Less": comparison(LESS), "LessEqual": comparison(LESS_EQUAL),
+           "Equal": comparison(EQUAL), "NotEqual": comparison(NOT_EQUAL),
+           "LogicalAnd": logical(AND), "LogicalOr": logical(OR),
+           "LogicalXor": logical(XOR), "LogicalNot": unary(NOT),
+           "IsNan": unary(IS_NAN), "IsInf": unary(IS_INF),
+           "IsFinite": unary(IS_FINITE), "IsNegInf": unary(IS_NEG_INF)}
+registry.declare_kernels("cuda", KERNELS)

@@ -1,0 +1,46 @@
+"""What every family of device runners owes the rest (refinfer/cuda/*.py
+beside the elementwise one): its table declared in the registry for
+registered ops only, and every kernel it defines listed, with one type
+per argument, for tools/check_ptx.py's sm_90 compile check (the
+simulator runs code the compiler rejects: ``max()`` of two array sizes
+was one)."""
+import pytest
+
+from refinfer import registry
+from refinfer.cuda import (conv, elementwise, gemm, index, load_kernels, logic,
+                           norm, reduce, resize, window)
+
+FAMILIES = (gemm, conv, reduce, norm, index, window, logic, resize)
+
+
+def _module_kernels(module) -> set:
+    """The kernels (not device functions) defined at module level."""
+    return {value.py_func for name, value in vars(module).items()
+            if hasattr(value, "py_func") and not getattr(value, "_device", False)
+            and getattr(value.py_func, "__module__", "") == module.__name__
+            and "device" not in type(value).__name__.lower()}
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda m: m.__name__)
+def test_every_kernel_is_listed_for_the_compile_check(family):
+    listed = family.ptx_kernels()
+    functions = {function for _, function, _ in listed}
+    assert family is gemm or _module_kernels(family)  # (gemm's: one per dtype)
+    assert _module_kernels(family) <= functions
+    for name, function, signature in listed:
+        assert len(signature) == function.__code__.co_argcount, name
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda m: m.__name__)
+def test_every_table_entry_is_declared(family):
+    assert family.KERNELS
+    for op, kernel in family.KERNELS.items():
+        assert registry.get_op(op).kernels["cuda"] is kernel
+
+
+def test_load_kernels_declares_every_family():
+    load_kernels()
+    declared = {op.name for op in registry.list_ops() if "cuda" in op.kernels}
+    tables = [elementwise.KERNELS] + [family.KERNELS for family in FAMILIES]
+    assert declared == set().union(*tables)
+    assert len(declared) == sum(map(len, tables))     # no op in two tables

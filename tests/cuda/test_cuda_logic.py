@@ -1,0 +1,57 @@
+"""The cuda kernels of the comparisons and logical ops (refinfer/cuda/
+logic.py) equal their NumPy references: same-shape and broadcast
+operands, Python numbers (an int wrapping into a uint8 tensor's dtype),
+NaN, infinities and signed zeros; float32, float64, int32, uint8 and
+bool. Declined: tensors of two dtypes, a float beside an integer tensor,
+the float tests of integers."""
+import numpy as np
+import pytest
+
+from refinfer.cuda import logic
+
+from cuda_check import FLOATS, check, run, values
+
+ids = lambda d: np.dtype(d).name     # noqa: E731
+COMPARISONS = ["Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual"]
+SPECIAL = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.5], np.float32)
+
+
+@pytest.mark.parametrize("dtype", FLOATS + (np.int32, np.bool_), ids=ids)
+@pytest.mark.parametrize("op", COMPARISONS)
+def test_comparisons(op, dtype):
+    check(op, values((3, 4), dtype), values((3, 4), dtype))
+    check(op, values((2, 1, 4), dtype), values((3, 1), dtype))
+
+
+@pytest.mark.parametrize("op", COMPARISONS)
+def test_comparisons_with_numbers_and_special_values(op):
+    check(op, SPECIAL[:, None], SPECIAL[None, :])
+    check(op, values((2, 3), np.float32), 0.25)
+    check(op, 1, values((2, 3), np.int32))
+    check(op, np.array([0, 1, 255], np.uint8), -1)          # -1 wraps to 255
+
+
+@pytest.mark.parametrize("op", ["LogicalAnd", "LogicalOr", "LogicalXor"])
+def test_logical(op):
+    check(op, values((3, 4), np.bool_), values((3, 4), np.bool_))
+    check(op, values((2, 3), np.int32), SPECIAL[:3])        # any dtypes, NaN is True
+
+
+def test_logical_not_and_float_tests():
+    for x in (SPECIAL, values((2, 3), np.float64)):
+        for op in ("LogicalNot", "IsNan", "IsInf", "IsFinite", "IsNegInf"):
+            check(op, x)
+    check("LogicalNot", values((2, 3), np.int32))
+    check("LogicalNot", values((2, 3), np.bool_))
+
+
+def test_declines():
+    a, b = values((2, 3), np.float32), values((2, 3), np.float64)
+    assert run("Greater", a, b) is None
+    assert run("Less", values((2, 3), np.int32), 0.5) is None
+    assert run("IsNan", values((2, 3), np.int32)) is None
+    assert run("Equal", values((2, 3), np.float32), values((4,), np.float32)) is None
+
+
+def test_table_size():
+    assert len(logic.KERNELS) == 14

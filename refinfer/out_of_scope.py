@@ -36,7 +36,8 @@ OUT_OF_SCOPE = {
         "optimiser updates, gradients and loss-scaling status only run in "
         "training; export the network in eval mode (set_train(False)) and "
         "without its optimiser",
-        r"\w*Grad(V\d)?|\w*Grad[A-Z]\w*|\w*Backward\w*|(Sparse)?Apply\w*|"
+        r"\w*Grad(V\d)?|\w*Grad[A-Z]\w*|\w*Backward\w*|"
+        r"(Sparse)?Apply(?!RotaryPosEmb)\w*|"
         r"Fused\w*Apply\w*|Adam|AdamW|AdamWeightDecay|AdamNoUpdateParam|SGD|"
         r"Lamb\w*|LARSUpdate|LarsV2Update|FusedAdam\w*|FusedCastAdamWeightDecay|"
         r"Momentum|FtrlOptimizer|\w*FloatStatus\w*|GetNext|InitDataSetQueue|"

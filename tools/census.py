@@ -86,7 +86,8 @@ NAME_RULES = [
                      r"UpdateState|Load|MakeTuple|TupleGetItem|Identity|StopGradient|"
                      r"ControlDepend|ConditionGather|ConditionSwitch)$"),
     ("summary", r"Summary$|^(TensorDump|DumpGradient|TensorReport)$"),
-    ("training-only", r"Grad(V\d)?$|Grad[A-Z]|Backward|^(Sparse)?Apply|^Fused.*Apply|"
+    ("training-only", r"Grad(V\d)?$|Grad[A-Z]|Backward|^(Sparse)?Apply(?!RotaryPosEmb)|"
+                      r"^Fused.*Apply|"
                       r"^(Adam|AdamWeightDecay|AdamNoUpdateParam|SGD|Lamb\w*|LARSUpdate|"
                       r"LarsV2Update|FusedAdam\w*|FusedCastAdamWeightDecay|AdamW|"
                       r"Momentum|FtrlOptimizer|NPU\w*FloatStatus\w*|"

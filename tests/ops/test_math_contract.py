@@ -72,6 +72,7 @@ SIGNATURES = {
     "Median": "x global_median=False axis=0 keep_dims=False ignore_nan=False",
     "Nansum": "input dim=None keepdim=False dtype=None",
     "SearchSorted": "sorted_sequence values sorter=None dtype=int64 right=False",
+    "Swiglu": "input dim=-1",
 }
 
 

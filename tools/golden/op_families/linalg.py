@@ -94,3 +94,46 @@ CASES += [
     OpCase("pdist_p1", "Pdist", "P.Pdist(1.0)(x)", [t((5, 2))]),
     OpCase("lstsq", "Lstsq", "P.Lstsq(True, 0.0)(x, y)", [t((6, 3)), t((6, 2))]),
 ]
+
+
+def magnitudes(expr, count):
+    """The outputs of a decomposition with each vector output as its absolute
+    values: singular and eigenvectors are unique up to sign only, and
+    MindSpore's CPU kernels (Eigen) pick other signs than LAPACK's."""
+    return ", ".join(f"{expr}[{k}]" if k == 0 else f"ops.abs({expr}[{k}])"
+                     for k in range(count))
+
+
+EIGH = "ops.operations.linalg_ops.Eigh"       # not in ops.operations' namespace
+SELF_ADJOINT_EIG = "ops.operations.math_ops.SelfAdjointEig"
+
+CASES += [
+    OpCase("eigh_upper", "Eigh", magnitudes(f"{EIGH}(True, False)(x)", 2), [t((4, 4))],
+           "Eigh from the upper triangle of a non-symmetric x; eigenvectors as |v| "
+           "(unique up to sign)"),
+    OpCase("eigh_values_f64", "Eigh", f"{EIGH}(False, True)(x)",
+           [t((3, 3), "float64")], "Eigh eigenvalues only, from the lower triangle"),
+    OpCase("self_adjoint_eig", "SelfAdjointEig",
+           magnitudes(f"{SELF_ADJOINT_EIG}(True)(x)", 2), [t((2, 3, 3))],
+           "SelfAdjointEig from the lower triangle of non-symmetric matrices; "
+           "eigenvectors as |v|"),
+    OpCase("svd", "Svd", magnitudes("ops.auto_generate.Svd(False, True)(x)", 3),
+           [t((2, 4, 3))], "Svd; singular vectors as |u|, |v| (unique up to sign)"),
+    OpCase("svd_full", "Svd", magnitudes("ops.auto_generate.Svd(True, True)(x)", 3),
+           [t((2, 3), "float64")], "Svd full_matrices; singular vectors as |u|, |v|"),
+    OpCase("qr", "Qr", "ops.auto_generate.Qr(False)(x)", [t((2, 4, 3))]),
+    OpCase("qr_full", "Qr", "ops.auto_generate.Qr(True)(x)", [t((3, 2), "float64")]),
+    OpCase("geqrf", "Geqrf", "ops.auto_generate.Geqrf()(x)", [t((2, 4, 3))]),
+    OpCase("eig", ("Eig", "Real", "Imag", "Sort"),
+           "ops.sort(ops.real(ops.auto_generate.Eig(True)(x)[0]))[0], "
+           "ops.sort(ops.imag(ops.auto_generate.Eig(True)(x)[0]))[0]", [t((4, 4))],
+           "Eig's eigenvalues, their real and imaginary parts each sorted: MindSpore "
+           "(Eigen) and LAPACK order eigenvalues differently"),
+    OpCase("matrix_logarithm", ("MatrixLogarithm", "Polar", "Real", "Imag"),
+           "ops.real(P.MatrixLogarithm()(ops.polar(x, y))), "
+           "ops.imag(P.MatrixLogarithm()(ops.polar(x, y)))",
+           [lambda rng: (rng.uniform(0.1, 0.5, (2, 3, 3)) + 2 * np.eye(3))
+            .astype("float32"), t((2, 3, 3), "float32", -0.3, 0.3)],
+           "MatrixLogarithm of complex matrices near 2 I, made in the graph by "
+           "ops.polar"),
+]

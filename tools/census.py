@@ -93,7 +93,9 @@ NAME_RULES = [
                       r"Momentum|FtrlOptimizer|NPU\w*FloatStatus\w*|"
                       r"\w*FloatStatus\w*|IsFinite\w*Grad|InsertGradientOf|"
                       r"GetNext|InitDataSetQueue|FusedAdaFactor\w*|\w*BackpropFilter|"
-                      r"DepthwiseConv2dNativeBackpropInput|Dilation2DBackprop\w*)$"),
+                      r"DepthwiseConv2dNativeBackpropInput|Dilation2DBackprop\w*|"
+                      # the FFT ops' gradient helpers (grad_math_ops.cc)
+                      r"FFTOrtho|FFTShapeCopy|IRFFTDouble)$"),
     ("communication", r"^(AllReduce|AllGather\w*|ReduceScatter\w*|AlltoAll\w*|"
                       r"NeighborExchange\w*|Send|Receive|Broadcast|BarrierOp|"
                       r"CollectiveScatter|CollectiveGather|Reduce|MirrorOperator|"

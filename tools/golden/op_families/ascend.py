@@ -269,9 +269,10 @@ def fas_tnd_reference(q, k, v):
 CASES += [
     OpCase("fas_tnd_causal", "FlashAttentionScore",
            "ops.auto_generate.FlashAttentionScore(2, scale_value=0.5, "
-           "input_layout='TND', next_tokens=0, sparse_mode=3)(x, y, z, None, None, None, None, None, (2, 5), "
-           "(3, 7))", [t((5, 2, 8), "float32", -1, 1), t((7, 2, 8), "float32", -1, 1),
-                      t((7, 2, 8), "float32", -1, 1)],
+           "input_layout='TND', next_tokens=0, sparse_mode=3)"
+           "(x, y, z, None, None, None, None, None, (2, 5), (3, 7))",
+           [t((5, 2, 8), "float32", -1, 1), t((7, 2, 8), "float32", -1, 1),
+            t((7, 2, 8), "float32", -1, 1)],
            "FlashAttentionScore TND (packed sequences 2 + 3 queries, 3 + 4 keys), "
            "sparse_mode 3" + FLOAT64_NOTE, reference=fas_tnd_reference),
 ]

@@ -3,7 +3,9 @@ no CPU kernel, so every output here is an independent float64 NumPy computation 
 documented semantics (written without refinfer), rounded to the output dtype; each
 case's description says so.
 """
+import mindspore as ms
 import numpy as np
+from mindspore import nn, ops
 
 from op_cases import OpCase, fixed, t
 
@@ -455,4 +457,90 @@ CASES += [
     OpCase("swiglu_float16_dim0", "Swiglu", "ops.auto_generate.Swiglu()(x, 0)",
            [t((4, 5), "float16")], "Swiglu over axis 0, float16" + FLOAT64_NOTE,
            reference=lambda x: swiglu_reference(x, 0)),
+]
+
+
+# --------------------------------------------------------------------------
+# An op-pack model: a decoder block of an LLM exported for Ascend, as users
+# write it (RmsNorm, rotary embedding, grouped-query FlashAttentionScore,
+# Swiglu MLP). Its weights are constants drawn from a fixed seed, so the
+# float64 reference below can draw them again.
+# --------------------------------------------------------------------------
+BLOCK = dict(batch=2, seq=4, hidden=16, heads=4, kv_heads=2, head_dim=4, ffn=24)
+
+
+def block_weights():
+    rng = np.random.default_rng(7)
+    h, kv, f = BLOCK["hidden"], BLOCK["kv_heads"] * BLOCK["head_dim"], BLOCK["ffn"]
+    shapes = {"norm1": (h,), "wq": (h, h), "wk": (h, kv), "wv": (h, kv), "wo": (h, h),
+              "norm2": (h,), "w_up": (h, 2 * f), "w_down": (f, h)}
+    return {name: rng.uniform(-0.5, 0.5, shape).astype(np.float32) + (
+        1.0 if name.startswith("norm") else 0.0) for name, shape in shapes.items()}
+
+
+class DecoderBlock(nn.Cell):
+    """x + attention(RmsNorm(x)), then + Swiglu MLP; causal, 4 query heads
+    reading 2 key/value heads, rotary embedding on queries and keys."""
+
+    def __init__(self):
+        super().__init__()
+        for name, value in block_weights().items():
+            setattr(self, name, ms.Tensor(value))
+        self.norm = ops.auto_generate.RmsNorm(1e-6)
+        self.attention = ops.auto_generate.FlashAttentionScore(
+            BLOCK["heads"], scale_value=0.5, input_layout="BSH", sparse_mode=2)
+        self.swiglu = ops.auto_generate.Swiglu()
+
+    def rope(self, x, cos, sin, heads):
+        b, s, _ = x.shape
+        x = x.reshape(b, s, heads, BLOCK["head_dim"])
+        return ops.rotary_position_embedding(x, cos, sin, 0).reshape(b, s, -1)
+
+    def construct(self, x, cos, sin, mask):
+        h = self.norm(x, self.norm1)[0]
+        q = self.rope(ops.matmul(h, self.wq), cos, sin, BLOCK["heads"])
+        k = self.rope(ops.matmul(h, self.wk), cos, sin, BLOCK["kv_heads"])
+        v = ops.matmul(h, self.wv)
+        big_mask = ops.broadcast_to(mask, (2048, 2048))
+        attn = self.attention(q, k, v, None, None, None, big_mask)[3]
+        x = x + ops.matmul(attn, self.wo)
+        h = self.norm(x, self.norm2)[0]
+        return x + ops.matmul(self.swiglu(ops.matmul(h, self.w_up), -1), self.w_down)
+
+
+def decoder_block_reference(x, cos, sin, mask):
+    """The block in float64, each op written as its formula."""
+    w = {k: v.astype(np.float64) for k, v in block_weights().items()}
+    b, s, hidden = x.shape
+    d, heads, kv_heads = BLOCK["head_dim"], BLOCK["heads"], BLOCK["kv_heads"]
+
+    def rms(t, gamma):
+        return t / np.sqrt((t * t).mean(-1, keepdims=True) + 1e-6) * gamma
+
+    def rope(t, n):
+        t4 = t.reshape(b, s, n, d)
+        return ref_rotary(t4, cos.astype(np.float64), sin.astype(np.float64), 0)[0] \
+            .reshape(b, s, n * d)
+
+    x = x.astype(np.float64)
+    h = rms(x, w["norm1"])
+    q, k, v = rope(h @ w["wq"], heads), rope(h @ w["wk"], kv_heads), h @ w["wv"]
+    dims = (b, heads, kv_heads, s, s)
+    out, _ = loop_attention(split_heads(q, "BSH", heads), split_heads(k, "BSH", kv_heads),
+                            split_heads(v, "BSH", kv_heads), dims, 0.5,
+                            lambda bb, n, i, j: j <= i)
+    x = x + merge_heads(out, "BSH", dims, np.float64) @ w["wo"]
+    h = rms(x, w["norm2"]) @ w["w_up"]
+    gate, up = h[..., :BLOCK["ffn"]], h[..., BLOCK["ffn"]:]
+    return [(x + (gate / (1 + np.exp(-gate)) * up) @ w["w_down"]).astype(np.float32)]
+
+
+CASES += [
+    OpCase("ascend_decoder_block", ("RmsNorm", "RotaryPositionEmbedding",
+                                    "FlashAttentionScore", "Swiglu"), None,
+           [t((2, 4, 16), "float32", -1, 1), t((1, 4, 1, 4), "float32", -1, 1),
+            t((1, 4, 1, 4), "float32", -1, 1), fixed([[0]], "uint8")],
+           "An LLM decoder block of Ascend ops (RmsNorm, rotary embedding, causal "
+           "grouped-query FlashAttentionScore, Swiglu MLP)" + FLOAT64_NOTE,
+           reference=decoder_block_reference, cell=DecoderBlock),
 ]

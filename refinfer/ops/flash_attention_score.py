@@ -27,12 +27,12 @@ def flash_attention_score(query, key, value, real_shift=None, drop_mask=None,
                           sparse_mode=0):
     """Fused attention (Ascend only in MindSpore; a CPU oracle here).
 
-    ::
+    Per head, N1 = head_num query heads reading N2 key/value heads (N1 a
+    multiple of N2; see ``_ref/attention.attend``)::
 
         attention_out = softmax(Mask((Q K^T + real_shift) * scale_value)) V
 
-    per head, N1 = head_num query heads reading N2 key/value heads (N1 a
-    multiple of N2; see ``_ref/attention.attend``). Returns (softmax_max,
+    Returns (softmax_max,
     softmax_sum, softmax_out, attention_out): each query row's largest
     score and sum of exp(score - max), float32, shape (B, N1, S1, 8) (8
     equal copies, as Ascend writes them; (T1, N1, 8) for TND); softmax_out,

@@ -40,10 +40,10 @@ def incre_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=
     inner_precise have no effect.
     """
     none_of(OP, QUANTISED, dequant_scale1=dequant_scale1, quant_scale1=quant_scale1,
-                dequant_scale2=dequant_scale2, quant_scale2=quant_scale2,
-                quant_offset2=quant_offset2, antiquant_scale=antiquant_scale,
-                antiquant_offset=antiquant_offset, block_table=block_table,
-                kv_padding_size=kv_padding_size)
+            dequant_scale2=dequant_scale2, quant_scale2=quant_scale2,
+            quant_offset2=quant_offset2, antiquant_scale=antiquant_scale,
+            antiquant_offset=antiquant_offset, block_table=block_table,
+            kv_padding_size=kv_padding_size)
     q = to_bnsd(query, input_layout, num_heads, OP, "query")
     k, v = (to_bnsd(_joined(x, name), input_layout, num_key_value_heads or num_heads,
                     OP, name) for x, name in ((key, "key"), (value, "value")))

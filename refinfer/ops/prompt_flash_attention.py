@@ -27,14 +27,13 @@ def prompt_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths
                            num_key_value_heads=0, sparse_mode=0, inner_precise=1):
     """Prefill attention (Ascend only in MindSpore; a CPU oracle here).
 
-    ::
+    Per head, num_heads query heads reading num_key_value_heads key/value
+    heads (0: num_heads; GQA, see ``_ref/attention.attend``)::
 
         attention_out = softmax(Mask(Q K^T * scale_value + pse_shift)) V
 
-    per head: num_heads query heads read num_key_value_heads key/value
-    heads (0: num_heads; GQA, see ``_ref/attention.attend``). Layouts
-    (input_layout): BSH (H = N * D) and BNSD, as MindSpore documents (SBH
-    and BSND are read too). Masks (sparse_mode, ``sparse_discard``): 0
+    Layouts (input_layout): BSH (H = N * D) and BNSD, as MindSpore
+    documents (SBH and BSND are read too). Masks (sparse_mode, ``sparse_discard``): 0
     attn_mask (nonzero = discard; (S1, S2), (B, S1, S2) or (B, 1, S1, S2))
     and the band pre_tokens / next_tokens (next_tokens=0: causal), none
     without attn_mask; 1 attn_mask alone; 2, 3 causal from the top left /
@@ -47,8 +46,8 @@ def prompt_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths
     must be None; inner_precise has no effect.
     """
     none_of(OP, QUANTISED, deq_scale1=deq_scale1, quant_scale1=quant_scale1,
-                deq_scale2=deq_scale2, quant_scale2=quant_scale2,
-                quant_offset2=quant_offset2)
+            deq_scale2=deq_scale2, quant_scale2=quant_scale2,
+            quant_offset2=quant_offset2)
     q = to_bnsd(query, input_layout, num_heads, OP, "query")
     k, v = (to_bnsd(x, input_layout, num_key_value_heads or num_heads, OP, name)
             for x, name in ((key, "key"), (value, "value")))

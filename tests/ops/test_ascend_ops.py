@@ -212,6 +212,14 @@ def test_flash_attention_score_errors(call, attrs, message):
              **{"head_num": 2, **attrs})
 
 
+def test_attention_shapes_must_agree(call):
+    q, k = np.ones((1, 2, 3, 4), np.float32), np.ones((1, 2, 5, 8), np.float32)
+    with pytest.raises(ValueError, match=r"PromptFlashAttention: query \(B, N1, S1, D\) "
+                       r"\[1, 2, 3, 4\], key \(B, N2, S2, D\) \[1, 2, 5, 8\] and value "
+                       r"\(B, N2, S2, Dv\) \[1, 2, 5, 8\] disagree \(as BNSD\)"):
+        call("PromptFlashAttention", q, k, k, num_heads=2, input_layout="BNSD")
+
+
 def test_flash_attention_score_refuses_dropout_masks(call):
     x = np.ones((1, 2, 8), np.float32)
     with pytest.raises(ValueError, match=r"FlashAttentionScore: drop_mask is not "
@@ -321,6 +329,9 @@ def test_grouped_matmul_modes_and_errors(call, rng):
                        r"non-decreasing ends within x's 5 rows, got \[4, 2\]"):
         call("GroupedMatmul", [x], [w], None, None, None, None, None,
              np.array([4, 2], np.int64), split_item=3, group_type=0)
+    with pytest.raises(ValueError, match=r"GroupedMatmul: x \[5, 3\] and weight \[4, 3\] "
+                       r"do not multiply"):
+        call("GroupedMatmul", [x], [w[0].T])
     with pytest.raises(ValueError, match=r"\(split_item, group_type\) must be \(0, -1\) "
                        r"or \(3, 0\), got \(3, -1\)"):
         call("GroupedMatmul", [x], [w], split_item=3)

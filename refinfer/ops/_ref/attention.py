@@ -77,6 +77,11 @@ def attend(query, key, value, scale: float, discard=None, bias=None,
     if kv_heads < 1 or heads % kv_heads or value.shape[1] != kv_heads:
         raise ValueError(f"{op}: query's {heads} heads must be a multiple of key's "
                          f"and value's, got {kv_heads} and {value.shape[1]}")
+    if key.shape[:3] != value.shape[:3] or query.shape[0] != key.shape[0] \
+            or query.shape[3] != key.shape[3]:
+        raise ValueError(f"{op}: query (B, N1, S1, D) {list(query.shape)}, key (B, N2, "
+                         f"S2, D) {list(key.shape)} and value (B, N2, S2, Dv) "
+                         f"{list(value.shape)} disagree (as BNSD)")
     work = compute_dtype(query.dtype)
     q, k, v = (a.astype(work, copy=False) for a in (query, key, value))
     k, v = (np.repeat(a, heads // kv_heads, axis=1) for a in (k, v))

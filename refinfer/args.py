@@ -17,6 +17,9 @@ FORMATS = {0: "NCHW", 1: "NHWC", 14: "NCDHW", 15: "NWC", 16: "NCW",
            17: "NDHWC", 20: "ND"}
 REDUCTIONS = {0: "SUM", 1: "MEAN", 2: "NONE"}
 SCATTER_REDUCES = {0: "NONE", 1: "ADD", 2: "MULTIPLY"}    # MindSpore's Reduce
+# MindSpore's FASInputLayoutMode (the Ascend attention ops' input_layout)
+ATTENTION_LAYOUTS = {0: "BSH", 1: "BNSD", 2: "SBH", 3: "BSND", 4: "TND", 5: "TH",
+                     6: "NSD", 7: "SH", 8: "BNSD_BSND"}
 
 
 def _enum(codes: dict[int, str], what: str):
@@ -37,6 +40,7 @@ pad_mode = _enum(PAD_MODES, "pad_mode")
 data_format = _enum(FORMATS, "data_format")
 reduction = _enum(REDUCTIONS, "reduction")
 scatter_reduce = _enum(SCATTER_REDUCES, "reduce")
+attention_layout = _enum(ATTENTION_LAYOUTS, "input_layout")
 
 
 def dtype(value) -> np.dtype:

@@ -42,16 +42,18 @@ OUT_OF_SCOPE = {
         "writes training logs, not model outputs",
         r"\w*Summary|TensorDump|DumpGradient|TensorReport"),
     "training-only": Scope(
-        "optimiser updates, gradients and loss-scaling status only run in "
-        "training; export the network in eval mode (set_train(False)) and "
+        "optimiser updates, gradients (FFTOrtho, FFTShapeCopy and IRFFTDouble "
+        "are the FFT ops' gradient helpers) and loss-scaling status only run "
+        "in training; export the network in eval mode (set_train(False)) and "
         "without its optimiser",
-        r"\w*Grad(V\d)?|\w*Grad[A-Z]\w*|\w*Backward\w*|(Sparse)?Apply\w*|"
+        r"\w*Grad(V\d)?|\w*Grad[A-Z]\w*|\w*Backward\w*|"
+        r"(Sparse)?Apply(?!RotaryPosEmb)\w*|"
         r"Fused\w*Apply\w*|Adam|AdamW|AdamWeightDecay|AdamNoUpdateParam|SGD|"
         r"Lamb\w*|LARSUpdate|LarsV2Update|FusedAdam\w*|FusedCastAdamWeightDecay|"
         r"Momentum|FtrlOptimizer|\w*FloatStatus\w*|GetNext|InitDataSetQueue|"
         r"FusedAdaFactor\w*|"
         r"InsertGradientOf|\w*BackpropFilter|DepthwiseConv2dNativeBackpropInput|"
-        r"Dilation2DBackprop\w*|ConcatOffset|"
+        r"Dilation2DBackprop\w*|ConcatOffset|FFTOrtho|FFTShapeCopy|IRFFTDouble|"
         # THOR, the second-order optimiser, and its custom cube kernels
         r"\w*Thor\w*|Cus[A-Z]\w*|DetTriangle|LoadIm2Col|NewIm2Col|RefToEmbed"),
     "quantisation": Scope(

@@ -64,13 +64,13 @@ def _row(name, category="elementwise", outcome="runs", inference=True):
 def test_scope_and_totals_of_a_small_census(table):
     document = {"mindspore_version": "0.0", "primitives": [
         _row("Add"), _row("Tanh"), _row("FancyOp"),
-        _row("FlashAttentionScore", "Ascend-fused", "no-cpu-kernel"),
+        _row("PagedAttentionMask", "Ascend-fused", "no-cpu-kernel"),
         _row("ApplyAdam", "training-only", inference=False),
         _row("StandardNormal", "random"),
         _row("WhileLoop", "control flow")]}
     rows = {r.name: r for r in census.rows(document, table)}
     assert [rows[n].status for n in ("Add", "FancyOp", "ApplyAdam", "StandardNormal",
-                                     "WhileLoop", "FlashAttentionScore")] == [
+                                     "WhileLoop", "PagedAttentionMask")] == [
         "implemented", "missing", "out of scope", "out of scope", "lowered", "missing"]
     assert rows["WhileLoop"].tested       # the ctrl_whileloop golden case
     assert rows["Add"].fast_path == "numba"

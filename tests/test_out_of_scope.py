@@ -56,3 +56,10 @@ def test_unknown_and_out_of_scope_ops_are_listed_together(tmp_path):
 
 def test_no_registered_op_is_out_of_scope():
     assert [op.name for op in registry.list_ops() if out_of_scope(op.name)] == []
+
+
+@pytest.mark.parametrize("name", ["FFTOrtho", "FFTShapeCopy", "IRFFTDouble"])
+def test_fft_gradient_helpers_are_training_only(name):
+    category, reason = out_of_scope(name)
+    assert category == "training-only" and "FFT ops' gradient helpers" in reason
+    assert out_of_scope("ApplyRotaryPosEmb") is None    # an Ascend inference op

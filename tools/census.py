@@ -94,13 +94,16 @@ NAME_RULES = [
                      r"UpdateState|Load|MakeTuple|TupleGetItem|Identity|StopGradient|"
                      r"ControlDepend|ConditionGather|ConditionSwitch)$"),
     ("summary", r"Summary$|^(TensorDump|DumpGradient|TensorReport)$"),
-    ("training-only", r"Grad(V\d)?$|Grad[A-Z]|Backward|^(Sparse)?Apply|^Fused.*Apply|"
+    ("training-only", r"Grad(V\d)?$|Grad[A-Z]|Backward|^(Sparse)?Apply(?!RotaryPosEmb)|"
+                      r"^Fused.*Apply|"
                       r"^(Adam|AdamWeightDecay|AdamNoUpdateParam|SGD|Lamb\w*|LARSUpdate|"
                       r"LarsV2Update|FusedAdam\w*|FusedCastAdamWeightDecay|AdamW|"
                       r"Momentum|FtrlOptimizer|NPU\w*FloatStatus\w*|"
                       r"\w*FloatStatus\w*|IsFinite\w*Grad|InsertGradientOf|"
                       r"GetNext|InitDataSetQueue|FusedAdaFactor\w*|\w*BackpropFilter|"
-                      r"DepthwiseConv2dNativeBackpropInput|Dilation2DBackprop\w*)$"),
+                      r"DepthwiseConv2dNativeBackpropInput|Dilation2DBackprop\w*|"
+                      # the FFT ops' gradient helpers (grad_math_ops.cc)
+                      r"FFTOrtho|FFTShapeCopy|IRFFTDouble)$"),
     ("communication", r"^(AllReduce|AllGather\w*|ReduceScatter\w*|AlltoAll\w*|"
                       r"NeighborExchange\w*|Send|Receive|Broadcast|BarrierOp|"
                       r"CollectiveScatter|CollectiveGather|Reduce|MirrorOperator|"

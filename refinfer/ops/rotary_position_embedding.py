@@ -1,10 +1,9 @@
 """RotaryPositionEmbedding (Ascend)."""
-import numpy as np
-
 from refinfer import args
 from refinfer.registry import register
 
 from ._ref.common import FLOATS, compute_dtype
+from ._ref.math import rotated
 
 
 @register("RotaryPositionEmbedding", family="nn", dtypes=FLOATS, no_kernel="oracle",
@@ -30,10 +29,6 @@ def rotary_position_embedding(x, cos, sin, mode=0):
                          f"got {mode}")
     work = compute_dtype(x.dtype)
     xw = x.astype(work, copy=False)
-    if int(mode) == 0:
-        first, second = np.split(xw, 2, axis=-1)
-        rotated = np.concatenate((-second, first), axis=-1)
-    else:
-        rotated = np.stack((-xw[..., 1::2], xw[..., 0::2]), axis=-1).reshape(xw.shape)
-    out = xw * cos.astype(work, copy=False) + rotated * sin.astype(work, copy=False)
+    out = (xw * cos.astype(work, copy=False)
+           + rotated(xw, int(mode) == 1) * sin.astype(work, copy=False))
     return out.astype(x.dtype)

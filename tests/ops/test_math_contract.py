@@ -72,6 +72,8 @@ SIGNATURES = {
     "Median": "x global_median=False axis=0 keep_dims=False ignore_nan=False",
     "Nansum": "input dim=None keepdim=False dtype=None",
     "SearchSorted": "sorted_sequence values sorter=None dtype=int64 right=False",
+    "Swiglu": "input dim=-1",
+    "TraceV2": "input offset=0 axis1=1 axis2=0 dtype=None",
 }
 
 

@@ -151,3 +151,14 @@ def square_matrices(op: str, name: str, x) -> None:
     require_tensors(op, **{name: x})
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
         raise ValueError(f"{op}: {name} must be (..., n, n), got shape {x.shape}")
+
+
+def none_of(op: str, why: str, **values) -> None:
+    """A clear error for inputs that refinfer does not model (an Ascend
+    kernel's quantisation scales, dropout): each of ``values`` must be None;
+    ``why`` says what refinfer runs instead."""
+    given = [name for name, value in values.items() if value is not None]
+    if given:
+        verb = "is" if len(given) == 1 else "are"
+        raise ValueError(f"{op}: {', '.join(given)} {verb} not supported by refinfer "
+                         f"({why}); pass None")

@@ -246,3 +246,13 @@ def channel_weight(input, weight):
     if input.ndim >= 2 and w.size != 1:
         return w.reshape((1, -1) + (1,) * (input.ndim - 2))
     return w.reshape(()) if w.size == 1 else w
+
+
+def rotated(x: np.ndarray, interleaved: bool) -> np.ndarray:
+    """Rotary embedding's partner of x along the last axis (D, even):
+    rotate_half concat(-x[D/2:], x[:D/2]), or interleaved (-x[1], x[0],
+    -x[3], x[2], ...)."""
+    if interleaved:
+        return np.stack((-x[..., 1::2], x[..., 0::2]), axis=-1).reshape(x.shape)
+    first, second = np.split(x, 2, axis=-1)
+    return np.concatenate((-second, first), axis=-1)

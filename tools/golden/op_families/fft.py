@@ -5,6 +5,8 @@ and zero-padded lengths.
 Lite's DataType has no complex members, so a complex result leaves the graph as its
 real and imaginary parts (ops.real, ops.imag), compared at float32 tolerances.
 """
+import numpy as np
+
 from op_cases import OpCase, t
 
 F32 = {"rtol": 1e-4, "atol": 1e-5}
@@ -62,4 +64,14 @@ CASES = [
         "P.FFTWithSize(1, True, False)("
         "P.FFTWithSize(1, False, True, 'backward', False)(x))",
         (3, 4)),
+]
+
+CASES += [
+    OpCase("hamming_window", "HammingWindow",
+           "P.HammingWindow(True, 0.54, 0.46, ms.float32)(x)",
+           [lambda rng: np.array([7], np.int64)]),
+    OpCase("hann_window_f64", "HammingWindow",
+           "P.HammingWindow(False, 0.5, 0.5, ms.float64)(x)",
+           [lambda rng: np.array([6], np.int32)],
+           "HammingWindow with alpha = beta = 0.5 (Hann), symmetric, float64"),
 ]

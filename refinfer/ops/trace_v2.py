@@ -1,0 +1,26 @@
+"""TraceV2."""
+import numpy as np
+
+from refinfer import args
+from refinfer.registry import register
+
+from ._ref.common import NUMBERS, optional
+
+
+@register("TraceV2", family="reduction", dtypes=NUMBERS, no_kernel="native",
+          convert={"offset": args.integer, "axis1": args.integer,
+                   "axis2": args.integer, "dtype": optional(args.dtype)})
+def trace_v2(input, offset=0, axis1=1, axis2=0, dtype=None):
+    """Sums of the diagonals of the planes of axis1, axis2.
+
+    y[...] = sum_i input[..., i, i + offset, ...], the two axes removed.
+    Arguments: input (rank >= 2); offset=0; axis1=1, axis2=0 (MindSpore's
+    defaults); dtype=None: integer inputs sum to int64 (as MindSpore's CPU
+    kernel), floats keep their dtype.
+    """
+    if input.ndim < 2 or axis1 % input.ndim == axis2 % input.ndim:
+        raise ValueError(f"TraceV2: axis1 {axis1} and axis2 {axis2} must be two "
+                         f"distinct axes of input, got shape {list(input.shape)}")
+    if dtype is None:
+        dtype = np.int64 if input.dtype.kind in "iub" else input.dtype
+    return np.asarray(np.trace(input, offset, axis1, axis2, dtype=dtype))

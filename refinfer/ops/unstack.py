@@ -8,7 +8,7 @@ from ._kernels import shape
 from ._ref.common import ALL
 
 
-@register("Unstack", family="shape", dtypes=ALL,
+@register("Unstack", "Unpack", family="shape", dtypes=ALL,
           convert={"axis": args.scalar}, kernels={"numba": shape.unstack})
 def unstack(x, axis=0, num=None):
     """Split along an axis into its slices, removing that axis; a tuple.
@@ -18,7 +18,8 @@ def unstack(x, axis=0, num=None):
     Arguments: x (rank >= 1); axis=0 (negative allowed); num=None (an
     attribute of the classic PRIMITIVE, the number of outputs; checked when
     given). ops.unstack / ops.unbind export it (attributes axis, num).
-    All dtypes.
+    All dtypes. Unpack is its old name (MindIR files of older MindSpore
+    versions; 2.7.1's ops.Unpack exports Unstack).
     """
     axis = int(axis)
     if x.ndim == 0:

@@ -19,7 +19,7 @@ from refinfer.registry import get_op
 from kernel_check import check, rng
 
 TESTED = {"ConstantPadND", "Pad", "PadV3", "MirrorPad", "ReverseV2", "Tile",
-          "Transpose", "TransposeView", "TransposeExtView", "TExt", "Unstack", "Arange",
+          "Transpose", "TransposeView", "TransposeExtView", "TExt", "Unstack", "Unpack", "Arange",
           "Range", "LinSpace", "LinSpaceExt"}
 SIZES = (np.int8, np.float16, np.float32, np.float64)    # one dtype per element size
 # Large enough to be split across the conftest's 3 worker threads.
@@ -204,6 +204,7 @@ def test_unstack(dtype):
     exact("Unstack", x, 2, 3)                    # num disagrees: raises
     exact("Unstack", x, 3)                       # raises
     exact("Unstack", np.array(1.0), 0)           # raises
+    exact("Unpack", x, 1)                        # its old name
 
 
 def test_small_arrays_go_to_the_reference(monkeypatch):

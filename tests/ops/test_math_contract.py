@@ -72,6 +72,18 @@ SIGNATURES = {
     "Median": "x global_median=False axis=0 keep_dims=False ignore_nan=False",
     "Nansum": "input dim=None keepdim=False dtype=None",
     "SearchSorted": "sorted_sequence values sorter=None dtype=int64 right=False",
+    **{op: "x y" for op in ("Xdivy", "MulNoNan", "SquaredDifference", "TruncateDiv",
+                            "TruncateMod", "EqualCount", "SquareSumAll")},
+    "NextAfter": "input other", "Fmax": "x1 x2", "Inv": "x", "Eps": "x",
+    "ApproximateEqual": "x y tolerance=1e-05", "AddN": "inputs",
+    "Renorm": "x p dim maxnorm", "Divs": "input other",
+    "AddScalar": "input other alpha=1", "SubScalar": "input other alpha=1",
+    **{op: "input other alpha=1" for op in ("InplaceAddExt", "InplaceAddsExt",
+                                            "InplaceSubExt", "InplaceSubScalar")},
+    **{op: "input other" for op in (
+        "InplaceMul", "InplaceMuls", "InplaceDiv", "InplaceDivs", "InplaceFloorDivide",
+        "InplaceFloorDivides", "InplaceRemainderTensorTensor",
+        "InplaceRemainderTensorScalar")},
 }
 
 

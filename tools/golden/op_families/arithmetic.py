@@ -2,8 +2,6 @@
 ...), the scalar spellings graph mode exports for mint (AddScalar, SubScalar, Divs) and
 the in-place ones (``x.add_(y)`` exports InplaceAddExt), whose result keeps x's dtype.
 """
-import numpy as np
-
 from op_cases import OpCase, fixed, t
 
 S = (2, 3)

@@ -84,6 +84,10 @@ SIGNATURES = {
         "InplaceMul", "InplaceMuls", "InplaceDiv", "InplaceDivs", "InplaceFloorDivide",
         "InplaceFloorDivides", "InplaceRemainderTensorTensor",
         "InplaceRemainderTensorScalar")},
+    "Lgamma": "x", "Digamma": "input", "Zeta": "x q", "Igamma": "a x", "Igammac": "a x",
+    "Betainc": "a b x",
+    **{f"Bessel{kind}": "x" for kind in ("J0", "J1", "Y0", "Y1", "I0", "I0e", "I1", "I1e",
+                                         "K0", "K0e", "K1", "K1e")},
 }
 
 

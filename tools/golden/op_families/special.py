@@ -1,7 +1,6 @@
 """Special functions: Lgamma, Digamma, Zeta, the incomplete gamma and beta functions
 and the Bessel family, each on a random range and on its edges (poles, zero, infinities),
 as MindSpore 2.7.1's CPU kernels compute them."""
-import numpy as np
 
 from op_cases import OpCase, fixed, t
 

@@ -67,6 +67,17 @@ OUT_OF_SCOPE = {
         r"ParameterizedTruncatedNormal|TruncatedNormal|Normal\w*|Bernoulli\w*|"
         r"RandInt\w*|RandLike\w*|Rand\w*|Inplace(Uniform|Normal|Random)\w*|"
         r"Generator|NonDeterministicInts"),
+    "compile-time": Scope(
+        "resolved by MindSpore's graph compiler before export (type and constant "
+        "queries, casts it lowers to Cast, sharding and inlining marks, tensor-index "
+        "lowering): an exported MindIR never holds it",
+        r"AShardIdentity|SameTypeShape|IsConstant|IsParameter|TopTypeof|TileSize|"
+        r"DtypeToEnum|Reusing|MixedPrecisionCast|ToDtype|ToOther|ToDevice|"
+        r"(Get|Set)itemTensorIndexInfo"),
+    "pynative-only": Scope(
+        "a PyNative view op that graph mode, and so export, refuses (MindSpore 2.7.1 "
+        "cannot infer it in a graph): an exported MindIR never holds it",
+        r"RealView|ImagView|AsStrided"),
 }
 
 

@@ -19,6 +19,8 @@ OUT_OF_SCOPE_CASES = {
     "summary": ("ScalarSummary", "training logs"),
     "sparse": ("SparseTensorDenseMatmul", "dense tensors only"),
     "quantisation": ("FakeQuantPerLayer", "quantisation-aware training"),
+    "compile-time": ("IsConstant", "before export"),
+    "pynative-only": ("AsStrided", "graph mode, and so export, refuses"),
 }
 
 

@@ -86,6 +86,12 @@ NAME_RULES = [
                      r"UpdateState|Load|MakeTuple|TupleGetItem|Identity|StopGradient|"
                      r"ControlDepend|ConditionGather|ConditionSwitch)$"),
     ("summary", r"Summary$|^(TensorDump|DumpGradient|TensorReport)$"),
+    # checked by exporting a net that applies each (issue 14): graph mode folds,
+    # lowers (to Cast) or drops these before export, or refuses them in a graph
+    ("compile-time", r"^(AShardIdentity|SameTypeShape|IsConstant|IsParameter|TopTypeof|"
+                     r"TileSize|DtypeToEnum|Reusing|MixedPrecisionCast|ToDtype|ToOther|"
+                     r"ToDevice|GetitemTensorIndexInfo|SetitemTensorIndexInfo)$"),
+    ("pynative-only", r"^(RealView|ImagView|AsStrided)$"),
     ("training-only", r"Grad(V\d)?$|Grad[A-Z]|Backward|^(Sparse)?Apply|^Fused.*Apply|"
                       r"^(Adam|AdamWeightDecay|AdamNoUpdateParam|SGD|Lamb\w*|LARSUpdate|"
                       r"LarsV2Update|FusedAdam\w*|FusedCastAdamWeightDecay|AdamW|"
@@ -192,7 +198,7 @@ MODULE_DEFAULTS = {
 }
 
 # Categories whose primitives never appear in an exported inference graph.
-NOT_IN_INFERENCE = {"training-only", "summary"}
+NOT_IN_INFERENCE = {"training-only", "summary", "compile-time", "pynative-only"}
 
 
 def category(name: str, module: str) -> str:

@@ -180,3 +180,13 @@ def test_inplace_kernels_keep_the_dtype_rules():
             reference = get_op(name).reference(x, other)
             got = fast(x, other)
             assert got.dtype == np.float32 and np.allclose(got, reference, rtol=1e-6)
+
+
+def test_type_as_and_broadcast_to_view(call, close):
+    x = np.array([[-1.7, 2.9, np.nan]], np.float32)
+    close(call("TypeAs", x, np.zeros(1, np.int32)), np.array([[-1, 2, -2**31]], np.int32))
+    close(call("TypeAs", x, np.zeros(1, np.float16)), x.astype(np.float16))
+    with pytest.raises(TypeError, match="TypeAs: other must be a tensor, got"):
+        call("TypeAs", x, 3)
+    close(call("BroadcastToView", x, (2, -1, 3)), np.broadcast_to(x, (2, 1, 3)), np.float32,
+          equal_nan=True)

@@ -1,7 +1,11 @@
 """More elementwise arithmetic: the classic primitives (Xdivy, MulNoNan, TruncateDiv,
 ...), the scalar spellings graph mode exports for mint (AddScalar, SubScalar, Divs) and
-the in-place ones (``x.add_(y)`` exports InplaceAddExt), whose result keeps x's dtype.
+the in-place ones (``x.add_(y)`` exports InplaceAddExt), whose result keeps x's dtype;
+TypeAs and BroadcastToView, which MindSpore 2.7.1 exports but cannot run on CPU (NumPy
+goldens).
 """
+import numpy as np
+
 from op_cases import OpCase, fixed, t
 
 S = (2, 3)
@@ -108,4 +112,12 @@ INPLACE = [
            [t(S, low=-9.0, high=9.0)]),
 ]
 
-CASES = CLASSIC + SCALAR + INPLACE
+NO_CPU_KERNEL = [
+    OpCase("type_as", "TypeAs", AG + "TypeAs()(x, y)",
+           [t(S, low=-9.0, high=9.0), t(S, "int32", 0, 1)],
+           "float32 -> int32, truncated", reference=lambda x, y: np.trunc(x).astype(y.dtype)),
+    OpCase("broadcast_to_view", "BroadcastToView", AG + "BroadcastToView()(x, (3, 2, 3))",
+           [t(S)], reference=lambda x: np.broadcast_to(x, (3, 2, 3)).copy()),
+]
+
+CASES = CLASSIC + SCALAR + INPLACE + NO_CPU_KERNEL

@@ -88,6 +88,8 @@ SIGNATURES = {
     "Betainc": "a b x",
     **{f"Bessel{kind}": "x" for kind in ("J0", "J1", "Y0", "Y1", "I0", "I0e", "I1", "I1e",
                                          "K0", "K0e", "K1", "K1e")},
+    **{op: "x type=2 n=None axis=-1 norm=None" for op in ("DCT", "IDCT")},
+    **{op: "x type=2 s=None axes=None norm=None" for op in ("DCTN", "IDCTN")},
 }
 
 

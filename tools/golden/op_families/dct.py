@@ -1,0 +1,17 @@
+"""The orthonormal discrete cosine transforms (mindspore.scipy.fft.dct and kin): DCT,
+IDCT, DCTN, IDCTN, with crops, zero-pads, axes and an integer input."""
+from op_cases import OpCase, t
+
+AG = "ops.auto_generate."
+
+CASES = [
+    OpCase("dct", "DCT", AG + "DCT()(x, 2, None, -1, None)", [t((3, 5))]),
+    OpCase("dct_crop_axis0_int32", "DCT", AG + "DCT()(x, 2, 2, 0, 'ortho')",
+           [t((3, 4), "int32", -9, 9)], "int32 -> float32, 3 rows cropped to 2"),
+    OpCase("idct_pad_f64", "IDCT", AG + "IDCT()(x, 2, 6, -1, None)", [t((2, 4), "float64")]),
+    OpCase("dctn", "DCTN", AG + "DCTN()(x, 2, None, None, None)", [t((2, 3, 4))]),
+    OpCase("dctn_s_axes", "DCTN", AG + "DCTN()(x, 2, (3, 2), (0, 2), None)", [t((2, 3, 4))],
+           "axis 0 padded to 3, axis 2 cropped to 2"),
+    OpCase("idctn", "IDCTN", AG + "IDCTN()(x, 2, (4,), None, 'ortho')", [t((3, 5))],
+           "the last axis only, cropped to 4"),
+]

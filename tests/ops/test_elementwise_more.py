@@ -190,3 +190,26 @@ def test_type_as_and_broadcast_to_view(call, close):
         call("TypeAs", x, 3)
     close(call("BroadcastToView", x, (2, -1, 3)), np.broadcast_to(x, (2, 1, 3)), np.float32,
           equal_nan=True)
+
+
+def test_complex_abs(call, close):
+    x = np.array([3 + 4j, 1 - 1j, 0, 1e30 + 1e30j], np.complex64)
+    close(call("ComplexAbs", x), [5.0, math.sqrt(2), 0.0, math.sqrt(2) * 1e30], np.float32)
+    doubles = np.array([3 + 4j, 1e300 - 1e300j])     # no overflow on the way
+    close(call("ComplexAbs", doubles), [5.0, math.sqrt(2) * 1e300], np.float64)
+
+
+@pytest.mark.parametrize("mode,code", [("valid", 2), ("same", 1), ("full", 3)])
+def test_correlate_is_the_sum_of_shifted_products(call, close, rng, mode, code):
+    a, v = sample(rng, (7,), np.float64), sample(rng, (4,), np.float64)
+    padded = np.concatenate([np.zeros(3), a, np.zeros(3)])
+    full = [sum(padded[k + n] * v[n] for n in range(4)) for k in range(10)]
+    # same: the centre of full, a length-4 kernel starting one step early
+    expected = {"full": full, "valid": full[3:7], "same": full[1:8]}[mode]
+    close(call("Correlate", a, v, code), np.array(expected))
+    close(call("Correlate", a, v, mode), np.array(expected))
+    with pytest.raises(ValueError, match=r"Correlate: a and v must be non-empty 1-D "
+                                         r"tensors, got shapes \(7,\) and \(0,\)"):
+        call("Correlate", a, v[:0], code)
+    with pytest.raises(ValueError, match="unknown pad_mode 0"):
+        call("Correlate", a, v, 0)

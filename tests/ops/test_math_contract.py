@@ -90,6 +90,7 @@ SIGNATURES = {
                                          "K0", "K0e", "K1", "K1e")},
     **{op: "x type=2 n=None axis=-1 norm=None" for op in ("DCT", "IDCT")},
     **{op: "x type=2 s=None axes=None norm=None" for op in ("DCTN", "IDCTN")},
+    "Correlate": "a v pad_mode=VALID", "ComplexAbs": "x", "TypeAs": "input other",
 }
 
 

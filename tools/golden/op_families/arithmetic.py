@@ -67,6 +67,8 @@ CLASSIC = [
     OpCase("renorm_p2", "Renorm", "ops.renorm(x, 2, 0, 1.0)", [t((3, 4))],
            "rows whose 2-norm exceeds 1 scaled to 1"),
     OpCase("renorm_p1_dim_last", "Renorm", "ops.renorm(x, 1, -1, 2.5)", [t((2, 3, 2))]),
+    OpCase("complex_abs", "ComplexAbs", "P.ComplexAbs()(ops.fft(x))", [t((2, 5))],
+           "the magnitude of a spectrum (Lite has no complex model inputs)"),
     OpCase("dynamic_broadcast_to", "DynamicBroadcastTo",
            "P._inner_ops.DynamicBroadcastTo()(x, ops.shape(y))", [t(S), t((4, 2, 3))],
            dynamic=True),

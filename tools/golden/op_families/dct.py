@@ -1,5 +1,6 @@
 """The orthonormal discrete cosine transforms (mindspore.scipy.fft.dct and kin): DCT,
-IDCT, DCTN, IDCTN, with crops, zero-pads, axes and an integer input."""
+IDCT, DCTN, IDCTN, with crops, zero-pads, axes and an integer input; and Correlate
+(mindspore.numpy.correlate) in its three modes."""
 from op_cases import OpCase, t
 
 AG = "ops.auto_generate."
@@ -14,4 +15,9 @@ CASES = [
            "axis 0 padded to 3, axis 2 cropped to 2"),
     OpCase("idctn", "IDCTN", AG + "IDCTN()(x, 2, (4,), None, 'ortho')", [t((3, 5))],
            "the last axis only, cropped to 4"),
+    OpCase("correlate_full", "Correlate", AG + "Correlate('full')(x, y)", [t((5,)), t((3,))]),
+    OpCase("correlate_same_even", "Correlate", AG + "Correlate('same')(x, y)",
+           [t((6,)), t((4,))], "an even kernel: where 'same' centres it"),
+    OpCase("correlate_valid_longer_v", "Correlate", AG + "Correlate('valid')(x, y)",
+           [t((3,), "float64"), t((5,), "float64")], "v longer than a"),
 ]

@@ -213,3 +213,31 @@ def test_correlate_is_the_sum_of_shifted_products(call, close, rng, mode, code):
         call("Correlate", a, v[:0], code)
     with pytest.raises(ValueError, match="unknown pad_mode 0"):
         call("Correlate", a, v, 0)
+
+
+def test_inplace_copy_broadcasts_and_converts(call, close):
+    x = np.zeros((2, 3), np.int32)
+    close(call("InplaceCopy", x, np.array([1.7, -2.9, 3.0], np.float32)),
+          np.array([[1, -2, 3], [1, -2, 3]], np.int32))
+    assert get_op("InplaceCopy").mutates == "input"
+    with pytest.raises(ValueError, match=r"InplaceCopy: src of shape \(2,\) does not "
+                                         r"broadcast to input's \(2, 3\)"):
+        call("InplaceCopy", x, np.ones(2))
+
+
+def test_inplace_scatter_src(call, close):
+    x = np.zeros((3, 4), np.float32)
+    index = np.array([[3, 0], [1, -1]], np.int64)
+    src = np.array([[1.0, 2.0, 9.0], [3.0, 4.0, 9.0]], np.float32)
+    close(call("InplaceScatterSrc", x, 1, index, src),
+          np.array([[2, 0, 0, 1], [0, 3, 0, 4], [0, 0, 0, 0]], np.float32))
+    close(call("InplaceScatterSrc", x, -2, np.array([[2, 0]]), src),
+          np.array([[0, 2, 0, 0], [0, 0, 0, 0], [1, 0, 0, 0]], np.float32))
+    with pytest.raises(IndexError, match=r"InplaceScatterSrc: index values must be in "
+                                         r"\[-4, 4\), got \[0, 4\]"):
+        call("InplaceScatterSrc", x, 1, np.array([[4, 0]]), src)
+    with pytest.raises(ValueError, match=r"InplaceScatterSrc: index \(1, 4\) is larger "
+                                         r"than src \(2, 3\) or input \(3, 4\) on axis 1"):
+        call("InplaceScatterSrc", x, 0, np.zeros((1, 4), np.int64), src)
+    with pytest.raises(ValueError, match="InplaceScatterSrc: dim 2 is out of range"):
+        call("InplaceScatterSrc", x, 2, index, src)

@@ -110,6 +110,12 @@ INPLACE = [
            [t(S, "int32", -9, 9)]),
     OpCase("inplace_remainder_tt", "InplaceRemainderTensorTensor", "x.remainder_(y)",
            [t(S, "int32", -20, 20), t(S, "int32", 1, 6)]),
+    OpCase("inplace_copy", "InplaceCopy", "x.copy_(y)", [t(S), t((3,), "int32", -9, 9)],
+           "an int32 row broadcast and converted into float32 x"),
+    OpCase("inplace_scatter_src", "InplaceScatterSrc", AG + "InplaceScatterSrc()(x, 1, y, z)",
+           [t((3, 4)), fixed([[3, 0], [1, 2]], "int64"), t((2, 2))],
+           "a 2x2 index into 3x4 x along dim 1 (MindSpore's CPU kernel wants src of "
+           "index's shape)"),
     OpCase("inplace_remainder_ts", "InplaceRemainderTensorScalar", "x.remainder_(1.5)",
            [t(S, low=-9.0, high=9.0)]),
 ]

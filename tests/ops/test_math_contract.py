@@ -92,6 +92,7 @@ SIGNATURES = {
     **{op: "x type=2 s=None axes=None norm=None" for op in ("DCTN", "IDCTN")},
     "Correlate": "a v pad_mode=VALID", "ComplexAbs": "x", "TypeAs": "input other",
     "InplaceCopy": "input src non_blocking=False", "InplaceScatterSrc": "input dim index src",
+    "LstsqV2": "A B driver=None",
 }
 
 

@@ -1,6 +1,7 @@
 """The orthonormal discrete cosine transforms (mindspore.scipy.fft.dct and kin): DCT,
 IDCT, DCTN, IDCTN, with crops, zero-pads, axes and an integer input; and Correlate
-(mindspore.numpy.correlate) in its three modes."""
+(mindspore.numpy.correlate) in its three modes; LstsqV2 (mindspore.scipy.linalg.lstsq)
+with each LAPACK driver's outputs."""
 from op_cases import OpCase, t
 
 AG = "ops.auto_generate."
@@ -20,4 +21,12 @@ CASES = [
            [t((6,)), t((4,))], "an even kernel: where 'same' centres it"),
     OpCase("correlate_valid_longer_v", "Correlate", AG + "Correlate('valid')(x, y)",
            [t((3,), "float64"), t((5,), "float64")], "v longer than a"),
+    OpCase("lstsq_v2", "LstsqV2", AG + "LstsqV2()(x, y)", [t((2, 5, 3)), t((2, 5, 2))],
+           "gelsy (the default): rank, no residual or singular values"),
+    OpCase("lstsq_v2_gels", "LstsqV2", AG + "LstsqV2()(x, y, 'gels')",
+           [t((4, 3), "float64"), t((4, 2), "float64")]),
+    OpCase("lstsq_v2_gelsd_vector", "LstsqV2", AG + "LstsqV2()(x, y, 'gelsd')",
+           [t((4, 3)), t((4,))], "B a vector"),
+    OpCase("lstsq_v2_gelss_wide", "LstsqV2", AG + "LstsqV2()(x, y, 'gelss')",
+           [t((3, 4)), t((3, 1))], "M < N: the minimum-norm solution, no residual"),
 ]

@@ -13,6 +13,7 @@ from .dtypes import dtype_from_any
 from .errors import SHOWN_VALUES, describe_value
 
 PAD_MODES = {0: "PAD", 1: "SAME", 2: "VALID"}
+CORRELATE_MODES = {1: "SAME", 2: "VALID", 3: "FULL"}    # MindSpore's PadMode codes
 FORMATS = {0: "NCHW", 1: "NHWC", 14: "NCDHW", 15: "NWC", 16: "NCW",
            17: "NDHWC", 20: "ND"}
 REDUCTIONS = {0: "SUM", 1: "MEAN", 2: "NONE"}
@@ -37,6 +38,7 @@ def _enum(codes: dict[int, str], what: str):
 
 
 pad_mode = _enum(PAD_MODES, "pad_mode")
+correlate_mode = _enum(CORRELATE_MODES, "pad_mode")
 data_format = _enum(FORMATS, "data_format")
 reduction = _enum(REDUCTIONS, "reduction")
 scatter_reduce = _enum(SCATTER_REDUCES, "reduce")

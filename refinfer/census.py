@@ -158,9 +158,9 @@ def format_markdown(document: dict, coverage: Coverage) -> str:
         "shape inference, so the census cannot tell (the JSON file keeps "
         "MindSpore's error); such ops are not counted in scope.",
         "- *Inference*: whether the primitive can appear in an exported "
-        "inference graph (not for training-only ops, summaries, and the "
-        "compile-time primitives graph compilation folds, renames or drops: "
-        "checked by exporting them).",
+        "inference graph (not for training-only ops and summaries, nor for the "
+        "compile-time and PyNative-only ones that graph mode resolves or refuses "
+        "before export).",
         "- *refinfer*: *implemented* (registered, see docs/ops.md), *lowered* "
         "(graph mode compiles it into sub-graphs refinfer runs; the golden case "
         "shows it), *out of scope* (a clear build error says why), or *missing*. "

@@ -29,14 +29,18 @@ class Scope:
 # (QuantLinearSparse) is in the first.
 OUT_OF_SCOPE = {
     "compile-time": Scope(
-        "graph compilation folds it into a constant (Rank, DType), exports it as "
-        "another primitive (Gelu as GeLU, FastGelu as FastGeLU, DynamicShape as "
-        "TensorShape, Any as ReduceAny, lists as MakeTuple) or drops it "
-        "(StopGradient, identity, the Stack* resource ops), and CopyWithSlice "
-        "runs in PyNative mode only, so no exported MindIR holds it; re-export "
-        "the model with MindSpore",
+        "resolved by MindSpore's graph compiler before export: folded into a "
+        "constant (Rank, DType, type queries), exported as another primitive "
+        "(Gelu as GeLU, FastGelu as FastGeLU, DynamicShape as TensorShape, Any "
+        "as ReduceAny, lists as MakeTuple, casts as Cast) or dropped "
+        "(StopGradient, identity, the Stack* resource ops, sharding and inlining "
+        "marks), so no exported MindIR holds it; re-export the model with "
+        "MindSpore",
         r"Gelu|FastGelu|identity|StopGradient|DynamicShape|Rank|DType|Any|AnyExt|"
-        r"Stack(Init|Push|Pop|Destroy)|CopyWithSlice|ListToTuple|TupleToList"),
+        r"Stack(Init|Push|Pop|Destroy)|ListToTuple|TupleToList|AShardIdentity|"
+        r"SameTypeShape|IsConstant|IsParameter|TopTypeof|TileSize|DtypeToEnum|"
+        r"Reusing|MixedPrecisionCast|ToDtype|ToOther|ToDevice|"
+        r"(Get|Set)itemTensorIndexInfo"),
     "summary": Scope(
         "a summary or debug record (ScalarSummary, TensorDump, ...): it "
         "writes training logs, not model outputs",
@@ -78,6 +82,10 @@ OUT_OF_SCOPE = {
         r"ParameterizedTruncatedNormal|TruncatedNormal|Normal\w*|Bernoulli\w*|"
         r"RandInt\w*|RandLike\w*|Rand\w*|Inplace(Uniform|Normal|Random)\w*|"
         r"Generator|NonDeterministicInts|LogNormalReverse"),
+    "pynative-only": Scope(
+        "a PyNative-only op that graph mode, and so export, refuses (MindSpore "
+        "2.7.1 cannot infer it in a graph): an exported MindIR never holds it",
+        r"RealView|ImagView|AsStrided|CopyWithSlice"),
 }
 
 

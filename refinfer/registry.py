@@ -26,6 +26,7 @@ lets the fusion pass put the op into a fused chain.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 import inspect
@@ -224,6 +225,24 @@ def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
                                                        convert, sequences))
         return fn
     return decorate
+
+
+def register_variant(of: str, *names: str, wrap: Callable,
+                     mutates: str = "") -> None:
+    """Register ``names`` as variants of the op ``of`` (registered already,
+    by the same module): its signature, family, dtypes and converters, its
+    reference and kernels each wrapped by ``wrap(fn, name)`` (a kernel's
+    None still declines). Not fusable: the wrapper is not a recipe. What
+    MindSpore's in-place spellings (InplaceMul of Mul, ...) are made of
+    (``ops._ref.inplace``)."""
+    base = _REGISTRY[of]
+    for name in names:
+        if name in _REGISTRY:
+            raise ValueError(f"op {name!r} registered twice")
+        _REGISTRY[name] = dataclasses.replace(
+            base, name=name, reference=wrap(base.reference, name),
+            kernels={k: wrap(fn, name) for k, fn in base.kernels.items()},
+            recipe=None, mutates=mutates, _runners={})
 
 
 def _operands(family: str, params: tuple[Param, ...], convert,

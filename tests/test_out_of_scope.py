@@ -20,6 +20,7 @@ OUT_OF_SCOPE_CASES = {
     "sparse": ("SparseTensorDenseMatmul", "dense tensors only"),
     "quantisation": ("FakeQuantPerLayer", "quantisation-aware training"),
     "compile-time": ("DynamicShape", "no exported MindIR holds it"),
+    "pynative-only": ("AsStrided", "graph mode, and so export, refuses"),
 }
 
 

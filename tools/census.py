@@ -84,12 +84,16 @@ def primitive_classes() -> dict[str, type]:
 NAME_RULES = [
     # Graph compilation folds these into constants, rewrites them into other
     # primitives (Gelu exports GeLU, DynamicShape TensorShape, Any ReduceAny,
-    # lists MakeTuple) or drops them (StopGradient, identity, the Stack*
-    # resource ops), or they have no graph-mode evaluator (CopyWithSlice):
-    # checked by exporting each (issue 14).
+    # lists MakeTuple, casts Cast) or drops them (StopGradient, identity, the
+    # Stack* resource ops, sharding and inlining marks); the PyNative views
+    # have no graph-mode evaluator: checked by exporting each (issue 14).
     ("compile-time", r"^(Gelu|FastGelu|identity|StopGradient|DynamicShape|Rank|DType|"
                      r"Any|AnyExt|StackInit|StackPush|StackPop|StackDestroy|"
-                     r"CopyWithSlice|ListToTuple|TupleToList)$"),
+                     r"ListToTuple|TupleToList|AShardIdentity|SameTypeShape|IsConstant|"
+                     r"IsParameter|TopTypeof|TileSize|DtypeToEnum|Reusing|"
+                     r"MixedPrecisionCast|ToDtype|ToOther|ToDevice|"
+                     r"GetitemTensorIndexInfo|SetitemTensorIndexInfo)$"),
+    ("pynative-only", r"^(RealView|ImagView|AsStrided|CopyWithSlice)$"),
     ("control flow", r"^(WhileLoop|Scan|ForiLoop|Switch|SwitchLayer|Partial|Depend|"
                      r"UpdateState|Load|MakeTuple|TupleGetItem|Identity|StopGradient|"
                      r"ControlDepend|ConditionGather|ConditionSwitch)$"),
@@ -204,7 +208,7 @@ MODULE_DEFAULTS = {
 }
 
 # Categories whose primitives never appear in an exported inference graph.
-NOT_IN_INFERENCE = {"training-only", "summary", "compile-time"}
+NOT_IN_INFERENCE = {"training-only", "summary", "compile-time", "pynative-only"}
 
 
 def category(name: str, module: str) -> str:

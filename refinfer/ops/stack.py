@@ -7,7 +7,7 @@ from refinfer.registry import register
 from ._ref.common import ALL
 
 
-@register("Stack", family="shape", dtypes=ALL, convert={"axis": args.scalar},
+@register("Stack", "Pack", family="shape", dtypes=ALL, convert={"axis": args.scalar},
           no_kernel="copy", sequences=("x",))
 def stack(x, axis=0):
     """Join a tuple of equal-shaped tensors along a new axis.
@@ -15,5 +15,7 @@ def stack(x, axis=0):
     Arguments: x (one node input holding a tuple/list of tensors); axis=0
     (negative allowed, in [-rank-1, rank]). Stack is a classic PRIMITIVE in
     MindSpore 2.7.1: axis is an attribute (num and N are bookkeeping).
+    Pack is its old name (MindIR files of older MindSpore versions; 2.7.1's
+    ops.Pack exports Stack).
     """
     return np.stack(list(x), axis=int(axis))

@@ -8,7 +8,7 @@ from ._kernels import shape
 from ._ref.common import ALL
 
 
-@register("Unstack", "UnstackExtView", family="shape", dtypes=ALL,
+@register("Unstack", "UnstackExtView", "Unpack", family="shape", dtypes=ALL,
           convert={"axis": args.scalar}, kernels={"numba": shape.unstack})
 def unstack(x, axis=0, num=None):
     """Split along an axis into its slices, removing that axis; a tuple.
@@ -21,6 +21,8 @@ def unstack(x, axis=0, num=None):
     All dtypes.
     UnstackExtView(input, dim=0), the view form mint.unbind exports, binds here
     positionally and gives the same slices.
+    Unpack is its old name (MindIR files of older MindSpore versions; 2.7.1's
+    ops.Unpack exports Unstack).
     """
     axis = int(axis)
     if x.ndim == 0:

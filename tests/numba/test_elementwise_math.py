@@ -27,14 +27,21 @@ from kernel_check import FLOATS, assert_same, check, normal, rng
 UNARY = ("ACos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Ceil", "Cos", "Cosh", "Erfc",
          "Erfinv", "Exp2", "Expm1", "Floor", "Frac", "Log10", "Log1p", "Log2", "Reciprocal",
          "Rsqrt", "Sign", "Sin", "Sinc", "Sinh", "Tan", "Trunc", "HSigmoid", "Mish", "MishExt",
+         "Inv",
          "SeLU", "SeLUExt", "SiLU", "Softplus", "Softsign", "Round", "CeLU", "Elu", "EluExt",
          "GeluExt", "HShrink", "Hardtanh", "LeakyReLUExt", "SoftShrink", "SoftplusExt",
          "Logit", "NanToNum", "ClampScalar", "Rint")
 BINARY = ("Atan2", "Atan2Ext", "Hypot", "LogAddExp", "Xlogy", "AddExt", "SubExt",
-          "PowTensorScalar", "PowScalarTensor", "DivNoNan")
+          "PowTensorScalar", "PowScalarTensor", "DivNoNan", "SquaredDifference")
 OTHERS = ("Addcmul", "AddcmulExt", "Addcdiv", "AddcdivExt", "Lerp", "LerpScalar",
           "ClampTensor", "PReLU", "LogSigmoid")
-TESTED = set(UNARY + BINARY + OTHERS)
+# The scalar and in-place spellings of ops above (ops._ref.inplace): their
+# kernels are those ops' kernels, the in-place ones in input's dtype.
+VARIANTS = ("AddScalar", "SubScalar", "Divs", "InplaceAddExt", "InplaceAddsExt",
+            "InplaceSubExt", "InplaceSubScalar", "InplaceMul", "InplaceMuls", "InplaceDiv",
+            "InplaceDivs", "InplaceFloorDivide", "InplaceFloorDivides",
+            "InplaceRemainderTensorTensor", "InplaceRemainderTensorScalar")
+TESTED = set(UNARY + BINARY + OTHERS + VARIANTS)
 
 # Parameter sets (the arguments after the tensor), the first one the defaults.
 PARAMETERS = {
@@ -140,6 +147,20 @@ def test_binary_numbers_parameters_and_fallbacks(op):
         check(op, rng.integers(1, 9, (6, 7)).astype(np.int32), x, *extra)
     special = np.array(SPECIAL, np.float32)
     check(op, special, special[::-1].copy(), *((2.0,) if op.endswith("Ext") else ()))
+
+
+@pytest.mark.parametrize("op", VARIANTS)
+def test_scalar_and_inplace_variants(op):
+    extra = (2.5,) if len(registry.get_op(op).params) == 3 else ()
+    for dtype in FLOATS:
+        x = normal((4, 300), dtype, scale=3.0)
+        check(op, x, np.abs(normal((300,), dtype)) + dtype(0.5), *extra)
+        check(op, x, 2.5, *extra)
+        check(op, x, normal((300,), np.float64 if dtype == np.float32 else np.float32))
+    ints = rng.integers(-9, 9, (4, 30)).astype(np.int32)
+    check(op, ints, 2)
+    check(op, ints, normal((30,), np.float32) + np.float32(4))
+    check(op, normal((5,), np.float16), 1.5)
 
 
 TERNARY_SHAPES = [((3, 4, 5),) * 3, ((2, 3, 300), (300,), (2, 1, 1)), ((4, 600), (4, 1), ()),

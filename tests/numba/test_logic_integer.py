@@ -22,6 +22,7 @@ TESTED = {
     "BitwiseOrTensor", "BitwiseXor", "BitwiseXorScalar", "BitwiseXorTensor", "Invert",
     "LeftShift", "RightShift", "DivMod", "FloorDiv", "FloorMod", "FmodScalar", "FmodTensor",
     "Mod", "RemainderScalarTensor", "RemainderTensorScalar", "RemainderTensorTensor", "Cast",
+    "TruncateDiv", "TruncateMod",
 }
 COMPARISONS = ("Equal", "NotEqual", "Greater", "GreaterEqual", "Less", "LessEqual")
 LOGICAL = ("LogicalAnd", "LogicalOr", "LogicalXor")
@@ -30,8 +31,8 @@ BITWISE = ("BitwiseAnd", "BitwiseAndScalar", "BitwiseAndTensor", "BitwiseOr", "B
 FLOAT_TESTS = ("IsFinite", "IsInf", "IsNan", "IsNegInf")
 FLOOR_MODULO = ("FloorMod", "RemainderTensorTensor", "RemainderTensorScalar",
                 "RemainderScalarTensor")
-TRUNC_MODULO = ("Mod", "FmodTensor", "FmodScalar")
-DIVISIONS = ("FloorDiv",) + FLOOR_MODULO + TRUNC_MODULO
+TRUNC_MODULO = ("Mod", "FmodTensor", "FmodScalar", "TruncateMod")
+DIVISIONS = ("FloorDiv", "TruncateDiv") + FLOOR_MODULO + TRUNC_MODULO
 # Integer division compiles one signature per dtype: the narrow signed and
 # unsigned types, both 64-bit ones and int32 (the others share their paths).
 DIVISION_INTS = (np.int8, np.int32, np.int64, np.uint8, np.uint64)
@@ -233,7 +234,7 @@ def test_integer_division_edges(dtype):
     if dtype not in DIVISION_INTS:
         edges = edges.astype(np.int64 if info.min < 0 else np.uint64)
     x, y = edges.reshape(-1, 1), edges.reshape(1, -1)
-    for op in ("FloorDiv", "FloorMod", "Mod"):
+    for op in ("FloorDiv", "FloorMod", "Mod", "TruncateDiv", "TruncateMod"):
         check(op, x, y)
     for mode in ("trunc", "floor"):
         check("DivMod", x, y, mode)

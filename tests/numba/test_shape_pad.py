@@ -20,7 +20,7 @@ from kernel_check import check, rng
 
 TESTED = {"ConstantPadND", "Pad", "PadV3", "MirrorPad", "ReverseV2", "Tile",
           "Transpose", "TransposeView", "TransposeExtView", "TExt", "Unstack",
-          "UnstackExtView", "Arange", "Range", "LinSpace", "LinSpaceExt"}
+          "UnstackExtView", "Unpack", "Arange", "Range", "LinSpace", "LinSpaceExt"}
 SIZES = (np.int8, np.float16, np.float32, np.float64)    # one dtype per element size
 # Large enough to be split across the conftest's 3 worker threads.
 LARGE = (4, 64, 56, 56)
@@ -205,6 +205,7 @@ def test_unstack(dtype):
     exact("Unstack", x, 3)                       # raises
     exact("Unstack", np.array(1.0), 0)           # raises
     exact("UnstackExtView", x, -2)               # the view form: the same kernel
+    exact("Unpack", x, 1)                        # its old name
 
 
 def test_small_arrays_go_to_the_reference(monkeypatch):

@@ -35,7 +35,7 @@ def trunc_mod(x, y):
 
 DIVISIONS = {"FloorDiv": floor_div, "FloorMod": floor_mod,
              "RemainderTensorTensor": floor_mod, "Mod": trunc_mod,
-             "FmodTensor": trunc_mod}
+             "FmodTensor": trunc_mod, "TruncateDiv": trunc_div, "TruncateMod": trunc_mod}
 
 
 def divisor(rng, shape, dtype):
@@ -202,7 +202,10 @@ def test_shift_edges_like_mindspore(call, close):
 FLOAT_BINARY = {"Atan2": math.atan2, "Atan2Ext": math.atan2, "Hypot": math.hypot,
                 "LogAddExp": lambda a, b: max(a, b) + math.log1p(math.exp(-abs(a - b))),
                 "Xlogy": lambda a, b: a * math.log(b),
-                "DivNoNan": lambda a, b: a / b if b != 0 else 0.0}
+                "DivNoNan": lambda a, b: a / b if b != 0 else 0.0,
+                "Xdivy": lambda a, b: a / b if a != 0 else 0.0,
+                "MulNoNan": lambda a, b: a * b if b != 0 else 0.0,
+                "SquaredDifference": lambda a, b: (a - b) ** 2, "Fmax": max}
 
 
 @pytest.mark.parametrize("op", sorted(FLOAT_BINARY))

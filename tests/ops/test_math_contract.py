@@ -74,6 +74,27 @@ SIGNATURES = {
     "SearchSorted": "sorted_sequence values sorter=None dtype=int64 right=False",
     "Swiglu": "input dim=-1",
     "TraceV2": "input offset=0 axis1=1 axis2=0 dtype=None",
+    **{op: "x y" for op in ("Xdivy", "MulNoNan", "SquaredDifference", "TruncateDiv",
+                            "TruncateMod", "EqualCount", "SquareSumAll")},
+    "NextAfter": "input other", "Fmax": "x1 x2", "Inv": "x", "Eps": "x",
+    "ApproximateEqual": "x y tolerance=1e-05", "AddN": "inputs",
+    "Renorm": "x p dim maxnorm", "Divs": "input other",
+    "AddScalar": "input other alpha=1", "SubScalar": "input other alpha=1",
+    **{op: "input other alpha=1" for op in ("InplaceAddExt", "InplaceAddsExt",
+                                            "InplaceSubExt", "InplaceSubScalar")},
+    **{op: "input other" for op in (
+        "InplaceMul", "InplaceMuls", "InplaceDiv", "InplaceDivs", "InplaceFloorDivide",
+        "InplaceFloorDivides", "InplaceRemainderTensorTensor",
+        "InplaceRemainderTensorScalar")},
+    "Lgamma": "x", "Digamma": "input", "Zeta": "x q", "Igamma": "a x", "Igammac": "a x",
+    "Betainc": "a b x",
+    **{f"Bessel{kind}": "x" for kind in ("J0", "J1", "Y0", "Y1", "I0", "I0e", "I1", "I1e",
+                                         "K0", "K0e", "K1", "K1e")},
+    **{op: "x type=2 n=None axis=-1 norm=None" for op in ("DCT", "IDCT")},
+    **{op: "x type=2 s=None axes=None norm=None" for op in ("DCTN", "IDCTN")},
+    "Correlate": "a v pad_mode=VALID", "ComplexAbs": "x", "TypeAs": "input other",
+    "InplaceCopy": "input src non_blocking=False", "InplaceScatterSrc": "input dim index src",
+    "LstsqV2": "A B driver=None",
 }
 
 

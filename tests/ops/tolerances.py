@@ -23,7 +23,8 @@ PER_OP = {
     # float16 x / y rounded before the floor / trunc: a quotient within an
     # ulp of an integer may land on the other side (then off by |y|)
     **{op: {"float16": dict(rtol=2e-3, atol=2e-2)}
-       for op in ("FloorMod", "Mod", "RemainderTensorTensor", "FmodTensor", "DivMod")},
+       for op in ("FloorMod", "Mod", "RemainderTensorTensor", "FmodTensor", "DivMod",
+                  "TruncateMod")},
     # alpha * other is rounded to float16 before the sum (cancellation)
     **{op: {"float16": dict(rtol=2e-3, atol=0.1)} for op in ("AddExt", "SubExt")},
     # running float16 products / sums: one rounding per step

@@ -38,7 +38,7 @@ from .program import (FAST_DTYPES, alone, plain_arithmetic, ProgramBuilder,
                       OP_GELU_ERF, OP_HSHRINK, OP_LEAKY, OP_LOG, OP_MAX,
                       OP_MIN, OP_MUL, OP_NAN_TO_NUM, OP_NEG, OP_RINT,
                       OP_SOFTPLUS, OP_SOFTPLUS_BETA, OP_SOFTSHRINK, OP_SQRT,
-                      OP_SUB, OP_TRUNC)
+                      OP_SQUARE, OP_SUB, OP_TRUNC)
 from .._ref.math import SELU_ALPHA, SELU_SCALE, channel_weight
 
 
@@ -136,6 +136,12 @@ def ADD_EXT(p, a, b, alpha):
 @recipe(values=2)
 def SUB_EXT(p, a, b, alpha):
     return p.op(OP_SUB, a, _scaled(p, b, alpha))
+
+
+@recipe(values=2)
+def SQUARED_DIFFERENCE(p, a, b):
+    """(a - b) ** 2."""
+    return p.op(OP_SQUARE, p.op(OP_SUB, a, b))
 
 
 @recipe(values=4)

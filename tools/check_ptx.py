@@ -13,6 +13,8 @@ time and PTX size; exit status 1 names the kernels that do not compile.
 from __future__ import annotations
 
 import argparse
+import importlib
+import pkgutil
 import sys
 import time
 import traceback
@@ -20,16 +22,24 @@ from types import SimpleNamespace
 
 import numpy as np
 
+import refinfer.cuda
 from refinfer.cuda import program
 from refinfer.cuda.device import SIMULATED, cuda
 
 
 def kernels() -> list[tuple[str, object, tuple]]:
-    """(name, Python function, argument types) of every cuda kernel."""
-    return [(f"elementwise program runner, {np.dtype(dtype).name}",
-             program.runner(np.dtype(dtype)).py_func,
-             program.runner_signature(np.dtype(dtype)))
-            for dtype in program.DTYPES]
+    """(name, Python function, argument types) of every cuda kernel: the
+    elementwise runners, and the kernels each module of refinfer/cuda lists
+    in its ``PTX`` (name, kernel, signature)."""
+    found = [(f"elementwise program runner, {np.dtype(dtype).name}",
+              program.runner(np.dtype(dtype)).py_func,
+              program.runner_signature(np.dtype(dtype)))
+             for dtype in program.DTYPES]
+    for info in pkgutil.iter_modules(refinfer.cuda.__path__):
+        module = importlib.import_module(f"refinfer.cuda.{info.name}")
+        found += [(f"{info.name}: {name}", kernel.py_func, signature)
+                  for name, kernel, signature in getattr(module, "PTX", ())]
+    return found
 
 
 def _without_a_driver(cc: tuple[int, int]) -> None:

@@ -1,0 +1,129 @@
+"""The ``cuda`` kernels of the root-mean-square norms of LLMs (RmsNorm,
+AddRmsNorm) and of the rotary position embedding: row kernels, one thread
+per row of the normalised trailing axes (a grid-stride loop over rows),
+float32 and float64 (float16 is declined: the CPU kernel computes it in
+float32). Importing this module declares them."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from refinfer import registry
+
+from . import device
+from .device import cuda, dmath
+
+DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+@device.jit
+def _rms_rows(x, gamma, epsilon, y, inverse):
+    """Per row r of x (rows, width): inverse[r] = 1 / sqrt(mean(x[r] ** 2)
+    + epsilon), y[r] = x[r] * inverse[r] * gamma."""
+    start, stride = cuda.grid(1), cuda.gridsize(1)
+    width = x.shape[1]
+    for row in range(start, x.shape[0], stride):
+        total = x[row, 0] * 0       # x's dtype, as the reference's mean
+        for k in range(width):
+            total += x[row, k] * x[row, k]
+        scale = 1 / dmath.sqrt(total / width + epsilon)
+        inverse[row] = scale
+        for k in range(width):
+            y[row, k] = x[row, k] * scale * gamma[k]
+
+
+def rms_norm(x, gamma, epsilon=1e-6):
+    """RmsNorm's (y, rstd) on the device; None (the CPU kernel then gives
+    the result or the reference's error) for float16 or a gamma that is
+    not x's trailing shape."""
+    lead = x.ndim - gamma.ndim
+    if (x.dtype not in DTYPES or lead < 0 or x.shape[lead:] != gamma.shape
+            or not gamma.size):
+        return None
+    rows = math.prod(x.shape[:lead])
+    y = device.empty(x.shape, x.dtype)
+    inverse = device.empty(x.shape[:lead] + (1,) * gamma.ndim, x.dtype)
+    if rows:
+        device.launch(_rms_rows, rows, x.reshape(rows, gamma.size),
+                      gamma.reshape(-1), x.dtype.type(epsilon),
+                      y.reshape(rows, gamma.size), inverse.reshape(-1))
+    return y, inverse
+
+
+def add_rms_norm(x1, x2, gamma, epsilon=1e-6):
+    """AddRmsNorm's (y, rstd, x): the sum by Add's cuda kernel (rounded to
+    x1's dtype), then :func:`rms_norm`; None where either declines."""
+    if x1.shape != x2.shape or x1.dtype != x2.dtype:
+        return None
+    x = registry.get_op("Add").kernels["cuda"](x1, x2)
+    normalised = None if x is None else rms_norm(x, gamma, epsilon)
+    return None if normalised is None else (*normalised, x)
+
+
+@device.jit
+def _rotate(x, cos, sin, interleaved, out):
+    """out = x * cos + rotate(x) * sin over 4-D x, cos and sin of x's rank
+    with axes of length 1 broadcast, rotate the half rotation (GPT-NeoX)
+    or the interleaved one (GPT-J) along the last axis."""
+    start, stride = cuda.grid(1), cuda.gridsize(1)
+    n1, n2, n3 = x.shape[1], x.shape[2], x.shape[3]
+    half = n3 // 2
+    for i in range(start, x.size, stride):
+        a, rest = i // (n1 * n2 * n3), i % (n1 * n2 * n3)
+        b, rest = rest // (n2 * n3), rest % (n2 * n3)
+        c, d = rest // n3, rest % n3
+        if interleaved:
+            partner = d + 1 if d % 2 == 0 else d - 1
+            sign = -1 if d % 2 == 0 else 1
+        else:
+            partner = d + half if d < half else d - half
+            sign = -1 if d < half else 1
+        cos_value = cos[min(a, cos.shape[0] - 1), min(b, cos.shape[1] - 1),
+                        min(c, cos.shape[2] - 1), min(d, cos.shape[3] - 1)]
+        sin_value = sin[min(a, sin.shape[0] - 1), min(b, sin.shape[1] - 1),
+                        min(c, sin.shape[2] - 1), min(d, sin.shape[3] - 1)]
+        out[a, b, c, d] = (x[a, b, c, d] * cos_value
+                           + sign * x[a, b, c, partner] * sin_value)
+
+
+def _broadcasts_to(shape, target) -> bool:
+    """Whether ``shape`` broadcasts to ``target`` without growing it."""
+    # Tuples: the simulator's shapes take no negative index.
+    shape, target = tuple(shape), tuple(target)
+    return len(shape) <= len(target) and all(
+        n in (1, m) for n, m in zip(shape[::-1], target[::-1]))
+
+
+def _as_4d(array):
+    """``array`` (rank <= 4) with leading axes of length 1 added."""
+    return array.reshape((1,) * (4 - array.ndim) + array.shape)
+
+
+def rotary_position_embedding(x, cos, sin, mode=0):
+    """RotaryPositionEmbedding on the device; None (the CPU kernel then
+    gives the result or the reference's error) for float16, an odd last
+    axis, a mode other than 0 and 1, or cos and sin that do not broadcast
+    to x or differ from x's dtype."""
+    if (x.dtype not in DTYPES or x.ndim != 4 or x.shape[3] % 2
+            or int(mode) not in (0, 1)
+            or not all(t.dtype == x.dtype and _broadcasts_to(t.shape, x.shape)
+                       for t in (cos, sin))):
+        return None
+    out = device.empty(x.shape, x.dtype)
+    if out.size:
+        device.launch(_rotate, out.size, x, _as_4d(cos), _as_4d(sin),
+                      int(mode) == 1, out)
+    return out
+
+
+KERNELS = {"RmsNorm": rms_norm, "AddRmsNorm": add_rms_norm,
+           "RotaryPositionEmbedding": rotary_position_embedding}
+registry.declare_kernels("cuda", KERNELS)
+
+# (name, kernel, argument types) for tools/check_ptx.py.
+PTX = [("rms rows, float32", _rms_rows,
+        "void(float32[:, ::1], float32[::1], float32, float32[:, ::1], float32[::1])"),
+       ("rotary embedding, float32", _rotate,
+        "void(float32[:, :, :, ::1], float32[:, :, :, ::1], float32[:, :, :, ::1],"
+        " boolean, float32[:, :, :, ::1])")]

@@ -1,6 +1,7 @@
-"""The ``cuda`` kernels of the root-mean-square norms of LLMs (RmsNorm,
-AddRmsNorm) and of the rotary position embedding: row kernels, one thread
-per row of the normalised trailing axes (a grid-stride loop over rows),
+"""The ``cuda`` kernels of the norms no other runner has (RmsNorm and
+AddRmsNorm of LLMs, InstanceNormV2, LRN) and of the rotary position
+embedding: the norms are row kernels, one thread per normalised row (a
+grid-stride loop over rows), LRN and the embedding one thread per element;
 float32 and float64 (float16 is declined: the CPU kernel computes it in
 float32). Importing this module declares them."""
 from __future__ import annotations
@@ -117,8 +118,88 @@ def rotary_position_embedding(x, cos, sin, mode=0):
     return out
 
 
+@device.jit
+def _instance_rows(x, gamma, beta, mean, variance, training, epsilon, y,
+                   mean_out, variance_out):
+    """Per row r of x (rows, width): m, v = the row's mean and biased
+    variance (training) or mean[r], variance[r]; y[r] = (x[r] - m) /
+    sqrt(v + epsilon) * gamma[r] + beta[r]; m and v written out."""
+    start, stride = cuda.grid(1), cuda.gridsize(1)
+    width = x.shape[1]
+    for row in range(start, x.shape[0], stride):
+        centre, spread = x[row, 0] * 0 + mean[row], x[row, 0] * 0 + variance[row]
+        if training:
+            total = x[row, 0] * 0
+            for k in range(width):
+                total += x[row, k]
+            centre = total / width
+            total = x[row, 0] * 0
+            for k in range(width):
+                total += (x[row, k] - centre) * (x[row, k] - centre)
+            spread = total / width
+        scale = 1 / dmath.sqrt(spread + epsilon)
+        for k in range(width):
+            y[row, k] = (x[row, k] - centre) * scale * gamma[row] + beta[row]
+        mean_out[row], variance_out[row] = centre, spread
+
+
+def instance_norm_v2(x, gamma, beta, mean, variance, is_training=True,
+                     momentum=0.1, epsilon=1e-5):
+    """InstanceNormV2's (y, mean, variance) on the device; None (the CPU
+    kernel then runs) for float16, no spatial elements, or parameters
+    that are not one per (sample, channel)."""
+    if x.dtype not in DTYPES or x.ndim < 2:
+        return None
+    rows = x.shape[0] * x.shape[1]
+    width = math.prod(x.shape[2:])
+    parameters = (gamma, beta, mean, variance)
+    if not width or not rows or any(p.size != rows or p.ndim != x.ndim
+                                    for p in parameters):
+        return None
+    y = device.empty(x.shape, x.dtype)
+    mean_out = device.empty(mean.shape, mean.dtype)
+    variance_out = device.empty(variance.shape, variance.dtype)
+    device.launch(_instance_rows, rows, x.reshape(rows, width),
+                  *(p.reshape(rows) for p in parameters), bool(is_training),
+                  x.dtype.type(epsilon), y.reshape(rows, width),
+                  mean_out.reshape(rows), variance_out.reshape(rows))
+    return y, mean_out, variance_out
+
+
+@device.jit
+def _local_response(x, radius, bias, alpha, beta, y):
+    """y[n, c, h, w] = x[n, c, h, w] / (bias + alpha * the sum of x ** 2
+    over channels c - radius .. c + radius) ** beta."""
+    start, stride = cuda.grid(1), cuda.gridsize(1)
+    channels, height, width = x.shape[1], x.shape[2], x.shape[3]
+    for i in range(start, x.size, stride):
+        n, c = i // (channels * height * width), (i // (height * width)) % channels
+        h, w = (i // width) % height, i % width
+        total = x[n, c, h, w] * 0
+        for k in range(max(c - radius, 0), min(c + radius + 1, channels)):
+            total += x[n, k, h, w] * x[n, k, h, w]
+        y[n, c, h, w] = x[n, c, h, w] / (bias + alpha * total) ** beta
+
+
+def lrn(x, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5,
+        norm_region="ACROSS_CHANNELS"):
+    """LRN on the device; None (the CPU kernel then gives the result or
+    the reference's error) for float16, an input that is not 4-D or
+    another norm_region."""
+    if (x.dtype not in DTYPES or x.ndim != 4
+            or str(norm_region).upper() != "ACROSS_CHANNELS"):
+        return None
+    y = device.empty(x.shape, x.dtype)
+    if y.size:
+        scalar = x.dtype.type
+        device.launch(_local_response, y.size, x, int(depth_radius), scalar(bias),
+                      scalar(alpha), scalar(beta), y)
+    return y
+
+
 KERNELS = {"RmsNorm": rms_norm, "AddRmsNorm": add_rms_norm,
-           "RotaryPositionEmbedding": rotary_position_embedding}
+           "RotaryPositionEmbedding": rotary_position_embedding,
+           "InstanceNormV2": instance_norm_v2, "LRN": lrn}
 registry.declare_kernels("cuda", KERNELS)
 
 # (name, kernel, argument types) for tools/check_ptx.py.
@@ -126,4 +207,10 @@ PTX = [("rms rows, float32", _rms_rows,
         "void(float32[:, ::1], float32[::1], float32, float32[:, ::1], float32[::1])"),
        ("rotary embedding, float32", _rotate,
         "void(float32[:, :, :, ::1], float32[:, :, :, ::1], float32[:, :, :, ::1],"
-        " boolean, float32[:, :, :, ::1])")]
+        " boolean, float32[:, :, :, ::1])"),
+       ("instance norm rows, float32", _instance_rows,
+        "void(float32[:, ::1], float32[::1], float32[::1], float32[::1], float32[::1],"
+        " boolean, float32, float32[:, ::1], float32[::1], float32[::1])"),
+       ("local response norm, float64", _local_response,
+        "void(float64[:, :, :, ::1], int64, float64, float64, float64,"
+        " float64[:, :, :, ::1])")]

@@ -1,5 +1,5 @@
 """The cuda kernels of refinfer/cuda/rnorm.py (RmsNorm, AddRmsNorm,
-RotaryPositionEmbedding) equal their NumPy references in float32 and
+RotaryPositionEmbedding, InstanceNormV2, LRN) equal their NumPy references in float32 and
 float64 on small shapes; what they decline (float16, shapes the reference
 refuses) runs the reference, error included."""
 import numpy as np
@@ -18,7 +18,8 @@ def _normal(shape, dtype):
 
 
 def test_every_kernel_is_tested():
-    assert set(rnorm.KERNELS) == {"RmsNorm", "AddRmsNorm", "RotaryPositionEmbedding"}
+    assert set(rnorm.KERNELS) == {"RmsNorm", "AddRmsNorm", "RotaryPositionEmbedding",
+                                  "InstanceNormV2", "LRN"}
 
 
 @pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: np.dtype(d).name)
@@ -59,3 +60,34 @@ def test_rotary_position_embedding_refusals():
     check("RotaryPositionEmbedding", x[0], table, table, 0)        # 3-D x
     wide = _normal((3, 4), np.float32)
     assert rnorm.rotary_position_embedding(*on_device((x, wide, wide, 0))) is None
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("training", [True, False])
+def test_instance_norm_v2(dtype, training):
+    for shape in [(2, 3, 4, 5), (1, 2, 6), (2, 2)]:
+        stats = (shape[0], shape[1]) + (1,) * (len(shape) - 2)
+        gamma, beta, mean = (_normal(stats, dtype) for _ in range(3))
+        variance = np.abs(_normal(stats, np.float32)) + 0.5
+        check("InstanceNormV2", _normal(shape, dtype), gamma, beta, mean,
+              variance, training, 0.1, 1e-3)
+
+
+def test_instance_norm_v2_refuses_per_channel_statistics():
+    x = _normal((2, 3, 4), np.float32)
+    per_channel = _normal((1, 3, 1), np.float32)
+    assert rnorm.instance_norm_v2(*on_device((x, *[per_channel] * 4))) is None
+    check("InstanceNormV2", x, *[per_channel] * 4)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: np.dtype(d).name)
+def test_lrn(dtype):
+    x = _normal((2, 7, 3, 2), dtype)
+    check("LRN", x)
+    check("LRN", x, 2, 2.0, 0.3, 0.75)
+    check("LRN", x, 0, 1.0, 1e-4, 0.75)
+
+
+def test_lrn_refusals():
+    check("LRN", _normal((7, 3, 2), np.float32))                   # 3-D
+    check("LRN", _normal((1, 2, 3, 2), np.float32), 5, 1.0, 1.0, 0.5, "WITHIN_CHANNEL")

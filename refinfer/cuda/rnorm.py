@@ -62,6 +62,13 @@ def add_rms_norm(x1, x2, gamma, epsilon=1e-6):
     return None if normalised is None else (*normalised, x)
 
 
+@device.device_function
+def _along(index, length):
+    """``index`` along an axis of ``length``, or 0 where it broadcasts
+    (length 1). Not min(): numba.cuda 0.68 fails to compile min(a, b)."""
+    return index if length > 1 else 0
+
+
 @device.jit
 def _rotate(x, cos, sin, interleaved, out):
     """out = x * cos + rotate(x) * sin over 4-D x, cos and sin of x's rank
@@ -80,10 +87,10 @@ def _rotate(x, cos, sin, interleaved, out):
         else:
             partner = d + half if d < half else d - half
             sign = -1 if d < half else 1
-        cos_value = cos[min(a, cos.shape[0] - 1), min(b, cos.shape[1] - 1),
-                        min(c, cos.shape[2] - 1), min(d, cos.shape[3] - 1)]
-        sin_value = sin[min(a, sin.shape[0] - 1), min(b, sin.shape[1] - 1),
-                        min(c, sin.shape[2] - 1), min(d, sin.shape[3] - 1)]
+        cos_value = cos[_along(a, cos.shape[0]), _along(b, cos.shape[1]),
+                        _along(c, cos.shape[2]), _along(d, cos.shape[3])]
+        sin_value = sin[_along(a, sin.shape[0]), _along(b, sin.shape[1]),
+                        _along(c, sin.shape[2]), _along(d, sin.shape[3])]
         out[a, b, c, d] = (x[a, b, c, d] * cos_value
                            + sign * x[a, b, c, partner] * sin_value)
 
@@ -176,7 +183,8 @@ def _local_response(x, radius, bias, alpha, beta, y):
         n, c = i // (channels * height * width), (i // (height * width)) % channels
         h, w = (i // width) % height, i % width
         total = x[n, c, h, w] * 0
-        for k in range(max(c - radius, 0), min(c + radius + 1, channels)):
+        low, high = c - radius, c + radius + 1
+        for k in range(low if low > 0 else 0, high if high < channels else channels):
             total += x[n, k, h, w] * x[n, k, h, w]
         y[n, c, h, w] = x[n, c, h, w] / (bias + alpha * total) ** beta
 

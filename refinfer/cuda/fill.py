@@ -1,8 +1,10 @@
 """The ``cuda`` kernels of the ops that make constant tensors (the *Like,
-New*, Fill* ops, Eye) and of Dropout as inference sees it (the input
-itself and a constant mask): results made on the device, from the same
-(shape, value) as the reference (ops/_ref/fill.py: fill_of), never copied
-from the host. Importing this module declares them."""
+New*, Fill* ops, Eye), progressions (Arange, Range, LinSpace, LinSpaceExt)
+and of Dropout as inference sees it (the input itself and a constant
+mask): results made on the device, from the same shape and values as the
+reference (ops/_ref/fill.py: fill_of; ops/_ref/sequence.py, given a device
+``fill``), never copied from the host. Importing this module declares
+them."""
 from __future__ import annotations
 
 from typing import Callable
@@ -11,6 +13,7 @@ import numpy as np
 
 from refinfer import registry
 from refinfer.ops._ref.fill import fill_of
+from refinfer.ops._ref.sequence import evenly_spaced, progression
 
 from . import device
 from .device import cuda
@@ -41,6 +44,58 @@ def _eye(out):
     for i in range(start, out.size, stride):
         row, column = i // columns, i % columns
         out[row, column] = 1 if row == column else 0
+
+
+@device.jit
+def _affine(out, start, step):
+    """out[i] = start + i * step, cast to out's dtype (a float truncated
+    toward zero into an integer, integers wrapping)."""
+    first, stride = cuda.grid(1), cuda.gridsize(1)
+    for i in range(first, out.size, stride):
+        out[i] = start + i * step
+
+
+def affine(length: int, coefficients: np.ndarray, dtype):
+    """The ``fill`` of ops/_ref/sequence.py on the device: [a + i * b for
+    i < length], (a, b) = coefficients, in ``dtype``."""
+    out = device.empty((length,), np.dtype(dtype))
+    if length:
+        device.launch(_affine, length, out, *coefficients)
+    return out
+
+
+def _host(value):
+    """A progression's bound as the reference takes it: a device tensor
+    (0-d, one element) read back, else the value itself."""
+    return device.to_host(value) if device.is_device_array(value) else value
+
+
+def arange(start, end, step, dtype=None):
+    """Arange on the device (the reference's checks and length)."""
+    return progression(*map(_host, (start, end, step)), dtype, "Arange", fill=affine)
+
+
+def range_(start, end, step, maxlen=1000000):
+    """Range on the device (the reference's checks and length)."""
+    return progression(*map(_host, (start, end, step)), None, "Range", int(maxlen),
+                       fill=affine)
+
+
+def _spaced(start, end, steps, dtype):
+    """evenly_spaced on the device (its one-value case made on the host
+    and copied: one element)."""
+    out = evenly_spaced(_host(start), _host(end), steps, dtype, fill=affine)
+    return device.to_device(out) if isinstance(out, np.ndarray) else out
+
+
+def lin_space(start, stop, num):
+    """LinSpace: computed in start's dtype."""
+    return _spaced(start, stop, num, start.dtype)
+
+
+def lin_space_ext(start, end, steps, dtype=None):
+    """LinSpaceExt: computed in dtype (None: float32)."""
+    return _spaced(start, end, steps, dtype)
 
 
 def filled(shape, value: np.ndarray):
@@ -119,7 +174,8 @@ def dropout_ext(input, p, seed, offset):
 KERNELS = {name: fill_kernel(spec) for name, spec in FILLS.items()}
 KERNELS.update({alias: KERNELS[name] for alias, name in ALIASES.items()})
 KERNELS.update({"FillV2": filled_from, "Eye": eye, "Dropout": dropout,
-                "DropoutExt": dropout_ext})
+                "DropoutExt": dropout_ext, "Arange": arange, "Range": range_,
+                "LinSpace": lin_space, "LinSpaceExt": lin_space_ext})
 registry.declare_kernels("cuda", KERNELS)
 
 # (name, kernel, argument types) for tools/check_ptx.py.
@@ -127,4 +183,6 @@ PTX = [("fill, float32", _fill, "void(float32[::1], float32)"),
        ("fill, bool", _fill, "void(boolean[::1], boolean)"),
        ("fill from a device value, int64 to float32", _fill_from,
         "void(float32[::1], int64[::1])"),
-       ("eye, float32", _eye, "void(float32[:, ::1])")]
+       ("eye, float32", _eye, "void(float32[:, ::1])"),
+       ("affine, float64 to float32", _affine, "void(float32[::1], float64, float64)"),
+       ("affine, int64 to int32", _affine, "void(int32[::1], int64, int64)")]

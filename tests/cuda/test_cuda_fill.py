@@ -1,6 +1,7 @@
-"""The cuda kernels of refinfer/cuda/fill.py (constant tensors, Eye and
-inference's Dropout) equal their NumPy references: shapes, dtypes and
-values, Python and tensor fill values, empty shapes."""
+"""The cuda kernels of refinfer/cuda/fill.py (constant tensors, Eye,
+progressions and inference's Dropout) equal their NumPy references:
+shapes, dtypes and values, Python and tensor fill values and bounds, empty
+shapes, the references' refusals."""
 import numpy as np
 import pytest
 from test_cuda_elementwise import check, on_device, on_host
@@ -26,6 +27,16 @@ CASES = {
     "Eye": [(3, 3, np.dtype(np.float32)), (2, 4, np.dtype(np.int32)),
             (4, 1, np.dtype(np.bool_)), (0, 3, np.dtype(np.float64))],
     "Dropout": [(x,), (x.astype(np.float64), 0.9, 1, 2)],
+    "Arange": [(0, 5, 1), (1.5, -2.0, -0.5), (2, 11, 3, np.dtype(np.int32)),
+               (0, 1, 0.25, np.dtype(np.float64)), (np.array(3), np.array(9), 2),
+               (0, 5, 0), (5, 0, 1)],                      # refused
+    "Range": [(0, 10, 3), (0.5, 3.0, 0.7), (np.array(1.0, np.float32), 2, 0.25),
+              (0, 100, 1, 10)],                            # past maxlen: refused
+    "LinSpace": [(np.array(0.0, np.float32), np.array(1.0, np.float32), 5),
+                 (np.array(-2.0), np.array(3.0), 1), (np.array(1.0), np.array(2.0), 0),
+                 (np.array(0.0), np.array(1.0), -1)],
+    "LinSpaceExt": [(0, 1, 7), (2.0, -3.0, 4, np.dtype(np.float64)),
+                    (0, 10, 4, np.dtype(np.int32)), (1, 5, 1), (0, 1, 0)],
     "DropoutExt": [(x, 0.1, 0, 0), (np.ones(17, np.float32), 0.5, 3, 4)],
 }
 

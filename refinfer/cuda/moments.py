@@ -23,7 +23,7 @@ LOG_SUM_EXP, NAN_SUM, DEVIATION, P_NORM = range(4)
 
 
 @device.device_function
-def _offset(index, shape, strides):
+def offset(index, shape, strides):
     """The flat offset of the ``index``-th element (C order) of a box of
     ``shape`` whose axes step by ``strides``."""
     offset = 0
@@ -48,10 +48,10 @@ def _reduce(x, layout, op, param, out, second):
     for axis in range(reduced.size):
         count *= reduced[axis]
     for o in range(start, out.size, stride):
-        base = _offset(o, kept, kept_strides)
+        base = offset(o, kept, kept_strides)
         total, peak = 0.0, -math.inf
         for r in range(count):
-            value = x[base + _offset(r, reduced, reduced_strides)] * 1.0
+            value = x[base + offset(r, reduced, reduced_strides)] * 1.0
             if op == LOG_SUM_EXP:
                 if value > peak or value != value:
                     peak = value
@@ -66,12 +66,12 @@ def _reduce(x, layout, op, param, out, second):
         if op == LOG_SUM_EXP:
             shift = peak if math.isfinite(peak) else 0.0
             for r in range(count):
-                total += dmath.exp(x[base + _offset(r, reduced, reduced_strides)] - shift)
+                total += dmath.exp(x[base + offset(r, reduced, reduced_strides)] - shift)
             out[o] = dmath.log(total) + shift
         elif op == DEVIATION:
             mean, squares = total / count, 0.0
             for r in range(count):
-                gap = x[base + _offset(r, reduced, reduced_strides)] - mean
+                gap = x[base + offset(r, reduced, reduced_strides)] - mean
                 squares += gap * gap
             divisor = count - param
             if divisor > 0:

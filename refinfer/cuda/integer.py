@@ -1,0 +1,188 @@
+"""The ``cuda`` kernels of the integer, bitwise and division ops (bitwise
+and/or/xor and their Tensor/Scalar forms, Invert, LeftShift, RightShift,
+FloorDiv, FloorMod, Remainder*, Mod, Fmod*, Gcd, Lcm, Heaviside): two
+broadcast binary kernels, one for integer and bool results (computed in
+int64, stored wrapping into the result's dtype), one for float results,
+each parametrised by an op code.
+
+The result's dtype, and the reference's refusals (a float for a bitwise
+op, bool for a division), come from the op's reference run on one-element
+host samples of the operands' dtypes; Python-number operands are
+converted to that dtype as the reference converts them (wrapping). uint64
+results are declined (int64 cannot hold them). Importing this module
+declares them."""
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from refinfer import registry
+
+from . import device
+from .device import cuda
+from .moments import offset
+
+(AND, OR, XOR, LEFT_SHIFT, RIGHT_SHIFT, FLOOR_DIV, FLOOR_MOD, TRUNC_MOD, GCD, LCM,
+ HEAVISIDE, INVERT) = range(12)
+
+
+@device.device_function
+def _integer(op, x, y, low, high):
+    """x op y of int64 values; ``low`` and ``high`` the result dtype's
+    range (an integer x // 0 saturates to them, x floor-mod 0 is low)."""
+    if op == AND:
+        return x & y
+    if op == OR:
+        return x | y
+    if op == XOR:
+        return x ^ y
+    if op == INVERT:
+        return ~x
+    if op == LEFT_SHIFT:
+        return x << y if 0 <= y < 64 else 0
+    if op == RIGHT_SHIFT:
+        if 0 <= y < 64:
+            return x >> y
+        return -1 if x < 0 else 0
+    if op == HEAVISIDE:
+        return 0 if x < 0 else (y if x == 0 else 1)
+    if op == GCD or op == LCM:
+        a, b = abs(x), abs(y)
+        while b != 0:
+            a, b = b, a % b
+        return a if op == GCD else (0 if a == 0 else abs(x) // a * abs(y))
+    if y == 0:
+        if op == FLOOR_DIV:
+            return high if x > 0 else (low if x < 0 else 0)
+        return low if op == FLOOR_MOD else 0
+    if op == FLOOR_DIV:
+        return x // y
+    rest = x % y                    # Python's: the divisor's sign
+    if op == TRUNC_MOD and rest != 0 and (rest < 0) != (x < 0):
+        rest -= y                   # C's: the dividend's sign
+    return rest
+
+
+@device.jit
+def _integer_binary(a, b, table, op, low, high, out):
+    """out[o] = _integer(op, a, b) at o's broadcast offsets (table rows:
+    out's shape, a's strides, b's strides; 0 where an axis broadcasts)."""
+    start, stride = cuda.grid(1), cuda.gridsize(1)
+    for o in range(start, out.size, stride):
+        x = a[offset(o, table[0], table[1])] + 0     # bool and narrow ints
+        y = b[offset(o, table[0], table[2])] + 0     # as int64
+        out[o] = _integer(op, x, y, low, high)
+
+
+@device.jit
+def _float_binary(a, b, table, op, out):
+    """out[o] = x op y of floats at o's broadcast offsets: floor(x / y),
+    x mod y (the divisor's sign, NumPy's mod), C's fmod (the dividend's)
+    or the Heaviside step; x / 0 follows IEEE."""
+    start, stride = cuda.grid(1), cuda.gridsize(1)
+    for o in range(start, out.size, stride):
+        x = a[offset(o, table[0], table[1])]
+        y = b[offset(o, table[0], table[2])]
+        if op == FLOOR_DIV:
+            q = x / y
+            out[o] = q if q - q != 0 else q - q % 1     # inf and NaN stay
+        elif op == HEAVISIDE:
+            out[o] = x if x != x else (0 if x < 0 else (y if x == 0 else 1))
+        else:
+            rest = x % y
+            if op == TRUNC_MOD and rest != 0 and (rest < 0) != (x < 0):
+                rest -= y
+            out[o] = rest
+
+
+@functools.lru_cache(maxsize=256)
+def _table(shape: tuple, *operand_shapes: tuple):
+    """The device copy of the broadcast table: ``shape`` and each
+    operand's element strides along it (0 where it broadcasts)."""
+    rows = [list(shape)]
+    for operand in operand_shapes:
+        padded = (1,) * (len(shape) - len(operand)) + operand
+        strides = [math.prod(padded[k + 1:]) for k in range(len(padded))]
+        rows.append([0 if n == 1 else s for n, s in zip(padded, strides)])
+    width = max(len(shape), 1)
+    return device.to_device(np.array([row + [1] * (width - len(row)) for row in rows],
+                                     np.int64))
+
+
+def _sample(value):
+    """A one-element host sample of a device operand (its dtype and rank),
+    else the value."""
+    if device.is_device_array(value):
+        return np.ones((1,) * value.ndim, value.dtype)
+    return value
+
+
+def binary_kernel(name: str, op: int):
+    """The cuda kernel of a binary op of the integer family."""
+    reference = registry.get_op(name).reference
+
+    def run(input, other):
+        sample = reference(_sample(input), _sample(other))    # its refusals
+        dtype = sample.dtype
+        operands = [v if device.is_device_array(v)
+                    else device.to_device(np.asarray(v).astype(dtype))
+                    for v in (input, other)]
+        if dtype.kind == "c" or np.dtype(np.uint64) in (dtype, *(v.dtype for v in operands)):
+            return None
+        try:
+            shape = np.broadcast_shapes(*(tuple(v.shape) for v in operands))
+        except ValueError:
+            return None
+        return _launch(op, dtype, shape, operands)
+    return run
+
+
+def _launch(op: int, dtype: np.dtype, shape: tuple, operands: list):
+    """The result of ``op`` over ``operands`` broadcast to ``shape``."""
+    out = device.empty(shape, dtype)
+    if not out.size:
+        return out
+    table = _table(tuple(shape), *(tuple(v.shape) for v in operands))
+    flat = [v.reshape(-1) for v in operands]
+    if dtype.kind == "f":
+        device.launch(_float_binary, out.size, *flat, table, op, out.reshape(-1))
+    else:
+        info = np.iinfo(dtype) if dtype.kind in "iu" else np.iinfo(np.int8)
+        device.launch(_integer_binary, out.size, *flat, table, op, int(info.min),
+                      int(info.max), out.reshape(-1))
+    return out
+
+
+def invert(input):
+    """Invert: ~x; for bool, logical not (x xor True)."""
+    if input.dtype.kind not in "biu" or input.dtype == np.uint64:
+        return None
+    if input.dtype.kind == "b":
+        return _launch(XOR, input.dtype, tuple(input.shape),
+                       [input, device.to_device(np.ones((), np.bool_))])
+    return _launch(INVERT, input.dtype, tuple(input.shape), [input, input])
+
+
+BINARY = {"BitwiseAnd": AND, "BitwiseAndScalar": AND, "BitwiseAndTensor": AND,
+          "BitwiseOr": OR, "BitwiseOrScalar": OR, "BitwiseOrTensor": OR,
+          "BitwiseXor": XOR, "BitwiseXorScalar": XOR, "BitwiseXorTensor": XOR,
+          "LeftShift": LEFT_SHIFT, "RightShift": RIGHT_SHIFT, "FloorDiv": FLOOR_DIV,
+          "FloorMod": FLOOR_MOD, "RemainderTensorTensor": FLOOR_MOD,
+          "RemainderTensorScalar": FLOOR_MOD, "RemainderScalarTensor": FLOOR_MOD,
+          "Mod": TRUNC_MOD, "FmodScalar": TRUNC_MOD, "FmodTensor": TRUNC_MOD,
+          "Gcd": GCD, "Lcm": LCM, "Heaviside": HEAVISIDE}
+KERNELS = {name: binary_kernel(name, op) for name, op in BINARY.items()}
+KERNELS["Invert"] = invert
+registry.declare_kernels("cuda", KERNELS)
+
+# (name, kernel, argument types) for tools/check_ptx.py.
+PTX = [(f"integer binary, {a} and {b} to {out}", _integer_binary,
+        f"void({a}[::1], {b}[::1], int64[:, ::1], int64, int64, int64, {out}[::1])")
+       for a, b, out in [("int8", "int8", "int8"), ("int64", "int32", "int64"),
+                         ("boolean", "boolean", "boolean"), ("uint8", "int8", "int16")]]
+PTX += [(f"float binary, {a} and {b} to {out}", _float_binary,
+         f"void({a}[::1], {b}[::1], int64[:, ::1], int64, {out}[::1])")
+        for a, b, out in [("float32", "float32", "float32"),
+                          ("float64", "int32", "float64")]]

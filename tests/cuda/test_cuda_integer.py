@@ -36,7 +36,9 @@ def _operands(op, dtype):
 
 
 @pytest.mark.parametrize("dtype", INTS, ids=lambda d: np.dtype(d).name)
-@pytest.mark.parametrize("op", [op for op in OPS if op != "Invert"])
+@pytest.mark.parametrize("op", [op for op in OPS
+                                if op not in ("Invert", "DivMod", "IsClose",
+                                              "MaskedFill")])
 def test_integer_ops(op, dtype):
     if op in ("Gcd", "Lcm") and np.dtype(dtype).kind == "u":
         return                                         # signed only
@@ -80,3 +82,42 @@ def test_refusals():
     check("BitwiseAnd", _ints((3,), np.int32), _ints((4,), np.int32))   # no broadcast
     big = np.array([2 ** 63], np.uint64)
     assert integer.KERNELS["BitwiseAnd"](*on_device((big, big))) is None
+
+
+@pytest.mark.parametrize("dtype", INTS[:3] + (np.float32, np.float64, np.bool_),
+                         ids=lambda d: np.dtype(d).name)
+def test_div_mod(dtype):
+    if dtype == np.bool_:
+        a, b = (rng.integers(0, 2, (3, 4)).astype(bool) for _ in range(2))
+    else:
+        a, b = _ints((3, 4), dtype), _ints((3, 4), dtype, -5, 6)
+        b[0, :2] = 0
+        a[1, 1], b[1, 1] = -7, 2
+    for mode in (None, "floor", "trunc"):
+        check("DivMod", a, b, mode)
+        check("DivMod", a, b[0], mode)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32],
+                         ids=lambda d: np.dtype(d).name)
+def test_is_close(dtype):
+    a = np.asarray(rng.standard_normal((3, 4)) * 4, dtype)
+    b = (a + np.asarray(rng.standard_normal((3, 4)) * 1e-5, dtype)).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        a[0, :4] = (np.nan, np.inf, np.inf, 1.0)
+        b[0, :4] = (np.nan, np.inf, -np.inf, np.nan)
+    for equal_nan in (False, True):
+        check("IsClose", a, b, 1e-5, 1e-8, equal_nan)
+        check("IsClose", a, b[1], 1e-3, 0.1, equal_nan)
+    check("IsClose", a, 1, 0.5, 0.5, False)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int8, np.int64, np.bool_],
+                         ids=lambda d: np.dtype(d).name)
+def test_masked_fill(dtype):
+    x = _ints((3, 4), dtype) if dtype != np.bool_ else np.zeros((3, 4), bool)
+    mask = rng.integers(0, 2, (3, 4)).astype(bool)
+    check("MaskedFill", x, mask, 1)
+    check("MaskedFill", x, mask[0], np.array(3, np.int64))
+    check("MaskedFill", x[0], mask, 5)                  # the mask widens the result
+    check("MaskedFill", x, mask[:, :3].copy(), 1)      # no broadcast: refused

@@ -1,0 +1,99 @@
+"""The ``cuda`` kernels of Sort, ArgSort, TopK and TopkExt: one thread per
+line along the sorted axis, each element placed at its rank (how many
+elements come before it, equal ones in index order), which is the
+reference's stable order with no scratch memory; O(n^2) per line, meant
+for the short rows these ops see in models. NaN sorts last ascending and
+first descending, as the reference's flipped stable sort. float16 is
+declined. Importing this module declares them."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from refinfer import registry
+from refinfer.ops._ref.search import one_axis
+
+from . import device
+from .device import cuda
+
+
+@device.device_function
+def _before(a, b, descending):
+    """Whether a sorts strictly before b."""
+    if descending:
+        return a > b or (a != a and b == b)
+    return a < b or (b != b and a == a)
+
+
+@device.jit
+def _rank_sort(x, descending, values, index):
+    """values[o, r, n], index[o, r, n] = the element of rank r < k of the
+    line x[o, :, n] and its position (k = values.shape[1])."""
+    start, stride = cuda.grid(1), cuda.gridsize(1)
+    length, kept, inner = x.shape[1], values.shape[1], x.shape[2]
+    for line in range(start, x.shape[0] * inner, stride):
+        o, n = line // inner, line % inner
+        for i in range(length):
+            mine, rank = x[o, i, n], 0
+            for j in range(length):
+                other = x[o, j, n]
+                if _before(other, mine, descending) or (
+                        j < i and not _before(mine, other, descending)):
+                    rank += 1
+            if rank < kept:
+                values[o, rank, n] = mine
+                index[o, rank, n] = i
+
+
+def ranked(x, axis, descending: bool, k, index_dtype):
+    """The first ``k`` (None: all) of x sorted along ``axis`` and their
+    indices, as device arrays; None for float16 or a k out of range."""
+    if x.dtype == np.float16:
+        return None
+    ax = one_axis(axis, x.ndim)
+    shape = tuple(x.shape) or (1,)
+    length = shape[ax]
+    k = length if k is None else int(k)
+    if not 0 <= k <= length:
+        return None
+    outer, inner = math.prod(shape[:ax]), math.prod(shape[ax + 1:])
+    out_shape = tuple(x.shape[:ax]) + (k,) + tuple(x.shape[ax + 1:]) if x.ndim else ()
+    values, index = device.empty(out_shape, x.dtype), device.empty(out_shape, index_dtype)
+    if values.size:
+        device.launch(_rank_sort, outer * inner, x.reshape(outer, length, inner),
+                      bool(descending), values.reshape(outer, k, inner),
+                      index.reshape(outer, k, inner))
+    return values, index
+
+
+def sort(x, axis=-1, descending=False):
+    """Sort: (values, int32 indices)."""
+    return ranked(x, axis, descending, None, np.int32)
+
+
+def arg_sort(input, dim=-1, descending=False, stable=False):
+    """ArgSort: the int64 indices (always stable)."""
+    result = ranked(input, dim, descending, None, np.int64)
+    return None if result is None else result[1]
+
+
+def top_k(input, k, sorted=True):
+    """TopK: the k largest along the last axis, int32 indices; a 0-d
+    input is declined."""
+    return ranked(input, -1, True, k, np.int32) if input.ndim else None
+
+
+def topk_ext(input, k, dim=-1, largest=True, sorted=True):
+    """TopkExt: the k largest (or smallest) along dim, int64 indices; a
+    0-d input is declined."""
+    return ranked(input, dim, largest, k, np.int64) if input.ndim else None
+
+
+KERNELS = {"Sort": sort, "ArgSort": arg_sort, "TopK": top_k, "TopkExt": topk_ext}
+registry.declare_kernels("cuda", KERNELS)
+
+# (name, kernel, argument types) for tools/check_ptx.py.
+PTX = [(f"rank sort, {dtype}", _rank_sort,
+        f"void({dtype}[:, :, ::1], boolean, {dtype}[:, :, ::1], {index}[:, :, ::1])")
+       for dtype, index in [("float32", "int32"), ("int64", "int64"), ("uint8", "int64")]]

@@ -1,7 +1,7 @@
 """The ``cuda`` kernels of the integer, bitwise and division ops (bitwise
 and/or/xor and their Tensor/Scalar forms, Invert, LeftShift, RightShift,
 FloorDiv, FloorMod, Remainder*, Mod, Fmod*, DivMod, Gcd, Lcm, Heaviside)
-IsClose and MaskedFill: two
+IsClose, MaskedFill and Ger: two
 broadcast binary kernels, one for integer and bool results (computed in
 int64, stored wrapping into the result's dtype), one for float results,
 each parametrised by an op code, and a masked select.
@@ -26,7 +26,7 @@ from .device import cuda
 from .moments import offset
 
 (AND, OR, XOR, LEFT_SHIFT, RIGHT_SHIFT, FLOOR_DIV, FLOOR_MOD, TRUNC_MOD, GCD, LCM,
- HEAVISIDE, INVERT, TRUNC_DIV, TRUE_DIV, IS_CLOSE) = range(15)
+ HEAVISIDE, INVERT, TRUNC_DIV, TRUE_DIV, IS_CLOSE, MULTIPLY) = range(16)
 
 
 @device.device_function
@@ -41,6 +41,8 @@ def _integer(op, x, y, low, high):
         return x ^ y
     if op == INVERT:
         return ~x
+    if op == MULTIPLY:
+        return x * y
     if op == LEFT_SHIFT:
         return x << y if 0 <= y < 64 else 0
     if op == RIGHT_SHIFT:
@@ -100,6 +102,8 @@ def _float_binary(a, b, table, op, rtol, atol, equal_nan, out):
         y = b[offset(o, table[0], table[2])] + 0.0 * rtol
         if op == TRUE_DIV:
             out[o] = x / y
+        elif op == MULTIPLY:
+            out[o] = x * y
         elif op == FLOOR_DIV:
             q = x / y
             out[o] = q if q - q != 0 else q - q % 1     # inf and NaN stay
@@ -248,6 +252,19 @@ def masked_fill(input_x, mask, value):
     return out
 
 
+def ger(input, vec2):
+    """Ger: the outer product in the reference's promoted dtype; None for
+    operands that are not vectors (the reference raises)."""
+    if input.ndim != 1 or vec2.ndim != 1:
+        return None
+    dtype = registry.get_op("Ger").reference(_sample(input), _sample(vec2)).dtype
+    if np.dtype(np.uint64) in (dtype, input.dtype, vec2.dtype):
+        return None
+    n, m = input.shape[0], vec2.shape[0]
+    return _launch(MULTIPLY, dtype, (n, m), [input.reshape(n, 1), vec2.reshape(1, m)],
+                   dtype.kind == "f")
+
+
 BINARY = {"BitwiseAnd": AND, "BitwiseAndScalar": AND, "BitwiseAndTensor": AND,
           "BitwiseOr": OR, "BitwiseOrScalar": OR, "BitwiseOrTensor": OR,
           "BitwiseXor": XOR, "BitwiseXorScalar": XOR, "BitwiseXorTensor": XOR,
@@ -258,7 +275,7 @@ BINARY = {"BitwiseAnd": AND, "BitwiseAndScalar": AND, "BitwiseAndTensor": AND,
           "Gcd": GCD, "Lcm": LCM, "Heaviside": HEAVISIDE}
 KERNELS = {name: binary_kernel(name, op) for name, op in BINARY.items()}
 KERNELS.update({"Invert": invert, "DivMod": div_mod, "IsClose": is_close,
-                "MaskedFill": masked_fill})
+                "MaskedFill": masked_fill, "Ger": ger})
 registry.declare_kernels("cuda", KERNELS)
 
 # (name, kernel, argument types) for tools/check_ptx.py.

@@ -1,4 +1,5 @@
-"""The ``cuda`` kernels of Sort, ArgSort, TopK and TopkExt: one thread per
+"""The ``cuda`` kernels of Sort, ArgSort, TopK and TopkExt (and
+SearchSorted's binary search, one thread per value): one thread per
 line along the sorted axis, each element placed at its rank (how many
 elements come before it, equal ones in index order), which is the
 reference's stable order with no scratch memory; O(n^2) per line, meant
@@ -46,6 +47,47 @@ def _rank_sort(x, descending, values, index):
                 index[o, rank, n] = i
 
 
+@device.jit
+def _search(sequence, values, right, out):
+    """out[r, q] = the first index i of row r of ``sequence`` where
+    values[r, q] sorts before sequence[r, i] (``right``) or does not sort
+    after it (left), NaN sorting last."""
+    start, stride = cuda.grid(1), cuda.gridsize(1)
+    per_row = values.shape[1]
+    for i in range(start, values.size, stride):
+        r, q = i // per_row, i % per_row
+        value, low, high = values[r, q], 0, sequence.shape[1]
+        while low < high:
+            middle = (low + high) // 2
+            if (_before(value, sequence[r, middle], False) if right
+                    else not _before(sequence[r, middle], value, False)):
+                high = middle
+            else:
+                low = middle + 1
+        out[r, q] = low
+
+
+def search_sorted(sorted_sequence, values, sorter=None, dtype=np.int64, right=False):
+    """SearchSorted; declines a sorter, float16, and shapes the reference
+    refuses (rows of values must follow the sequence's leading dims)."""
+    sequence = sorted_sequence
+    if sorter is not None or np.dtype(np.float16) in (sequence.dtype, values.dtype):
+        return None
+    length = sequence.shape[sequence.ndim - 1] if sequence.ndim else 0
+    rows = math.prod(tuple(sequence.shape)[:-1]) if sequence.ndim > 1 else 1
+    if (not sequence.ndim or sequence.dtype != values.dtype
+            or (sequence.ndim > 1
+                and tuple(values.shape)[:-1] != tuple(sequence.shape)[:-1])):
+        return None
+    out = device.empty(values.shape, np.dtype(dtype))
+    if out.size:
+        per_row = values.size // rows
+        device.launch(_search, out.size, sequence.reshape(rows, length),
+                      values.reshape(rows, per_row), bool(right),
+                      out.reshape(rows, per_row))
+    return out
+
+
 def ranked(x, axis, descending: bool, k, index_dtype):
     """The first ``k`` (None: all) of x sorted along ``axis`` and their
     indices, as device arrays; None for float16 or a k out of range."""
@@ -90,10 +132,14 @@ def topk_ext(input, k, dim=-1, largest=True, sorted=True):
     return ranked(input, dim, largest, k, np.int64) if input.ndim else None
 
 
-KERNELS = {"Sort": sort, "ArgSort": arg_sort, "TopK": top_k, "TopkExt": topk_ext}
+KERNELS = {"Sort": sort, "ArgSort": arg_sort, "TopK": top_k, "TopkExt": topk_ext,
+           "SearchSorted": search_sorted}
 registry.declare_kernels("cuda", KERNELS)
 
 # (name, kernel, argument types) for tools/check_ptx.py.
 PTX = [(f"rank sort, {dtype}", _rank_sort,
         f"void({dtype}[:, :, ::1], boolean, {dtype}[:, :, ::1], {index}[:, :, ::1])")
        for dtype, index in [("float32", "int32"), ("int64", "int64"), ("uint8", "int64")]]
+PTX += [(f"search, {dtype}", _search,
+         f"void({dtype}[:, ::1], {dtype}[:, ::1], boolean, int64[:, ::1])")
+        for dtype in ("float32", "int32")]

@@ -38,7 +38,7 @@ def _operands(op, dtype):
 @pytest.mark.parametrize("dtype", INTS, ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("op", [op for op in OPS
                                 if op not in ("Invert", "DivMod", "IsClose",
-                                              "MaskedFill")])
+                                              "MaskedFill", "Ger")])
 def test_integer_ops(op, dtype):
     if op in ("Gcd", "Lcm") and np.dtype(dtype).kind == "u":
         return                                         # signed only
@@ -121,3 +121,11 @@ def test_masked_fill(dtype):
     check("MaskedFill", x, mask[0], np.array(3, np.int64))
     check("MaskedFill", x[0], mask, 5)                  # the mask widens the result
     check("MaskedFill", x, mask[:, :3].copy(), 1)      # no broadcast: refused
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.int64],
+                         ids=lambda d: np.dtype(d).name)
+def test_ger(dtype):
+    check("Ger", _ints((4,), dtype) * 3, _ints((5,), dtype))       # int8 wraps
+    check("Ger", np.asarray(rng.standard_normal(3), dtype), _ints((2,), np.int32))
+    check("Ger", _ints((2, 2), dtype), _ints((3,), dtype))           # 2-D: refused

@@ -22,7 +22,7 @@ def _values(shape, dtype):
 
 
 def test_every_kernel_is_tested():
-    assert set(sort.KERNELS) == {"Sort", "ArgSort", "TopK", "TopkExt"}
+    assert set(sort.KERNELS) == {"Sort", "ArgSort", "TopK", "TopkExt", "SearchSorted"}
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
@@ -50,3 +50,14 @@ def test_declines():
     half = (np.ones((2, 3), np.float16),)
     assert sort.KERNELS["Sort"](*on_device(half)) is None
     assert sort.KERNELS["TopK"](*on_device((np.ones((), np.float32),)), 1) is None
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_search_sorted(dtype):
+    rows = np.sort(_values((2, 3, 6), dtype), axis=-1)
+    queries = _values((2, 3, 4), dtype)
+    for right in (False, True):
+        check("SearchSorted", rows[0, 0].copy(), queries, None, np.dtype(np.int64), right)
+        check("SearchSorted", rows, queries, None, np.dtype(np.int32), right)
+    sorter = (rows[0, 0].copy(), queries[0, 0].copy(), np.arange(6))
+    assert sort.search_sorted(*on_device(sorter)) is None

@@ -1,4 +1,4 @@
-"""The ``cuda`` kernels of Sort, ArgSort, TopK and TopkExt (and
+"""The ``cuda`` kernels of Sort, ArgSort, TopK, TopkExt and Median (and
 SearchSorted's binary search, one thread per value): one thread per
 line along the sorted axis, each element placed at its rank (how many
 elements come before it, equal ones in index order), which is the
@@ -17,6 +17,7 @@ from refinfer.ops._ref.search import one_axis
 
 from . import device
 from .device import cuda
+from .fill import filled
 
 
 @device.device_function
@@ -28,9 +29,9 @@ def _before(a, b, descending):
 
 
 @device.jit
-def _rank_sort(x, descending, values, index):
-    """values[o, r, n], index[o, r, n] = the element of rank r < k of the
-    line x[o, :, n] and its position (k = values.shape[1])."""
+def _rank_sort(x, descending, first, values, index):
+    """values[o, r, n], index[o, r, n] = the element of rank first + r of
+    the line x[o, :, n] and its position, for r < values.shape[1]."""
     start, stride = cuda.grid(1), cuda.gridsize(1)
     length, kept, inner = x.shape[1], values.shape[1], x.shape[2]
     for line in range(start, x.shape[0] * inner, stride):
@@ -42,9 +43,9 @@ def _rank_sort(x, descending, values, index):
                 if _before(other, mine, descending) or (
                         j < i and not _before(mine, other, descending)):
                     rank += 1
-            if rank < kept:
-                values[o, rank, n] = mine
-                index[o, rank, n] = i
+            if first <= rank < first + kept:
+                values[o, rank - first, n] = mine
+                index[o, rank - first, n] = i
 
 
 @device.jit
@@ -88,23 +89,24 @@ def search_sorted(sorted_sequence, values, sorter=None, dtype=np.int64, right=Fa
     return out
 
 
-def ranked(x, axis, descending: bool, k, index_dtype):
-    """The first ``k`` (None: all) of x sorted along ``axis`` and their
-    indices, as device arrays; None for float16 or a k out of range."""
+def ranked(x, axis, descending: bool, k, index_dtype, first=0):
+    """The ``k`` (None: all) elements of x from rank ``first`` on, sorted
+    along ``axis``, and their indices, as device arrays; None for float16
+    or a k out of range."""
     if x.dtype == np.float16:
         return None
     ax = one_axis(axis, x.ndim)
     shape = tuple(x.shape) or (1,)
     length = shape[ax]
     k = length if k is None else int(k)
-    if not 0 <= k <= length:
+    if not 0 <= first + k <= length:
         return None
     outer, inner = math.prod(shape[:ax]), math.prod(shape[ax + 1:])
     out_shape = tuple(x.shape[:ax]) + (k,) + tuple(x.shape[ax + 1:]) if x.ndim else ()
     values, index = device.empty(out_shape, x.dtype), device.empty(out_shape, index_dtype)
     if values.size:
         device.launch(_rank_sort, outer * inner, x.reshape(outer, length, inner),
-                      bool(descending), values.reshape(outer, k, inner),
+                      bool(descending), first, values.reshape(outer, k, inner),
                       index.reshape(outer, k, inner))
     return values, index
 
@@ -132,13 +134,32 @@ def topk_ext(input, k, dim=-1, largest=True, sorted=True):
     return ranked(input, dim, largest, k, np.int64) if input.ndim else None
 
 
+def median(x, global_median=False, axis=0, keep_dims=False, ignore_nan=False):
+    """Median: the lower median (rank (n - 1) // 2 ascending) and its int64
+    index; declines ignore_nan (the reference refuses it), an empty axis
+    and a 0-d x."""
+    if ignore_nan or not x.ndim or not x.size:
+        return None
+    if global_median:       # the median of every element, index 0
+        result = median(x.reshape(-1), axis=0)
+        return None if result is None else (
+            result[0], filled((), np.zeros((), np.int64)))
+    ax = one_axis(axis, x.ndim)
+    result = ranked(x, ax, False, 1, np.int64, (x.shape[ax] - 1) // 2)
+    if result is None or keep_dims:
+        return result
+    squeezed = tuple(n for k, n in enumerate(x.shape) if k != ax)
+    return tuple(part.reshape(squeezed) for part in result)
+
+
 KERNELS = {"Sort": sort, "ArgSort": arg_sort, "TopK": top_k, "TopkExt": topk_ext,
-           "SearchSorted": search_sorted}
+           "SearchSorted": search_sorted, "Median": median}
 registry.declare_kernels("cuda", KERNELS)
 
 # (name, kernel, argument types) for tools/check_ptx.py.
 PTX = [(f"rank sort, {dtype}", _rank_sort,
-        f"void({dtype}[:, :, ::1], boolean, {dtype}[:, :, ::1], {index}[:, :, ::1])")
+        f"void({dtype}[:, :, ::1], boolean, int64, {dtype}[:, :, ::1],"
+        f" {index}[:, :, ::1])")
        for dtype, index in [("float32", "int32"), ("int64", "int64"), ("uint8", "int64")]]
 PTX += [(f"search, {dtype}", _search,
          f"void({dtype}[:, ::1], {dtype}[:, ::1], boolean, int64[:, ::1])")

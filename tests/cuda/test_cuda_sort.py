@@ -22,7 +22,8 @@ def _values(shape, dtype):
 
 
 def test_every_kernel_is_tested():
-    assert set(sort.KERNELS) == {"Sort", "ArgSort", "TopK", "TopkExt", "SearchSorted"}
+    assert set(sort.KERNELS) == {"Sort", "ArgSort", "TopK", "TopkExt", "SearchSorted",
+                                 "Median"}
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
@@ -61,3 +62,14 @@ def test_search_sorted(dtype):
         check("SearchSorted", rows, queries, None, np.dtype(np.int32), right)
     sorter = (rows[0, 0].copy(), queries[0, 0].copy(), np.arange(6))
     assert sort.search_sorted(*on_device(sorter)) is None
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_median(dtype):
+    x = _values((4, 5, 2), dtype)
+    for axis in (0, 1, -1):
+        for keep in (False, True):
+            check("Median", x, False, axis, keep)
+    check("Median", x, True)
+    check("Median", x, False, 0, False, True)          # ignore_nan: refused
+    check("Median", np.zeros((0, 3), dtype), False, 0)  # empty axis: refused

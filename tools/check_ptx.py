@@ -13,6 +13,8 @@ time and PTX size; exit status 1 names the kernels that do not compile.
 from __future__ import annotations
 
 import argparse
+import importlib
+import pkgutil
 import sys
 import time
 import traceback
@@ -20,22 +22,27 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from refinfer.cuda import (conv, gemm, index, logic, norm, program, reduce, resize,
-                           window)
+import refinfer.cuda
+from refinfer.cuda import program
 from refinfer.cuda.device import SIMULATED, cuda
-
-# The device runners with kernels of their own (elementwise.py runs on
-# program.py's); each lists its kernels with their argument types.
-FAMILIES = (gemm, conv, reduce, norm, index, window, logic, resize)
 
 
 def kernels() -> list[tuple[str, object, tuple]]:
-    """(name, Python function, argument types) of every cuda kernel."""
-    runners = [(f"elementwise program runner, {np.dtype(dtype).name}",
-                program.runner(np.dtype(dtype)).py_func,
-                program.runner_signature(np.dtype(dtype)))
-               for dtype in program.DTYPES]
-    return runners + [kernel for family in FAMILIES for kernel in family.ptx_kernels()]
+    """(name, Python function, argument types) of every cuda kernel: the
+    elementwise runners, and the kernels each module of refinfer/cuda lists:
+    its ``PTX`` (name, kernel, signature), or what its ``ptx_kernels()``
+    returns where the signatures are made per dtype."""
+    found = [(f"elementwise program runner, {np.dtype(dtype).name}",
+              program.runner(np.dtype(dtype)).py_func,
+              program.runner_signature(np.dtype(dtype)))
+             for dtype in program.DTYPES]
+    for info in pkgutil.iter_modules(refinfer.cuda.__path__):
+        module = importlib.import_module(f"refinfer.cuda.{info.name}")
+        listed = module.ptx_kernels() if hasattr(module, "ptx_kernels") \
+            else getattr(module, "PTX", ())
+        found += [(f"{info.name}: {name}", getattr(kernel, "py_func", kernel),
+                   signature) for name, kernel, signature in listed]
+    return found
 
 
 def _without_a_driver(cc: tuple[int, int]) -> None:

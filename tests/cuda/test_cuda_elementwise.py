@@ -10,6 +10,7 @@ import os
 
 import numpy as np
 import pytest
+from numba.core import sigutils
 
 from refinfer import registry
 from refinfer.cuda import device, elementwise, program as device_program
@@ -161,13 +162,14 @@ def test_special_values_binary(op):
 
 def test_every_recipe_op_has_its_cuda_kernel():
     """The table is the recipes: every op that declares one (fusable or
-    prepared, as PReLU) has a cuda kernel, and that kernel is the table's
-    (the other families declare theirs for ops without a recipe)."""
+    prepared, as PReLU) has a cuda kernel, declared by this table and no
+    other (the other modules of refinfer/cuda declare ops without recipes)."""
     with_recipe = {op.name for op in registry.list_ops() if op.recipe is not None}
     with_cuda = {op.name for op in registry.list_ops() if "cuda" in op.kernels}
-    assert with_recipe == set(elementwise.KERNELS) <= with_cuda
-    assert all(registry.get_op(op).kernels["cuda"] is elementwise.KERNELS[op]
-               for op in with_recipe)
+    assert with_recipe == set(elementwise.KERNELS)
+    assert with_recipe <= with_cuda
+    assert all(registry.get_op(name).kernels["cuda"] is kernel
+               for name, kernel in elementwise.KERNELS.items())
     assert {op.name for op in registry.list_ops()
             if op.recipe is not None and op.recipe.fusable} <= with_cuda
 
@@ -272,16 +274,21 @@ def _check_ptx_tool():
 
 def test_check_ptx_compiles_every_runner_with_its_signature(capsys):
     """tools/check_ptx.py (the sm_90 compile check, run where NVVM is
-    installed) lists the runner of each dtype with one type per kernel
-    argument; under the simulator it refuses to run (usage error, 2)."""
+    installed) lists the runner of each dtype, then every kernel the other
+    modules list in their PTX, each with one type per kernel argument;
+    under the simulator it refuses to run (usage error, 2)."""
     tool = _check_ptx_tool()
     listed = tool.kernels()
-    assert [name for name, _, _ in listed][:2] == [
+    assert [name for name, _, _ in listed[:2]] == [
         "elementwise program runner, float32", "elementwise program runner, float64"]
     for _, function, signature in listed[:2]:
         assert len(signature) == function.__code__.co_argcount == 9
-    for _, function, signature in listed[2:]:     # the other families' kernels
-        assert len(signature) == function.__code__.co_argcount
+    from refinfer.cuda import fill
+    assert {name for name, _, _ in listed} >= {
+        f"fill: {name}" for name, _, _ in fill.PTX}
+    for _, function, signature in listed[2:]:
+        arguments, _ = sigutils.normalize_signature(signature)
+        assert len(arguments) == function.__code__.co_argcount
     if device.SIMULATED:
         with pytest.raises(SystemExit) as exit_info:
             tool.main([])

@@ -18,9 +18,17 @@ def scalar_dtype(value) -> np.dtype:
     return np.dtype(np.float32)
 
 
+def fill_of(shape, value, dtype=None) -> tuple[tuple[int, ...], np.ndarray]:
+    """(shape as ints, value as a 0-d array of the result's dtype) of a
+    fill: ``dtype`` or else the value's own dtype. What :func:`filled`
+    makes, and the GPU's fill kernels (refinfer/cuda/fill.py) too."""
+    dtype = scalar_dtype(value) if dtype is None else np.dtype(dtype)
+    return (tuple(int(d) for d in shape),
+            np.asarray(args.scalar(value)).astype(dtype))
+
+
 def filled(shape, value, dtype=None) -> np.ndarray:
     """A tensor of ``shape`` holding ``value`` (scalar or one-element
     tensor), in ``dtype`` or else the value's own dtype."""
-    dtype = scalar_dtype(value) if dtype is None else np.dtype(dtype)
-    value = np.asarray(args.scalar(value)).astype(dtype)
-    return np.full(tuple(int(d) for d in shape), value, dtype=dtype)
+    shape, value = fill_of(shape, value, dtype)
+    return np.full(shape, value, dtype=value.dtype)

@@ -1,0 +1,131 @@
+"""The cuda kernels of the integer, bitwise and division ops
+(refinfer/cuda/integer.py) equal their NumPy references exactly for
+integers and within tolerance for floats: broadcasts, Python numbers,
+division by zero, shifts past the width, mixed dtypes; the references'
+refusals raise their errors."""
+import numpy as np
+import pytest
+from test_cuda_elementwise import check, on_device
+
+from refinfer.cuda import integer
+
+rng = np.random.default_rng(1341)
+INTS = (np.int8, np.int32, np.int64, np.uint8)
+OPS = sorted(integer.KERNELS)
+
+
+def _ints(shape, dtype, low=-60, high=60):
+    if np.dtype(dtype).kind == "u":
+        low = 0
+    return rng.integers(low, high, shape).astype(dtype)
+
+
+def _operands(op, dtype):
+    """Pairs of operands: same shape, a broadcast, a Python number."""
+    if op in ("LeftShift", "RightShift"):
+        shifts = rng.integers(0, 12, (3, 4)).astype(dtype)
+        shifts[0, :2] = (8, 70) if np.dtype(dtype).itemsize == 1 else (33, 70)
+        return [(_ints((3, 4), dtype), shifts)]
+    if op == "Heaviside":
+        x = _ints((3, 4), dtype, -2, 3)
+        return [(x, _ints((3, 4), dtype)), (x, _ints((4,), dtype))]
+    divisor = _ints((3, 4), dtype, -5, 6)
+    divisor[0, 0] = 0                                  # x / 0, x mod 0
+    return [(_ints((3, 4), dtype), divisor), (_ints((2, 1, 4), dtype), divisor[1:2]),
+            (_ints((3, 4), dtype), 3)]
+
+
+@pytest.mark.parametrize("dtype", INTS, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("op", [op for op in OPS
+                                if op not in ("Invert", "DivMod", "IsClose",
+                                              "MaskedFill", "Ger")])
+def test_integer_ops(op, dtype):
+    if op in ("Gcd", "Lcm") and np.dtype(dtype).kind == "u":
+        return                                         # signed only
+    for a, b in _operands(op, dtype):
+        check(op, a, b)
+
+
+@pytest.mark.parametrize("op", ["FloorDiv", "FloorMod", "RemainderTensorTensor", "Mod",
+                                "FmodTensor", "Heaviside"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_float_ops(op, dtype):
+    a = np.asarray(rng.standard_normal((3, 4)) * 7, dtype)
+    b = np.asarray(rng.standard_normal((3, 4)) * 3, dtype)
+    a[0, :3], b[0, :3] = (0.0, 2.0, np.nan), (0.0, 0.0, 1.0)
+    b[1, 1] = a[1, 1] = -4.0
+    check(op, a, b)
+    check(op, a, np.asarray(rng.standard_normal(4), dtype))
+    check(op, a, 2.5)
+
+
+def test_mixed_dtypes_and_scalars():
+    check("BitwiseAnd", _ints((4,), np.int8), _ints((2, 4), np.int32))
+    check("BitwiseOr", _ints((4,), np.uint8), _ints((4,), np.int8))
+    check("BitwiseXorScalar", _ints((5,), np.int8), 300)          # wraps to int8
+    check("RemainderScalarTensor", 7, _ints((5,), np.int32, 1, 9))
+    check("FloorDiv", _ints((5,), np.int32), 2.5)                  # float32 result
+    check("BitwiseAnd", np.array([True, False, True]), np.array([True, True, False]))
+
+
+@pytest.mark.parametrize("dtype", INTS + (np.bool_,), ids=lambda d: np.dtype(d).name)
+def test_invert(dtype):
+    check("Invert", _ints((3, 4), dtype) if dtype != np.bool_ else
+          rng.integers(0, 2, (3, 4)).astype(bool))
+
+
+def test_refusals():
+    x = np.ones(3, np.float32)
+    check("BitwiseAnd", x, x)                          # floats: TypeError
+    check("FloorDiv", np.ones(2, bool), np.ones(2, bool))
+    check("Invert", x)
+    check("BitwiseAnd", _ints((3,), np.int32), _ints((4,), np.int32))   # no broadcast
+    big = np.array([2 ** 63], np.uint64)
+    assert integer.KERNELS["BitwiseAnd"](*on_device((big, big))) is None
+
+
+@pytest.mark.parametrize("dtype", INTS[:3] + (np.float32, np.float64, np.bool_),
+                         ids=lambda d: np.dtype(d).name)
+def test_div_mod(dtype):
+    if dtype == np.bool_:
+        a, b = (rng.integers(0, 2, (3, 4)).astype(bool) for _ in range(2))
+    else:
+        a, b = _ints((3, 4), dtype), _ints((3, 4), dtype, -5, 6)
+        b[0, :2] = 0
+        a[1, 1], b[1, 1] = -7, 2
+    for mode in (None, "floor", "trunc"):
+        check("DivMod", a, b, mode)
+        check("DivMod", a, b[0], mode)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32],
+                         ids=lambda d: np.dtype(d).name)
+def test_is_close(dtype):
+    a = np.asarray(rng.standard_normal((3, 4)) * 4, dtype)
+    b = (a + np.asarray(rng.standard_normal((3, 4)) * 1e-5, dtype)).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        a[0, :4] = (np.nan, np.inf, np.inf, 1.0)
+        b[0, :4] = (np.nan, np.inf, -np.inf, np.nan)
+    for equal_nan in (False, True):
+        check("IsClose", a, b, 1e-5, 1e-8, equal_nan)
+        check("IsClose", a, b[1], 1e-3, 0.1, equal_nan)
+    check("IsClose", a, 1, 0.5, 0.5, False)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int8, np.int64, np.bool_],
+                         ids=lambda d: np.dtype(d).name)
+def test_masked_fill(dtype):
+    x = _ints((3, 4), dtype) if dtype != np.bool_ else np.zeros((3, 4), bool)
+    mask = rng.integers(0, 2, (3, 4)).astype(bool)
+    check("MaskedFill", x, mask, 1)
+    check("MaskedFill", x, mask[0], np.array(3, np.int64))
+    check("MaskedFill", x[0], mask, 5)                  # the mask widens the result
+    check("MaskedFill", x, mask[:, :3].copy(), 1)      # no broadcast: refused
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.int64],
+                         ids=lambda d: np.dtype(d).name)
+def test_ger(dtype):
+    check("Ger", _ints((4,), dtype) * 3, _ints((5,), dtype))       # int8 wraps
+    check("Ger", np.asarray(rng.standard_normal(3), dtype), _ints((2,), np.int32))
+    check("Ger", _ints((2, 2), dtype), _ints((3,), dtype))           # 2-D: refused

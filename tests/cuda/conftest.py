@@ -13,12 +13,15 @@ without the simulator (and there is no GPU), the tier is skipped: run
 ``pytest tests/cuda`` in a process of its own.
 """
 import os
+import sys
 
 import pytest
 from numba.core import config
 
 if "NUMBA_ENABLE_CUDASIM" not in os.environ:
     config.ENABLE_CUDASIM = 1
+# The golden cases' loader (tests/golden_cases.py) for the device plan's tests.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 

@@ -2,8 +2,6 @@
 exactly on small graphs with a known mix of device and host ops, declined
 kernels, hooks on host copies; golden models with ``target=["gpu"]``
 matching their references; the GPU target's fallback and error."""
-import os
-import sys
 import threading
 
 import numpy as np
@@ -19,8 +17,7 @@ from refinfer.graph import Arg, Graph, Model, Node, Ref, RefKind
 from refinfer.runtime import LoadedModel
 from refinfer.step import Hooks
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from golden_cases import golden_case  # noqa: E402
+from golden_cases import golden_case    # tests/, on the path by conftest.py
 
 F32 = np.dtype(np.float32)
 X = np.array([[-1.5, 0.0, 0.25, 2.0], [3.0, -0.5, 0.5, -4.0]], F32)

@@ -370,36 +370,41 @@ class _GraphBuilder:
     def _topological(self, roots: list[Ref]) -> list[Node]:
         """Nodes the roots depend on, producers first (a depth-first
         post-order, first argument first). Iterative: graphs can be very
-        deep."""
+        deep. The stack holds a name and an iterator over the node's
+        arguments per level, about 100 bytes: a chain is as deep as it is
+        long (a generator per level took 800)."""
         order, done, path = [], set(), set()
         for root in (r.key for r in roots if r.kind is RefKind.NODE):
             if root in done:
                 continue
             path.add(root)
-            stack = [(root, self._producers(root))]
-            while stack:
-                name, producers = stack[-1]
-                for producer in producers:
-                    if producer in done:
+            names, pending = [root], [self._arguments(root)]
+            while names:
+                for arg in pending[-1]:
+                    producer = arg.ref.key
+                    if arg.ref.kind is not RefKind.NODE or producer in done:
                         continue
                     if producer in path:
                         raise self.symbols.error(
                             f"graph {self.raw.name!r} has a cycle through "
                             f"{producer!r}")
                     path.add(producer)
-                    stack.append((producer, self._producers(producer)))
+                    names.append(producer)
+                    pending.append(self._arguments(producer))
                     break
                 else:       # every producer done: the node is next
-                    stack.pop()
+                    name = names.pop()
+                    pending.pop()
                     path.discard(name)
                     done.add(name)
                     order.append(self.nodes[name])
         return order
 
-    def _producers(self, name: str) -> Iterator[str]:
-        """The nodes whose values node ``name`` reads."""
-        return (ref.key for ref in _refs_of((self.nodes[name],))
-                if ref.kind is RefKind.NODE)
+    def _arguments(self, name: str) -> Iterator[Arg]:
+        """Node ``name``'s arguments, its callee read as one more."""
+        node = self.nodes[name]
+        return iter(node.args) if node.callee is None \
+            else chain(node.args, [Arg(node.callee)])
 
 
 def _bind(op: registry.OpDef, prim, args: list[Ref],

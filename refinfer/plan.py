@@ -49,7 +49,7 @@ class GraphPlan:
             yield f"slots/{k}", self.template, k
         for i, step in enumerate(self.steps):
             if isinstance(step, KernelStep):
-                dynamic = {pos for pos, _, _ in step.dynamic}
+                dynamic = {pos for pos, _ in step.places}
                 for k in range(len(step.template)):
                     if k not in dynamic:
                         yield f"{i}/args/{k}", step.template, k
@@ -175,22 +175,17 @@ class _GraphCompiler:
                            self.widen_constant, self.widen_value)
 
     def _add_frees(self, steps: list, output: int) -> None:
-        """Give each step the slots it reads for the last time."""
-        freeable = {s for name, s in self.names.items()
-                    if name not in self.pinned} - {output}
-        last_reader: dict[int, int] = {}
-        for index, step in enumerate(steps):
-            for slot in _reads(step):
-                if slot in freeable:
-                    last_reader[slot] = index
-        frees: dict[int, list[int]] = {}
-        for slot, index in last_reader.items():
-            frees.setdefault(index, []).append(slot)
-        for index, step in enumerate(steps):
-            step.frees = tuple(sorted(frees.get(index, ())))
+        """Give each step the slots it reads for the last time: walking the
+        steps backwards, the first reader of a slot met is its last."""
+        kept = set(self.const_slots.values()) | {output} | {
+            s for name, s in self.names.items() if name in self.pinned}
+        for step in reversed(steps):
+            last = {slot for slot in _reads(step) if slot not in kept}
+            kept |= last
+            step.frees = tuple(sorted(last))
 
 
 def _reads(step) -> list[int]:
     if isinstance(step, CallStep):
         return [step.callee, *step.args]
-    return [slot for _, slot, _ in step.dynamic]
+    return step.reads

@@ -125,6 +125,17 @@ def build_model(mindir: MindIRFile) -> Model:
     symbols = _Symbols(mindir)
     builders = {raw.name: _GraphBuilder(raw, symbols) for raw in mindir.graphs}
     symbols.builders = builders
+    try:
+        return _build(mindir, symbols, builders)
+    finally:
+        # builders and symbols refer to each other: a cycle, which only the
+        # cycle collector (paused during a build) would free, holding the
+        # builders' tables (several entries per node) through the plan
+        symbols.builders = {}
+
+
+def _build(mindir: MindIRFile, symbols: "_Symbols",
+           builders: dict[str, "_GraphBuilder"]) -> Model:
     for builder in builders.values():
         builder.plan_aliases()
     for builder in builders.values():

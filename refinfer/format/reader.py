@@ -60,7 +60,7 @@ class Primitive:
 class RawNode:
     name: str
     op_type: str              # "REF::<prim>", "REF::<graph>", "REF::<node>"
-    inputs: list[str]
+    inputs: tuple[str, ...]
     scope: str                # fullname_with_scope, e.g. Default/fc1-Dense/..
     abstract: Abstract | None
     # The primitive, graph or node it applies; None for the MindIR 1.x node
@@ -248,7 +248,7 @@ def _read_graph(g, index: int, weights: "_WeightFiles",
         shape = next((a for a in n.attribute if a.name == "shape"), None)
         nodes.append(RawNode(shared(node_name, node_name),
                              shared(op_type, op_type),
-                             [shared(i, i) for i in inputs], scope,
+                             tuple(map(shared, inputs, inputs)), scope,
                              decode_abstract(shape) if shape else None))
     if len(g.output) != 1:
         raise ValueError(f"graph {name!r} has {len(g.output)} outputs; "

@@ -9,6 +9,7 @@ values as soon as they are dead (unless the caller asks to keep them).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Iterator, Mapping
 
 from .closure import GraphRef
@@ -177,12 +178,17 @@ class _GraphCompiler:
     def _add_frees(self, steps: list, output: int) -> None:
         """Give each step the slots it reads for the last time: walking the
         steps backwards, the first reader of a slot met is its last."""
-        kept = set(self.const_slots.values()) | {output} | {
-            s for name, s in self.names.items() if name in self.pinned}
+        # one byte per slot, not a set of them (a set of a million slots
+        # would be 32 MB more at the build's peak)
+        done = bytearray(len(self.template))    # 1: freed later, or kept
+        for slot in chain(self.const_slots.values(), [output], (
+                s for name, s in self.names.items() if name in self.pinned)):
+            done[slot] = 1
         for step in reversed(steps):
-            last = {slot for slot in _reads(step) if slot not in kept}
-            kept |= last
-            step.frees = tuple(sorted(last))
+            last = sorted({slot for slot in _reads(step) if not done[slot]})
+            for slot in last:
+                done[slot] = 1
+            step.frees = tuple(last)
 
 
 def _reads(step) -> list[int]:

@@ -28,7 +28,7 @@ import inspect
 from itertools import chain
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from . import registry
 from .errors import (SHOWN_VALUES, GraphError, UnsupportedOpsError,
@@ -89,7 +89,8 @@ class Node:
     name: str
     scope: str
     op: registry.OpDef | None      # None for graph / closure calls
-    args: list[Arg]
+    args: Sequence[Arg]            # a tuple when built from a file (a
+                                   # list takes a third more memory)
     callee: Ref | None = None      # for calls: a ``graph`` or value ref
     abstract: Abstract | None = None
 
@@ -344,7 +345,7 @@ class _GraphBuilder:
                                      f"{target!r} (no such primitive, graph "
                                      "or node; is the file truncated?)")
         return Node(raw.name, raw.scope, None,
-                    [self.plain_arg(a) for a in args], callee, raw.abstract)
+                    tuple(map(self.plain_arg, args)), callee, raw.abstract)
 
     def _apply(self, raw: RawNode, prim, args: list[Ref]) -> Node:
         op_name = prim.op_name
@@ -354,7 +355,7 @@ class _GraphBuilder:
             self.symbols.missing.setdefault(op_name, []).append(
                 raw.scope or raw.name)
             return Node(raw.name, raw.scope, None,
-                        [self.plain_arg(a) for a in args],
+                        tuple(map(self.plain_arg, args)),
                         Ref(RefKind.CONST, None), raw.abstract)
         op = registry.get_op(op_name)
         if op.family in registry.VALUE_FAMILIES:
@@ -376,7 +377,7 @@ class _GraphBuilder:
             raise self.symbols.error(
                 f"node {raw.name!r} (op {op_name}, scope {raw.scope!r}): "
                 f"{exc}") from exc
-        return Node(raw.name, raw.scope, op, bound, None, raw.abstract)
+        return Node(raw.name, raw.scope, op, tuple(bound), None, raw.abstract)
 
     def _topological(self, roots: list[Ref]) -> list[Node]:
         """Nodes the roots depend on, producers first (a depth-first

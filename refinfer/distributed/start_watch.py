@@ -39,6 +39,7 @@ def children(pid: int) -> list[int] | None:
 
 
 def command_name(pid: int) -> str:
+    """The name of process ``pid``'s command ("" when it is gone)."""
     try:
         with open(f"/proc/{pid}/comm") as f:
             return f.read().strip()
@@ -69,6 +70,7 @@ def watch(rank_pid: int, rank: int, size: int, local_ranks: int) -> int:
 
 
 def _parent_of(pid: int) -> int | None:
+    """Process ``pid``'s parent, or None when it is gone."""
     try:
         with open(f"/proc/{pid}/stat") as f:
             # after the command name, which is in parentheses and may hold spaces

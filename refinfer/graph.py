@@ -25,9 +25,10 @@ What happens here, once per model:
 from __future__ import annotations
 
 import inspect
+from itertools import chain
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from . import registry
 from .errors import (SHOWN_VALUES, GraphError, UnsupportedOpsError,
@@ -88,7 +89,8 @@ class Node:
     name: str
     scope: str
     op: registry.OpDef | None      # None for graph / closure calls
-    args: list[Arg]
+    args: Sequence[Arg]            # a tuple when built from a file (a
+                                   # list takes a third more memory)
     callee: Ref | None = None      # for calls: a ``graph`` or value ref
     abstract: Abstract | None = None
 
@@ -124,6 +126,17 @@ def build_model(mindir: MindIRFile) -> Model:
     symbols = _Symbols(mindir)
     builders = {raw.name: _GraphBuilder(raw, symbols) for raw in mindir.graphs}
     symbols.builders = builders
+    try:
+        return _build(mindir, symbols, builders)
+    finally:
+        # builders and symbols refer to each other: a cycle, which only the
+        # cycle collector (paused during a build) would free, holding the
+        # builders' tables (several entries per node) through the plan
+        symbols.builders = {}
+
+
+def _build(mindir: MindIRFile, symbols: "_Symbols",
+           builders: dict[str, "_GraphBuilder"]) -> Model:
     for builder in builders.values():
         builder.plan_aliases()
     for builder in builders.values():
@@ -174,6 +187,11 @@ class _GraphBuilder:
         self.raw_nodes = {n.name: n for n in raw.nodes}
         self.aliases: dict[str, Ref] = {}
         self.nodes: dict[str, Node] = {}
+        # One plain Arg (and its Ref) per node name, shared by every reader:
+        # both are immutable, and a long graph would make one of each per
+        # read, millions in a million-node graph.
+        self.node_args: dict[str, Arg] = {}
+        self._outer_refs: dict[RefKind, set] | None = None     # see refs
 
     def plan_aliases(self) -> None:
         for raw in self.raw.nodes:
@@ -188,10 +206,16 @@ class _GraphBuilder:
         self.output = self.resolve(self.raw.output.name)
 
     def refs(self, kind: RefKind) -> set:
-        """Keys of every ``kind`` reference made by any node (or the output)."""
-        keys = {a.ref.key for n in self.nodes.values() for a in _refs(n)
-                if a.ref.kind is kind}
-        return keys | ({self.output.key} if self.output.kind is kind else set())
+        """Keys of every ``kind`` reference (``GRAPH`` or ``FREE``) made by
+        any node or the output. Asked several times per graph: collected
+        for both kinds in one walk, after the nodes are bound."""
+        if self._outer_refs is None:
+            found = {RefKind.GRAPH: set(), RefKind.FREE: set()}
+            for ref in chain(_refs_of(self.nodes.values()), [self.output]):
+                if ref.kind is RefKind.GRAPH or ref.kind is RefKind.FREE:
+                    found[ref.kind].add(ref.key)
+            self._outer_refs = found
+        return self._outer_refs[kind]
 
     def finish(self, free_vars: dict[str, set]) -> Graph:
         """Prune and order. Roots: side-effecting nodes (in file order), the
@@ -260,7 +284,7 @@ class _GraphBuilder:
                 return ref
             name = ref.key
         if name in self.raw_nodes:
-            return Ref(RefKind.NODE, name)
+            return self.plain_arg_of(name).ref
         if name in self.inputs:
             info = self.raw.inputs[self.inputs[name]]
             return Ref(RefKind.CONST, MONAD) if info.is_monad \
@@ -285,6 +309,18 @@ class _GraphBuilder:
             return ref
         return Ref(RefKind.FREE, ref.key if ref.kind is RefKind.NODE else name)
 
+    def plain_arg_of(self, name: str) -> Arg:
+        """The shared plain argument reading node ``name`` of this graph."""
+        arg = self.node_args.get(name)
+        if arg is None:
+            arg = self.node_args[name] = Arg(Ref(RefKind.NODE, name))
+        return arg
+
+    def plain_arg(self, ref: Ref) -> Arg:
+        """An argument reading ``ref`` as it is (shared for node refs)."""
+        return self.plain_arg_of(ref.key) if ref.kind is RefKind.NODE \
+            else Arg(ref)
+
     @property
     def local_names(self) -> set[str]:
         return self.nodes.keys() | self.inputs.keys()
@@ -308,8 +344,8 @@ class _GraphBuilder:
             raise self.symbols.error(f"node {raw.name!r} applies unknown "
                                      f"{target!r} (no such primitive, graph "
                                      "or node; is the file truncated?)")
-        return Node(raw.name, raw.scope, None, [Arg(a) for a in args],
-                    callee, raw.abstract)
+        return Node(raw.name, raw.scope, None,
+                    tuple(map(self.plain_arg, args)), callee, raw.abstract)
 
     def _apply(self, raw: RawNode, prim, args: list[Ref]) -> Node:
         op_name = prim.op_name
@@ -318,71 +354,83 @@ class _GraphBuilder:
         if not registry.has_op(op_name):
             self.symbols.missing.setdefault(op_name, []).append(
                 raw.scope or raw.name)
-            return Node(raw.name, raw.scope, None, [Arg(a) for a in args],
+            return Node(raw.name, raw.scope, None,
+                        tuple(map(self.plain_arg, args)),
                         Ref(RefKind.CONST, None), raw.abstract)
         op = registry.get_op(op_name)
-        monad = next((k for k, a in enumerate(args) if a.is_monad), None)
-        if monad is not None and op.family in registry.VALUE_FAMILIES:
-            raise self.symbols.error(
-                f"node {raw.name!r} (op {op_name}, scope {raw.scope!r}): "
-                f"input {monad} is a state monad, not a value (a corrupt "
-                f"graph)")
+        if op.family in registry.VALUE_FAMILIES:
+            monad = next((k for k, a in enumerate(args) if a.is_monad), None)
+            if monad is not None:
+                raise self.symbols.error(
+                    f"node {raw.name!r} (op {op_name}, scope {raw.scope!r}): "
+                    f"input {monad} is a state monad, not a value (a corrupt "
+                    f"graph)")
         try:
-            bound = _bind(op, prim, args)
-            op.check_operands([a.ref.key for a in bound],
-                              skip={k for k, a in enumerate(bound)
-                                    if a.ref.kind is not RefKind.CONST})
+            bound = _bind(op, prim, args, self.plain_arg)
+            # only constants can be checked now (most operands are computed)
+            if any(bound[k].ref.kind is RefKind.CONST for k in op.operands
+                   if k < len(bound)):
+                op.check_operands([a.ref.key for a in bound],
+                                  skip={k for k, a in enumerate(bound)
+                                        if a.ref.kind is not RefKind.CONST})
         except (TypeError, ValueError) as exc:
             raise self.symbols.error(
                 f"node {raw.name!r} (op {op_name}, scope {raw.scope!r}): "
                 f"{exc}") from exc
-        return Node(raw.name, raw.scope, op, bound, None, raw.abstract)
+        return Node(raw.name, raw.scope, op, tuple(bound), None, raw.abstract)
 
     def _topological(self, roots: list[Ref]) -> list[Node]:
         """Nodes the roots depend on, producers first (a depth-first
         post-order, first argument first). Iterative: graphs can be very
-        deep."""
+        deep. The stack holds a name and an iterator over the node's
+        arguments per level, about 100 bytes: a chain is as deep as it is
+        long (a generator per level took 800)."""
         order, done, path = [], set(), set()
         for root in (r.key for r in roots if r.kind is RefKind.NODE):
             if root in done:
                 continue
             path.add(root)
-            stack = [(root, self._producers(root))]
-            while stack:
-                name, producers = stack[-1]
-                for producer in producers:
-                    if producer in done:
+            names, pending = [root], [self._arguments(root)]
+            while names:
+                for arg in pending[-1]:
+                    producer = arg.ref.key
+                    if arg.ref.kind is not RefKind.NODE or producer in done:
                         continue
                     if producer in path:
                         raise self.symbols.error(
                             f"graph {self.raw.name!r} has a cycle through "
                             f"{producer!r}")
                     path.add(producer)
-                    stack.append((producer, self._producers(producer)))
+                    names.append(producer)
+                    pending.append(self._arguments(producer))
                     break
                 else:       # every producer done: the node is next
-                    stack.pop()
+                    name = names.pop()
+                    pending.pop()
                     path.discard(name)
                     done.add(name)
                     order.append(self.nodes[name])
         return order
 
-    def _producers(self, name: str) -> Iterator[str]:
-        """The nodes whose values node ``name`` reads."""
-        return (a.ref.key for a in _refs(self.nodes[name])
-                if a.ref.kind is RefKind.NODE)
+    def _arguments(self, name: str) -> Iterator[Arg]:
+        """Node ``name``'s arguments, its callee read as one more."""
+        node = self.nodes[name]
+        return iter(node.args) if node.callee is None \
+            else chain(node.args, [Arg(node.callee)])
 
 
-def _bind(op: registry.OpDef, prim, args: list[Ref]) -> list[Arg]:
-    """Bind node inputs (and PRIMITIVE attributes) to ``op``'s parameters."""
+def _bind(op: registry.OpDef, prim, args: list[Ref],
+          plain: Callable[[Ref], Arg] = Arg) -> list[Arg]:
+    """Bind node inputs (and PRIMITIVE attributes) to ``op``'s parameters;
+    ``plain(ref)`` gives an argument without converter."""
     bound: list[Arg] = []
     for i, param in enumerate(op.params):
         convert = op.convert.get(param.name)
         if param.variadic:
-            bound.extend(_arg(a, convert) for a in args[i:])
+            bound.extend(_arg(a, convert, plain) for a in args[i:])
             return bound
         if i < len(args):
-            bound.append(_arg(args[i], convert))
+            bound.append(_arg(args[i], convert, plain))
             continue
         value = _attribute(op, prim, param.name)
         if value is inspect.Parameter.empty:
@@ -410,9 +458,10 @@ def _attribute(op: registry.OpDef, prim, param: str):
     return inspect.Parameter.empty
 
 
-def _arg(ref: Ref, convert: Callable | None) -> Arg:
+def _arg(ref: Ref, convert: Callable | None,
+         plain: Callable[[Ref], Arg] = Arg) -> Arg:
     if convert is None:
-        return Arg(ref)
+        return plain(ref)
     if ref.kind is RefKind.CONST:
         try:
             return Arg(Ref(RefKind.CONST, convert(ref.key)))
@@ -422,9 +471,13 @@ def _arg(ref: Ref, convert: Callable | None) -> Arg:
     return Arg(ref, convert)
 
 
-def _refs(node: Node) -> list[Arg]:
-    extra = [Arg(node.callee)] if node.callee is not None else []
-    return node.args + extra
+def _refs_of(nodes) -> Iterator[Ref]:
+    """Every reference the ``nodes`` make: their arguments', their callees'."""
+    for node in nodes:
+        for arg in node.args:
+            yield arg.ref
+        if node.callee is not None:
+            yield node.callee
 
 
 def _free_vars(builders: dict[str, "_GraphBuilder"]) -> dict[str, set]:

@@ -9,6 +9,7 @@ values as soon as they are dead (unless the caller asks to keep them).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Iterator, Mapping
 
 from .closure import GraphRef
@@ -49,7 +50,7 @@ class GraphPlan:
             yield f"slots/{k}", self.template, k
         for i, step in enumerate(self.steps):
             if isinstance(step, KernelStep):
-                dynamic = {pos for pos, _, _ in step.dynamic}
+                dynamic = {pos for pos, _ in step.places}
                 for k in range(len(step.template)):
                     if k not in dynamic:
                         yield f"{i}/args/{k}", step.template, k
@@ -177,28 +178,31 @@ class _GraphCompiler:
                            self.widen_constant, self.widen_value)
 
     def _add_frees(self, steps: list, output: int) -> None:
-        """Give each step the slots it reads for the last time."""
-        assign_frees(steps, {s for name, s in self.names.items()
-                             if name not in self.pinned} - {output})
+        """Give each step the slots it reads for the last time; constants,
+        the output and the values callees read are never freed."""
+        # one byte per slot, not a set of them (a set of a million slots
+        # would be 32 MB more at the build's peak)
+        kept = bytearray(len(self.template))
+        for slot in chain(self.const_slots.values(), [output], (
+                s for name, s in self.names.items() if name in self.pinned)):
+            kept[slot] = 1
+        assign_frees(steps, kept)
 
 
-def assign_frees(steps: list, freeable: set) -> None:
-    """Set each step's ``frees`` to the slots of ``freeable`` it is the
-    last reader of (also used by the device plan, refinfer/cuda/plan.py)."""
-    last_reader: dict[int, int] = {}
-    for index, step in enumerate(steps):
-        for slot in reads(step):
-            if slot in freeable:
-                last_reader[slot] = index
-    frees: dict[int, list[int]] = {}
-    for slot, index in last_reader.items():
-        frees.setdefault(index, []).append(slot)
-    for index, step in enumerate(steps):
-        step.frees = tuple(sorted(frees.get(index, ())))
+def assign_frees(steps: list, done: bytearray) -> None:
+    """Set each step's ``frees`` to the slots it is the last reader of,
+    among those whose byte in ``done`` is 0 (also used by the device plan,
+    refinfer/cuda/plan.py): walking the steps backwards, the first reader of
+    a slot met is its last. Marks the slots it assigns in ``done``."""
+    for step in reversed(steps):
+        last = sorted({slot for slot in reads(step) if not done[slot]})
+        for slot in last:
+            done[slot] = 1
+        step.frees = tuple(last)
 
 
 def reads(step) -> list[int]:
     """The slots ``step`` reads."""
     if isinstance(step, CallStep):
         return [step.callee, *step.args]
-    return [slot for _, slot, _ in step.dynamic]
+    return step.reads

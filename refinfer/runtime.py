@@ -20,8 +20,11 @@ from . import executor, gpu, process, warmup
 from .errors import GraphError, NodeError
 from .format.reader import MindIRFile, read_mindir
 from .format.values import MONAD, Abstract
-from .graph import Graph, Model, Ref, RefKind, build_model
+from .graph import Graph, Model, Node, Ref, RefKind, build_model
 from .plan import CallStep, Program
+
+
+TUPLE_OPS = ("MakeTuple", "make_list")     # an output of several elements
 
 
 @dataclass
@@ -273,7 +276,8 @@ def shape_fits(shape: Sequence[int], model_shape: Sequence[int]) -> bool:
 
 def _output_specs(graph: Graph) -> list[IOSpec]:
     leaves = graph.output_info.abstract.flatten()
-    names = _output_names(graph, graph.output, len(leaves))
+    names = _output_names(graph, _output_nodes(graph), graph.output,
+                          len(leaves))
     return [IOSpec(n, tuple(a.shape), a.dtype) for n, a in zip(names, leaves)]
 
 
@@ -281,9 +285,9 @@ def _check_outputs_are_tensors(path: str, graph: Graph) -> None:
     """Refuse at build a model whose output, as the file writes it, is a
     function or a constant that is no tensor (None, text): Lite's outputs
     are tensors. Outputs known only at run time are checked by ``run``."""
-    nodes = {n.name: n for n in graph.nodes}
     where = f"output {graph.output_info.name!r}"
-    for element, ref in _output_leaves(nodes, graph.output, where):
+    for element, ref in _output_leaves(_output_nodes(graph), graph.output,
+                                       where):
         if ref.kind is RefKind.GRAPH:
             raise GraphError(path, f"the model's {element} is the graph "
                              f"{ref.key!r} (a function), not a tensor")
@@ -292,12 +296,28 @@ def _check_outputs_are_tensors(path: str, graph: Graph) -> None:
                              f"{_what_value(ref.key)}, not a tensor")
 
 
+def _output_nodes(graph: Graph) -> dict[str, Node]:
+    """The nodes the output is made of, by name: its node and, through
+    MakeTuple nodes, their elements' nodes. Found walking back from the
+    end (producers come first), without a table of every node (a long
+    graph's would be tens of MB at the build's peak)."""
+    wanted = {graph.output.key} if graph.output.kind is RefKind.NODE else set()
+    found = {}
+    for node in reversed(graph.nodes):
+        if node.name not in wanted:
+            continue
+        found[node.name] = node
+        if node.op is not None and node.op.name in TUPLE_OPS:
+            wanted.update(a.ref.key for a in node.args
+                          if a.ref.kind is RefKind.NODE)
+    return found
+
+
 def _output_leaves(nodes: dict, ref: Ref, where: str):
     """``(where, ref)`` for each element of the output, through MakeTuple
     nodes."""
     node = nodes.get(ref.key) if ref.kind is RefKind.NODE else None
-    if node is None or node.op is None or \
-            node.op.name not in ("MakeTuple", "make_list"):
+    if node is None or node.op is None or node.op.name not in TUPLE_OPS:
         yield where, ref
         return
     for k, arg in enumerate(node.args):
@@ -324,16 +344,16 @@ def _what_value(value) -> str:
     return f"a {type(value).__name__} value"
 
 
-def _output_names(graph: Graph, ref: Ref, count: int) -> list[str]:
+def _output_names(graph: Graph, nodes: dict, ref: Ref, count: int) -> list[str]:
     """Lite names outputs after the producing node's scope name, with
-    ``:k`` for element k > 0 of a tuple-valued node."""
-    nodes = {n.name: n for n in graph.nodes}
+    ``:k`` for element k > 0 of a tuple-valued node (``nodes``:
+    :func:`_output_nodes`)."""
     if ref.kind is RefKind.NODE:
         node = nodes[ref.key]
-        if node.op is not None and node.op.name in ("MakeTuple", "make_list"):
+        if node.op is not None and node.op.name in TUPLE_OPS:
             names = []
             for arg in node.args:
-                names += _output_names(graph, arg.ref,
+                names += _output_names(graph, nodes, arg.ref,
                                        _leaf_count(nodes, arg.ref))
             if len(names) == count:
                 return names

@@ -3,7 +3,10 @@ arguments are put together and where a failing kernel is named.
 
 A step's constant arguments sit in its ``template`` (converted and, for the
 float64 oracle, widened once, when the step is made); the others are read
-from numbered slots at run time, each through its converter. The executor,
+from numbered slots at run time, each through its converter. What a step
+holds per node is kept small (a graph may have millions): steps alike share
+their ``places`` (the positions and converters of the arguments read at run
+time) and, when they have no constants, their template. The executor,
 the reference fallback of fused kernels (passes/fused.py) and bisect's
 shadow run (tools/bisect.py) all run steps made by :func:`kernel_step` with
 :meth:`KernelStep.run`, once per node: one call, as the executor's loop is
@@ -11,6 +14,7 @@ the interpreter's per-node cost.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Callable, NoReturn, Sequence
 
@@ -33,9 +37,18 @@ class KernelStep:
     node: Node
     fn: Callable
     template: list          # positional args; constants filled in
-    dynamic: tuple          # (position, slot, convert or None)
+    places: tuple           # (position, convert or None) of each argument
+                            # read at run time
+    reads: tuple[int, ...]  # the slot each of those is read from
     out: int
     frees: tuple[int, ...] = ()
+
+    @property
+    def dynamic(self) -> tuple:
+        """``(position, slot, convert or None)`` of each argument read at
+        run time."""
+        return tuple((pos, slot, convert) for (pos, convert), slot
+                     in zip(self.places, self.reads))
 
     def run(self, slots: Sequence, hooks: Hooks | None = None) -> Any:
         """The kernel's result on its constants and on the dynamic arguments
@@ -44,7 +57,7 @@ class KernelStep:
         the argument types; a NodeError raised inside (by a fused kernel's
         fallback) already names the node that failed, and passes."""
         args = self.template.copy()
-        for pos, slot, convert in self.dynamic:
+        for (pos, convert), slot in zip(self.places, self.reads):
             value = slots[slot]
             args[pos] = value if convert is None else convert(value)
         if hooks is not None and hooks.before is not None:
@@ -83,15 +96,33 @@ def kernel_step(node: Node, fn: Callable, slot_of: Callable[[Ref], int],
     """The step applying ``fn`` to ``node``'s arguments: constants, mapped
     by ``constant``, go in the template; any other argument is read from
     slot ``slot_of(ref)`` through its converter, then ``widen``."""
-    template, dynamic = [], []
+    template, places, reads = [], [], []
     for pos, arg in enumerate(node.args):
         if arg.ref.kind is RefKind.CONST:
             value = arg.ref.key
             template.append(value if constant is None else constant(value))
         else:
             template.append(None)
-            dynamic.append((pos, slot_of(arg.ref), compose(widen, arg.convert)))
-    return KernelStep(node, fn, template, tuple(dynamic), out)
+            places.append((pos, compose(widen, arg.convert)))
+            reads.append(slot_of(arg.ref))
+    if len(reads) == len(template):     # no constant: nothing to replace
+        template = _no_constants(len(template))
+    return KernelStep(node, fn, template, _shared_places(tuple(places)),
+                      tuple(reads), out)
+
+
+@functools.lru_cache(maxsize=1024)
+def _shared_places(places: tuple) -> tuple:
+    """One tuple per distinct ``places``: most steps of an op share one."""
+    return places
+
+
+@functools.lru_cache(maxsize=64)
+def _no_constants(count: int) -> list:
+    """The template of every step with ``count`` arguments, all read at run
+    time, shared: ``run`` copies it, and ``Program.replace_constants``
+    writes only where a constant is."""
+    return [None] * count
 
 
 def describe(values: Sequence) -> str:

@@ -168,6 +168,10 @@ class CopyStep:
     def dynamic(self) -> tuple:
         return ((0, self.source, None),)
 
+    @property
+    def reads(self) -> tuple:
+        return (self.source,)
+
     def run(self, slots, hooks=None):
         value = slots[self.source]
         return send(value) if self.to == DEVICE else fetch(value)
@@ -185,6 +189,10 @@ class ReleaseStep:
     @property
     def dynamic(self) -> tuple:
         return ((0, self.source, None),)
+
+    @property
+    def reads(self) -> tuple:
+        return (self.source,)
 
     def run(self, slots, hooks=None):
         value = slots[self.source]
@@ -342,7 +350,10 @@ class _Placer:
                 self.steps[-2].tail = False     # the copy follows it
         if not self.keep:
             self._add_releases(self.freeable - {output})
-            assign_frees(self.steps, self.freeable - {output})
+            done = bytearray([1]) * len(self.template)
+            for slot in self.freeable - {output}:
+                done[slot] = 0
+            assign_frees(self.steps, done)
         return dataclasses.replace(self.plan, template=self.template,
                                    steps=self.steps, output=output)
 
@@ -376,8 +387,10 @@ class _Placer:
             for pos, slot, convert in step.dynamic)
         template = [self._constant(value, node, pos) if where == DEVICE
                     else value for pos, value in enumerate(step.template)]
-        self.steps.append(DeviceStep(node, _kernel(op, where), template,
-                                     dynamic, step.out, placement=where))
+        places = tuple((pos, convert) for pos, _, convert in dynamic)
+        reads = tuple(slot for _, slot, _ in dynamic)
+        self.steps.append(DeviceStep(node, _kernel(op, where), template, places,
+                                     reads, step.out, placement=where))
         self.abstracts[step.out] = node.abstract
         self.where[step.out] = self._result_place(where, node, dynamic, step.out)
 

@@ -180,13 +180,16 @@ def _check_nothing_in_place(model: Model) -> None:
     later reads would see the old value, so refuse the model instead."""
     in_place = []
     for graph in model.graphs.values():
+        suspects = [n for n in graph.nodes if n.op is not None
+                    and n.op.family == FAMILY and n.op.name != "Send"
+                    and not n.op.mutates]
+        if not suspects:    # (most graphs: no table of every name read)
+            continue
         read = {a.ref.key for n in graph.nodes for a in n.args
                 if a.ref.kind is RefKind.NODE}
         read |= {graph.output.key} if graph.output.kind is RefKind.NODE else set()
-        in_place += [f"{n.scope or n.name} ({n.op.name})" for n in graph.nodes
-                     if n.op is not None and n.op.family == FAMILY
-                     and n.op.name != "Send" and not n.op.mutates
-                     and n.name not in read]
+        in_place += [f"{n.scope or n.name} ({n.op.name})" for n in suspects
+                     if n.name not in read]
     if in_place:
         raise DistributedError(
             "communication node(s) used in place (their result only feeds "

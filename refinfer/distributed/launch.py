@@ -71,7 +71,7 @@ def apply_thread_budget(threads: int) -> None:
 def mpi_world():
     """This process's rank of the MPI world, set up once (see the module doc)."""
     try:
-        from . import mpi
+        mpi = _start_mpi()
     except ImportError as exc:
         raise DistributedError(
             "this process was launched by mpirun but mpi4py cannot be imported "
@@ -91,6 +91,25 @@ def mpi_world():
         shm.sweep()
     apply_thread_budget(default_threads())
     return world
+
+
+def _start_mpi():
+    """Import refinfer's MPI module, which starts MPI: with neighbours on
+    this machine, under a watch that ends the job if one of them exits
+    before it starts MPI (``start_watch.py``: MPI would wait for it for
+    ever)."""
+    local = local_ranks()
+    if local < 2:
+        from . import mpi
+        return mpi
+    from . import start_watch      # (here: ``-m`` runs it in the watch)
+    watch = start_watch.start(_env_int(RANK_VARS) or 0,
+                              _env_int(SIZE_VARS) or local, local)
+    try:
+        from . import mpi
+    finally:
+        start_watch.stop(watch)
+    return mpi
 
 
 def _abort_on_uncaught_exceptions(mpi) -> None:

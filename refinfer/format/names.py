@@ -7,13 +7,18 @@ own ``op_type`` is the op's name, which some exports prefix with ``S_Prim_``.
 """
 from __future__ import annotations
 
+import functools
+
 REF_PREFIX = "REF::"
 PRIMITIVE_PREFIX = "S_Prim_"
 
 
+@functools.lru_cache(maxsize=4096)
 def applied_target(op_type: str) -> str | None:
     """What a node with ``op_type`` applies (``"REF::MatMul:4"`` ->
-    ``"MatMul:4"``), or None for the legacy encoding (no ``REF::``)."""
+    ``"MatMul:4"``), or None for the legacy encoding (no ``REF::``). One
+    string per distinct ``op_type`` (cached): the nodes of a primitive
+    share it, and a graph may have millions."""
     if not op_type.startswith(REF_PREFIX):
         return None
     return op_type[len(REF_PREFIX):]

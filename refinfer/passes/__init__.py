@@ -38,7 +38,8 @@ PASSES = (fuse_convolutions, fuse_matmuls, fuse_elementwise)
 
 def optimize(model: Model) -> dict[str, Graph]:
     """Every graph of ``model`` rewritten by :data:`PASSES` (new Graph
-    objects; the model itself is not changed)."""
+    objects where a pass fused something; the model itself is not
+    changed)."""
     pinned = set().union(*(g.free_vars for g in model.graphs.values()))
     graphs = {}
     for name, graph in model.graphs.items():

@@ -27,8 +27,15 @@ FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def fuse_elementwise(editor: GraphEditor) -> None:
-    position = {n.name: k for k, n in enumerate(editor.graph.nodes)}
+    positions: dict[str, int] = {}
     dtypes: dict[int, object] = {}      # id(node) -> _dtype, asked up to 4 times
+
+    def position(node: Node) -> int:
+        """The node's index in the graph: the map is made once per graph
+        (a graph of N nodes has up to N roots), at the first group found."""
+        if not positions:
+            positions.update((n.name, k) for k, n in enumerate(editor.graph.nodes))
+        return positions[node.name]
 
     def dtype_of(node: Node):
         if id(node) not in dtypes:      # (nodes live as long as the editor)
@@ -85,12 +92,12 @@ def _takes(node: Node, dtype) -> bool:
         return False
 
 
-def _grow(editor: GraphEditor, root: Node, position: dict,
+def _grow(editor: GraphEditor, root: Node, position: Callable,
           dtype_of: Callable) -> list[Node]:
     """The root and the absorbable producers behind it, in graph order
-    (``position``: node name -> index in the graph, made once per graph: a
-    graph of N nodes has up to N roots; ``dtype_of``: :func:`_dtype`,
-    asked only once a producer could join: most nodes have none)."""
+    (``position``: a node's index in the graph; ``dtype_of``:
+    :func:`_dtype`, asked only once a producer could join: most nodes have
+    none)."""
     members, stack = {root.name: root}, [root]
     while stack:
         node = stack.pop()
@@ -104,7 +111,8 @@ def _grow(editor: GraphEditor, root: Node, position: dict,
             if dtype is not None and found is not None and found == dtype:
                 members[producer.name] = producer
                 stack.append(producer)
-    return sorted(members.values(), key=lambda n: position[n.name])
+    return sorted(members.values(), key=position) if len(members) > 1 \
+        else [root]
 
 
 class Chain:

@@ -12,6 +12,7 @@ model accepts.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable
 
 from ..graph import Arg, Graph, Node, Ref, RefKind
@@ -77,24 +78,32 @@ def fused_node(nodes: list[Node], fast: Callable, inputs: list[Ref],
 
 
 class GraphEditor:
-    """Replace groups of nodes of one graph by fused nodes."""
+    """Replace groups of nodes of one graph by fused nodes. Its tables (an
+    entry or two per node) are made at the first question: a pass that
+    finds nothing to fuse (no convolution in the graph) never asks."""
 
     def __init__(self, graph: Graph, pinned: set[str]):
         self.graph = graph
-        self.by_name = {n.name: n for n in graph.nodes}
-        # node name -> the node reading its value, None when read more than
-        # once (by one node or several); absent when nothing reads it
-        self.reader: dict[str, Node | None] = {}
-        for node in graph.nodes:
-            for ref in _refs(node):
-                if ref.kind is RefKind.NODE:
-                    self.reader[ref.key] = \
-                        None if ref.key in self.reader else node
         self.escaping = set(pinned)   # read by other graphs or the output
         if graph.output.kind is RefKind.NODE:
             self.escaping.add(graph.output.key)
         self.replaced: dict[str, Node] = {}   # last name -> fused node
         self.removed: set[str] = set()
+
+    @functools.cached_property
+    def by_name(self) -> dict[str, Node]:
+        return {n.name: n for n in self.graph.nodes}
+
+    @functools.cached_property
+    def reader(self) -> dict[str, Node | None]:
+        """Node name -> the node reading its value, None when read more
+        than once (by one node or several); absent when nothing reads it."""
+        reader: dict[str, Node | None] = {}
+        for node in self.graph.nodes:
+            for ref in _refs(node):
+                if ref.kind is RefKind.NODE:
+                    reader[ref.key] = None if ref.key in reader else node
+        return reader
 
     def producer(self, ref: Ref) -> Node | None:
         """The live node behind ``ref``, if it is a node of this graph."""
@@ -122,9 +131,13 @@ class GraphEditor:
         self.replaced[nodes[-1].name] = fused
 
     def result(self) -> Graph:
-        nodes = [self.replaced.get(n.name, n) for n in self.graph.nodes
-                 if n.name not in self.removed]
+        """The graph with the fused nodes (the graph itself when nothing
+        was fused)."""
         g = self.graph
+        if not self.replaced:
+            return g
+        nodes = [self.replaced.get(n.name, n) for n in g.nodes
+                 if n.name not in self.removed]
         return Graph(g.name, g.inputs, nodes, g.output, g.output_info,
                      g.free_vars)
 

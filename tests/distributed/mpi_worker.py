@@ -6,6 +6,8 @@
     mpi_worker.py kernel-error CASE    a kernel of rank 1 raises (MatMul, before the AllReduce)
     mpi_worker.py kill CASE            rank 1 is killed (SIGKILL) before predicting
     mpi_worker.py exit CASE            rank 1 calls sys.exit(3) before predicting
+    mpi_worker.py early-exit CASE      rank 1 calls sys.exit(3) first thing, before MPI
+                                       starts in it
     mpi_worker.py stuck CASE           rank 1 stops answering (sleeps) before predicting;
                                        the ranks' config sets [distributed] timeout_s = 2
     mpi_worker.py elsewhere CASE       rank 1 waits for a message from rank 0 instead of
@@ -91,6 +93,9 @@ def info() -> None:
 
 def main() -> None:
     mode = sys.argv[1]
+    if mode == "early-exit" and os.environ.get("PMI_RANK") == "1":  # (MPICH's)
+        print("rank 1: exiting with status 3 before MPI starts", flush=True)
+        sys.exit(3)
     if mode == "cases":
         run_cases(sys.argv[2], sys.argv[3:])
     elif mode == "collectives":

@@ -112,6 +112,20 @@ def test_an_exiting_or_stuck_rank_ends_the_job(mode, error):
         assert "rank 1: exiting with status 3" in job.stdout, _explain(job)
 
 
+def test_a_rank_exiting_before_mpi_starts_ends_the_job():
+    """Rank 1 calls sys.exit(3) before it starts MPI, while rank 0 starts MPI
+    (which waits for every rank): the job ends within 10 s, with rank 1's
+    output and rank 0 saying why (it used to hang for ever in MPI_Init)."""
+    start = time.monotonic()
+    job = mpirun(2, "early-exit", "mlp_col_row", timeout=60)
+    elapsed = time.monotonic() - start
+    assert job.returncode != 0, _explain(job)
+    assert elapsed < FAILURE_DEADLINE_S, _explain(job)
+    assert "rank 1: exiting with status 3 before MPI starts" in job.stdout, _explain(job)
+    assert ("refinfer: rank 0 of 2: 1 of the 2 ranks on this machine exited before MPI "
+            "started (see their output)") in job.stderr, _explain(job)
+
+
 def test_an_aborting_rank_waits_until_mpirun_read_its_output(tmp_path):
     """MPICH drops output still in a rank's pipe when the job aborts: the
     failing rank waits for a late reader, and only ``timeout`` for a reader

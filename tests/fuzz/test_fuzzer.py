@@ -181,7 +181,7 @@ def test_a_librarys_own_handled_exception_is_not_the_culprit():
     own; the kernel step wraps the IndexError, which is the culprit."""
     node = SimpleNamespace(scope="n", name="n", op_name="Split", op=None)
     step = KernelStep(node=node, fn=np.split, template=[np.zeros(2), 2, 3],
-                      dynamic=(), out=0)
+                      places=(), reads=(), out=0)
     exc = _raised(step.run, [])
     assert isinstance(exc.__cause__.__context__, TypeError)
     outcome, signature, culprit = worker.classify(exc)

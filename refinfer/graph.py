@@ -10,8 +10,8 @@ What happens here, once per model:
   they are arguments of the bound graph, which declares its monad inputs);
 - ops that write an input in place (``registry.OpDef.mutates``) are run
   as functions: a ``Load(x, U)`` whose state ``U`` comes after such an op
-  on ``x`` reads that op's result (element k of it when the op writes
-  several inputs and ``x`` is its k-th);
+  on ``x``, or a ``Depend(x, op)``, reads that op's result (element k of it
+  when the op writes several inputs and ``x`` is its k-th);
 - each primitive application binds its arguments to the op's signature, from
   node inputs (PRIMITIVE_FUNCTION) or inputs + attributes (PRIMITIVE), and
   constant arguments are normalised by the op's converters;
@@ -226,29 +226,42 @@ class _GraphBuilder:
         """``Load(x, U)``: if the state ``U`` was last updated by an op that
         wrote ``x`` in place (walking U's UpdateState chain back), the load
         reads that op's result, which our kernels return instead (element k
-        of it when ``x`` is the k-th of several inputs the op writes)."""
+        of it when ``x`` is the k-th of several inputs the op writes).
+        ``Depend(x, w)``, ``w`` such an op on ``x``, reads it the same way:
+        MindSpore's ``ops.depend(param, write)`` is the parameter after it."""
         prim = self.symbols.primitive_of(raw)
-        if prim is None or prim.op_type != "Load" or len(raw.inputs) < 2:
+        if prim is None or len(raw.inputs) < 2:
+            return
+        if prim.op_type == "Load":
+            writers = self._state_updates(raw.inputs[1])
+        elif prim.op_type == "Depend":
+            writers = reversed(raw.inputs[1:])
+        else:
             return
         source = self.resolve(raw.inputs[0])
-        state, seen = raw.inputs[1], set()
+        for value in writers:
+            written = self._written_in_place(value, source)
+            if written is None:
+                continue
+            op, k = written
+            if isinstance(op.mutates, str):
+                self.aliases[raw.name] = Ref(RefKind.ALIAS, value)
+            else:       # a node of its own now, no alias of x
+                del self.aliases[raw.name]
+                self.elements[raw.name] = (value, k)
+            return
+
+    def _state_updates(self, state: str) -> Iterator[str]:
+        """What the UpdateState chain ending at ``state`` recorded, latest
+        first."""
+        seen = set()
         while state in self.raw_nodes and state not in seen:
             seen.add(state)
             update = self.raw_nodes[state]
             update_prim = self.symbols.primitive_of(update)
             if update_prim is None or update_prim.op_type not in TOKEN_OPS:
                 return
-            for value in reversed(update.inputs[1:]):
-                written = self._written_in_place(value, source)
-                if written is None:
-                    continue
-                op, k = written
-                if isinstance(op.mutates, str):
-                    self.aliases[raw.name] = Ref(RefKind.ALIAS, value)
-                else:       # a node of its own now, no alias of x
-                    del self.aliases[raw.name]
-                    self.elements[raw.name] = (value, k)
-                return
+            yield from reversed(update.inputs[1:])
             state = update.inputs[0] if update.inputs else None
 
     def _written_in_place(self, name: str,

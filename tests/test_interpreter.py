@@ -197,11 +197,12 @@ def _write_both(x, a, b):
 def test_loads_after_a_write_of_two_parameters_read_their_own_new_value(monkeypatch):
     """``mutates`` naming two parameters (ReshapeAndCache's two caches): a
     Load after the writer's UpdateState reads element k of its result for
-    the k-th parameter; a Load before it reads the parameter itself."""
+    the k-th parameter, as does ``Depend(b, writer)``; a Load before it
+    reads the parameter itself."""
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
     registry.register("WriteBoth", family="nn", mutates=("a", "b"))(_write_both)
     prims = {f"{p}:1": Primitive(f"{p}:1", p, {}, p == "WriteBoth")
-             for p in ("WriteBoth", "UpdateState", "Load", "MakeTuple")}
+             for p in ("WriteBoth", "UpdateState", "Load", "Depend", "MakeTuple")}
     tensor = Abstract("tensor", (2,), np.dtype("float32"))
 
     def node(name, prim, *inputs):
@@ -210,14 +211,16 @@ def test_loads_after_a_write_of_two_parameters_read_their_own_new_value(monkeypa
              node("write", "WriteBoth", "x", "a", "b", "u"),
              node("u2", "UpdateState", "u", "write"),
              node("new_b", "Load", "b", "u2"), node("new_a", "Load", "a", "u2"),
-             node("out", "MakeTuple", "old_a", "new_a", "new_b")]
+             node("b_after", "Depend", "b", "write"),
+             node("out", "MakeTuple", "old_a", "new_a", "new_b", "b_after")]
     raw = RawGraph("main", [ValueInfo("x", tensor)], nodes, {"u": MONAD},
                    {"a": np.array([1, 2], np.float32),
                     "b": np.array([10, 20], np.float32)}, ValueInfo("out", tensor))
     model = build_model(MindIRFile("two.mindir", [raw], prims, 1, "2.7.1"))
     getters = {n.name: [a.ref.key for a in n.args] for n in model.main.nodes
                if n.op_name == "TupleGetItem"}
-    assert getters == {"new_a": ["write", 0], "new_b": ["write", 1]}
+    assert getters == {"new_a": ["write", 0], "new_b": ["write", 1],
+                       "b_after": ["write", 1]}
     program = cpu_plan.compile_model(model, "reference")
     got = executor.flatten(executor.run(program, [np.array([5, 7], np.float32)]))
-    assert [g.tolist() for g in got] == [[1, 2], [6, 9], [5, 13]]
+    assert [g.tolist() for g in got] == [[1, 2], [6, 9], [5, 13], [5, 13]]

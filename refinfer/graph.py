@@ -10,7 +10,8 @@ What happens here, once per model:
   they are arguments of the bound graph, which declares its monad inputs);
 - ops that write an input in place (``registry.OpDef.mutates``) are run
   as functions: a ``Load(x, U)`` whose state ``U`` comes after such an op
-  on ``x`` reads that op's result;
+  on ``x``, or a ``Depend(x, op)``, reads that op's result (element k of it
+  when the op writes several inputs and ``x`` is its k-th);
 - each primitive application binds its arguments to the op's signature, from
   node inputs (PRIMITIVE_FUNCTION) or inputs + attributes (PRIMITIVE), and
   constant arguments are normalised by the op's converters;
@@ -186,6 +187,9 @@ class _GraphBuilder:
         self.inputs = {info.name: i for i, info in enumerate(raw.inputs)}
         self.raw_nodes = {n.name: n for n in raw.nodes}
         self.aliases: dict[str, Ref] = {}
+        # Load name -> (writer, k): the load reads element k of the writer's
+        # result (an op that writes several inputs in place)
+        self.elements: dict[str, tuple[str, int]] = {}
         self.nodes: dict[str, Node] = {}
         # One plain Arg (and its Ref) per node name, shared by every reader:
         # both are immutable, and a long graph would make one of each per
@@ -201,7 +205,9 @@ class _GraphBuilder:
 
     def bind_nodes(self) -> None:
         for raw in self.raw.nodes:
-            if raw.name not in self.aliases:
+            if raw.name in self.elements:
+                self.nodes[raw.name] = self._element(raw, *self.elements[raw.name])
+            elif raw.name not in self.aliases:
                 self.nodes[raw.name] = self._node(raw)
         self.output = self.resolve(self.raw.output.name)
 
@@ -243,34 +249,62 @@ class _GraphBuilder:
     def _read_after_in_place_write(self, raw: RawNode) -> None:
         """``Load(x, U)``: if the state ``U`` was last updated by an op that
         wrote ``x`` in place (walking U's UpdateState chain back), the load
-        reads that op's result, which our kernels return instead."""
+        reads that op's result, which our kernels return instead (element k
+        of it when ``x`` is the k-th of several inputs the op writes).
+        ``Depend(x, w)``, ``w`` such an op on ``x``, reads it the same way:
+        MindSpore's ``ops.depend(param, write)`` is the parameter after it."""
         prim = self.symbols.primitive_of(raw)
-        if prim is None or prim.op_type != "Load" or len(raw.inputs) < 2:
+        if prim is None or len(raw.inputs) < 2:
+            return
+        if prim.op_type == "Load":
+            writers = self._state_updates(raw.inputs[1])
+        elif prim.op_type == "Depend":
+            writers = reversed(raw.inputs[1:])
+        else:
             return
         source = self.resolve(raw.inputs[0])
-        state, seen = raw.inputs[1], set()
+        for value in writers:
+            written = self._written_in_place(value, source)
+            if written is None:
+                continue
+            op, k = written
+            if isinstance(op.mutates, str):
+                self.aliases[raw.name] = Ref(RefKind.ALIAS, value)
+            else:       # a node of its own now, no alias of x
+                del self.aliases[raw.name]
+                self.elements[raw.name] = (value, k)
+            return
+
+    def _state_updates(self, state: str) -> Iterator[str]:
+        """What the UpdateState chain ending at ``state`` recorded, latest
+        first."""
+        seen = set()
         while state in self.raw_nodes and state not in seen:
             seen.add(state)
             update = self.raw_nodes[state]
             update_prim = self.symbols.primitive_of(update)
             if update_prim is None or update_prim.op_type not in TOKEN_OPS:
                 return
-            for value in reversed(update.inputs[1:]):
-                if self._writes_in_place(value, source):
-                    self.aliases[raw.name] = Ref(RefKind.ALIAS, value)
-                    return
+            yield from reversed(update.inputs[1:])
             state = update.inputs[0] if update.inputs else None
 
-    def _writes_in_place(self, name: str, source: Ref) -> bool:
-        """Whether node ``name`` applies an op that writes ``source`` in place."""
+    def _written_in_place(self, name: str,
+                          source: Ref) -> tuple[registry.OpDef, int] | None:
+        """(op, k) when node ``name`` applies an op that writes ``source``
+        in place as its k-th written parameter (``OpDef.written``)."""
         raw = self.raw_nodes.get(name)
         prim = raw and self.symbols.primitive_of(raw)
         op_name = prim.op_name if prim else ""
         if not registry.has_op(op_name) or not registry.get_op(op_name).mutates:
-            return False
+            return None
         op = registry.get_op(op_name)
-        index = [p.name for p in op.params].index(op.mutates)
-        return index < len(raw.inputs) and self.resolve(raw.inputs[index]) == source
+        positions = [p.name for p in op.params]
+        for k, param in enumerate(op.written):
+            index = positions.index(param)
+            if index < len(raw.inputs) and _same(self.resolve(raw.inputs[index]),
+                                                 source):
+                return op, k
+        return None
 
     def resolve(self, name: str) -> Ref:
         """The source of the value called ``name`` in this graph."""
@@ -347,6 +381,13 @@ class _GraphBuilder:
         return Node(raw.name, raw.scope, None,
                     tuple(map(self.plain_arg, args)), callee, raw.abstract)
 
+    def _element(self, raw: RawNode, writer: str, k: int) -> Node:
+        """A ``Load`` that reads element ``k`` of ``writer``'s result."""
+        getter = registry.get_op("TupleGetItem")
+        args = _bind(getter, None, [self.resolve(writer), Ref(RefKind.CONST, k)],
+                     self.plain_arg)
+        return Node(raw.name, raw.scope, getter, tuple(args), None, raw.abstract)
+
     def _apply(self, raw: RawNode, prim, args: list[Ref]) -> Node:
         op_name = prim.op_name
         while args and args[-1].is_monad and op_name not in GRAPH_ARGUMENT_OPS:
@@ -417,6 +458,14 @@ class _GraphBuilder:
         node = self.nodes[name]
         return iter(node.args) if node.callee is None \
             else chain(node.args, [Arg(node.callee)])
+
+
+def _same(one: Ref, other: Ref) -> bool:
+    """Whether two refs name one value: a constant (a weight) by identity,
+    as ``==`` on two arrays compares their elements."""
+    if one.kind is RefKind.CONST or other.kind is RefKind.CONST:
+        return one.kind is other.kind and one.key is other.key
+    return one == other
 
 
 def _bind(op: registry.OpDef, prim, args: list[Ref],

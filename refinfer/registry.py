@@ -61,12 +61,19 @@ class OpDef:
     recipe: Any = None          # its elementwise program (fusable ops)
     side_effect: bool = False   # runs even when no output depends on it
     no_kernel: str = ""         # why the reference is the fast path (NO_KERNEL_REASONS)
-    mutates: str = ""           # the parameter MindSpore writes in place (we return it)
+    # the parameter MindSpore writes in place (we return it), or a tuple of
+    # several (we return the tuple of their new values, in that order)
+    mutates: str | tuple[str, ...] = ""
     operands: tuple[int, ...] = ()  # positions that take a tensor or a number
     # backend -> (kernel, reference, kernel(backend)): made once per pair,
     # shared by every node of the op
     _runners: dict[str, tuple] = field(default_factory=dict, repr=False,
                                        compare=False)
+
+    @property
+    def written(self) -> tuple[str, ...]:
+        """The parameters the op writes in place (``mutates`` as a tuple)."""
+        return _names(self.mutates)
 
     @property
     def doc(self) -> str:
@@ -171,7 +178,8 @@ def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
              convert: dict[str, Callable] | None = None,
              kernels: dict[str, Callable] | None = None, recipe: Any = None,
              side_effect: bool = False, no_kernel: str = "",
-             mutates: str = "", sequences: tuple[str, ...] = ()):
+             mutates: str | tuple[str, ...] = "",
+             sequences: tuple[str, ...] = ()):
     """Register a NumPy reference function under one or more primitive names.
 
     ``family``: coverage-table grouping ("elementwise", "nn", ...).
@@ -190,7 +198,9 @@ def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
     kernel (defaults by family, FAMILY_NO_KERNEL).
     ``mutates``: the parameter MindSpore's kernel writes in place; ours
     returns the new value instead, and the graph builder makes later
-    ``Load``s of that input read it.
+    ``Load``s of that input read it. A tuple names several (ReshapeAndCache's
+    two caches): ours returns the tuple of their new values, and a later
+    ``Load`` of the k-th reads element k.
     ``sequences``: required parameters of an op of VALUE_FAMILIES that take
     something other than a tensor or a number, unconverted.
     """
@@ -203,7 +213,7 @@ def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
         params = _params_of(fn)
         known = {p.name for p in params}
         for target in [*(attrs or {}).values(), *(convert or {}),
-                       *([mutates] if mutates else []), *sequences]:
+                       *_names(mutates), *sequences]:
             if target not in known:
                 raise TypeError(f"{fn.__qualname__}: no parameter {target!r}")
         fast = dict(kernels or {})
@@ -243,6 +253,13 @@ def register_variant(of: str, *names: str, wrap: Callable,
             base, name=name, reference=wrap(base.reference, name),
             kernels={k: wrap(fn, name) for k, fn in base.kernels.items()},
             recipe=None, mutates=mutates, _runners={})
+
+
+def _names(mutates: str | tuple[str, ...]) -> tuple[str, ...]:
+    """``mutates`` as a tuple of parameter names (empty for none)."""
+    if isinstance(mutates, str):
+        return (mutates,) if mutates else ()
+    return tuple(mutates)
 
 
 def _operands(family: str, params: tuple[Param, ...], convert,

@@ -7,11 +7,15 @@ import sys
 import numpy as np
 import pytest
 
-from refinfer import registry, runtime
+from refinfer import executor, registry, runtime
+from refinfer import plan as cpu_plan
 from refinfer.errors import NodeError
 from refinfer.executor import Hooks
 from refinfer.format import schema
-from refinfer.graph import RefKind
+from refinfer.format.reader import (MindIRFile, Primitive, RawGraph, RawNode,
+                                    ValueInfo)
+from refinfer.format.values import MONAD, Abstract
+from refinfer.graph import RefKind, build_model
 from refinfer.runtime import LoadedModel
 
 from golden_cases import assert_close, golden_case
@@ -183,3 +187,40 @@ def test_the_build_benchmark_chains_compute_what_they_say(op, expected, backend,
     x = np.linspace(-2, 2, 8, dtype=np.float32).reshape(2, 4)
     model = LoadedModel(str(path), backend)
     np.testing.assert_allclose(model.run([x])[0], expected(x), rtol=1e-6)
+
+
+def _write_both(x, a, b):
+    """A test op writing ``a`` and ``b`` in place: a + x and b - x."""
+    return a + x, b - x
+
+
+def test_loads_after_a_write_of_two_parameters_read_their_own_new_value(monkeypatch):
+    """``mutates`` naming two parameters (ReshapeAndCache's two caches): a
+    Load after the writer's UpdateState reads element k of its result for
+    the k-th parameter, as does ``Depend(b, writer)``; a Load before it
+    reads the parameter itself."""
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    registry.register("WriteBoth", family="nn", mutates=("a", "b"))(_write_both)
+    prims = {f"{p}:1": Primitive(f"{p}:1", p, {}, p == "WriteBoth")
+             for p in ("WriteBoth", "UpdateState", "Load", "Depend", "MakeTuple")}
+    tensor = Abstract("tensor", (2,), np.dtype("float32"))
+
+    def node(name, prim, *inputs):
+        return RawNode(name, f"REF::{prim}:1", list(inputs), name, tensor)
+    nodes = [node("old_a", "Load", "a", "u"),
+             node("write", "WriteBoth", "x", "a", "b", "u"),
+             node("u2", "UpdateState", "u", "write"),
+             node("new_b", "Load", "b", "u2"), node("new_a", "Load", "a", "u2"),
+             node("b_after", "Depend", "b", "write"),
+             node("out", "MakeTuple", "old_a", "new_a", "new_b", "b_after")]
+    raw = RawGraph("main", [ValueInfo("x", tensor)], nodes, {"u": MONAD},
+                   {"a": np.array([1, 2], np.float32),
+                    "b": np.array([10, 20], np.float32)}, ValueInfo("out", tensor))
+    model = build_model(MindIRFile("two.mindir", [raw], prims, 1, "2.7.1"))
+    getters = {n.name: [a.ref.key for a in n.args] for n in model.main.nodes
+               if n.op_name == "TupleGetItem"}
+    assert getters == {"new_a": ["write", 0], "new_b": ["write", 1],
+                       "b_after": ["write", 1]}
+    program = cpu_plan.compile_model(model, "reference")
+    got = executor.flatten(executor.run(program, [np.array([5, 7], np.float32)]))
+    assert [g.tolist() for g in got] == [[1, 2], [6, 9], [5, 13], [5, 13]]

@@ -1,6 +1,6 @@
 """The Ascend inference ops run as a CPU oracle (issue 14, part 4) against
 float64 formulas; their golden cases (golden/ops/rms_norm*, add_rms_norm,
-rope_*) hold independent float64 outputs, as MindSpore has no CPU kernel
+rope_*, reshape_and_cache*) hold independent float64 outputs, as MindSpore has no CPU kernel
 for them."""
 import numpy as np
 import pytest
@@ -310,6 +310,45 @@ def test_paged_attention_reads_its_blocks(call, rng):
     with pytest.raises(ValueError, match=r"PagedAttention: alibi_mask is not supported"):
         call("PagedAttention", q, cache_k, cache_v, tables, np.array([3, 2], np.int32),
              None, None, None, None, np.zeros((2, 3), np.float32))
+
+
+def test_reshape_and_cache_writes_slots_and_leaves_the_caches_alone(call, rng):
+    key_cache, value_cache = (rng.standard_normal((2, 3, 2, 4)).astype(np.float16)
+                              for _ in range(2))
+    before = key_cache.copy()
+    key = rng.standard_normal((1, 2, 8)).astype(np.float16)       # (B, S, H)
+    value = rng.standard_normal((2, 8)).astype(np.float16)        # (T, H)
+    new_k, new_v = call("ReshapeAndCache", key, value, key_cache, value_cache,
+                        np.array([4, 0], np.int32))
+    np.testing.assert_array_equal(key_cache, before)              # a new array
+    np.testing.assert_array_equal(new_k[1, 1], key[0, 0].reshape(2, 4))  # slot 4
+    np.testing.assert_array_equal(new_v[0, 0], value[1].reshape(2, 4))   # slot 0
+    untouched = np.ones((2, 3), bool)
+    untouched[1, 1] = untouched[0, 0] = False
+    np.testing.assert_array_equal(new_k[untouched], key_cache[untouched])
+    keys_only = call("ReshapeAndCache", key, None, key_cache, None,
+                     np.array([5, 1], np.int32))
+    assert keys_only[1] is None
+    np.testing.assert_array_equal(keys_only[0][0, 1], key[0, 1].reshape(2, 4))
+
+
+@pytest.mark.parametrize("key_shape,slots,message", [
+    ((2, 8), [6, -1], r"slot_mapping must lie in \[0, 6\) \(num_blocks \* "
+                      r"block_size\), got \[6, -1\]"),
+    ((2, 2, 4), [0, 1], r"key must be \(2 tokens \(slot_mapping's length\), 8\) "
+                        r"or \(batch, seq, 8\) for key_cache \[2, 3, 2, 4\], got "
+                        r"\[2, 2, 4\]"),
+    ((3, 8), [0, 1], r"key must be \(2 tokens"),
+])
+def test_reshape_and_cache_errors(call, key_shape, slots, message):
+    cache = np.zeros((2, 3, 2, 4), np.float32)
+    with pytest.raises(ValueError, match="ReshapeAndCache: " + message):
+        call("ReshapeAndCache", np.ones(key_shape, np.float32), None, cache, None,
+             np.array(slots, np.int32))
+    with pytest.raises(ValueError, match=r"value and value_cache go together, got "
+                       r"value \[2, 8\] and value_cache None"):
+        call("ReshapeAndCache", np.ones((2, 8), np.float32), np.ones((2, 8), np.float32),
+             cache, None, np.array([0, 1], np.int32))
 
 
 def test_grouped_matmul_modes_and_errors(call, rng):

@@ -1,5 +1,5 @@
 """PixelShuffle, BoundingBoxEncode / BoundingBoxDecode, IOU, HammingWindow,
-SubAndFilter and Print against loops and formulas written apart, with their
+SubAndFilter, UpdateCache and Print against loops and formulas written apart, with their
 clear errors. PixelShuffle has no golden case (MindSpore's CPU graph mode
 exports it as Reshape and Transpose), so its loop here is its check."""
 import math
@@ -99,6 +99,38 @@ def test_sub_and_filter(call):
     with pytest.raises(ValueError, match=r"SubAndFilter: input_x must be 1-D, got "
                        r"shape \[7, 1\]"):
         call("SubAndFilter", ids[:, None], 5, 2)
+
+
+def test_update_cache_skips_ids_out_of_range_and_keeps_its_input(call):
+    cache = np.arange(15, dtype=np.float32).reshape(5, 3)
+    updates = -1 - np.arange(12, dtype=np.float32).reshape(4, 3)
+    new = call("UpdateCache", cache, np.array([3, -1, 4, 3], np.int32), updates, 4)
+    want = cache.copy()
+    want[3] = updates[3]                    # id 3 twice: the last wins
+    np.testing.assert_array_equal(new, want)
+    assert cache[3].tolist() == [9, 10, 11]     # a new array, the input kept
+
+
+def test_update_cache_copies_runs_of_updates_shape_1(call):
+    """MindSpore's CPU kernel: L = updates.shape[1] elements per id, at id * L
+    (numbers from MindSpore 2.7.1 on a (4, 2, 3) cache)."""
+    cache = np.arange(24, dtype=np.float32).reshape(4, 2, 3)
+    updates = -1 - np.arange(12, dtype=np.float32).reshape(2, 2, 3)
+    new = call("UpdateCache", cache, np.array([1, 0], np.int32), updates, 4)
+    assert new.reshape(-1)[:6].tolist() == [-3, -4, -1, -2, 4, 5]
+    np.testing.assert_array_equal(new.reshape(-1)[6:], cache.reshape(-1)[6:])
+
+
+@pytest.mark.parametrize("ids,updates_shape,max_num,message", [
+    ([1], (1,), 4, r"updates must be at least 2-D, got shape \[1\]"),
+    ([1, 2], (1, 3), 4, r"updates \[1, 3\] hold fewer than 2 ids \(indices \[2\]\) "
+                        r"of 3 elements"),
+    ([1, 6], (2, 3), 9, r"max_num 9 reaches past input_x \[5, 3\]: ids \[6\]"),
+])
+def test_update_cache_errors(call, ids, updates_shape, max_num, message):
+    with pytest.raises(ValueError, match="UpdateCache: " + message):
+        call("UpdateCache", np.zeros((5, 3), np.float32), np.array(ids, np.int32),
+             np.ones(updates_shape, np.float32), max_num)
 
 
 def test_print_writes_to_stderr(capsys):

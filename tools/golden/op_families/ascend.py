@@ -3,6 +3,9 @@ no CPU kernel, so every output here is an independent float64 NumPy computation 
 documented semantics (written without refinfer), rounded to the output dtype; each
 case's description says so.
 """
+import dataclasses
+
+import make_golden
 import mindspore as ms
 import numpy as np
 from mindspore import nn, ops
@@ -543,4 +546,92 @@ CASES += [
            "An LLM decoder block of Ascend ops (RmsNorm, rotary embedding, causal "
            "grouped-query FlashAttentionScore, Swiglu MLP)" + FLOAT64_NOTE,
            reference=decoder_block_reference, cell=DecoderBlock),
+]
+
+
+# --------------------------------------------------------------------------
+# ReshapeAndCache writes a Parameter pair in place: the paged key and value
+# caches of an LLM's decode step. make_golden overwrites every Parameter with
+# seeded values before the export; the references draw them again.
+# --------------------------------------------------------------------------
+CACHE = dict(blocks=3, block_size=4, kv_heads=2, head_dim=8)
+
+
+def seeded_parameters(case):
+    """``case``'s Parameters as make_golden.make_case sets them (its seed)."""
+    net = case.cell()
+    make_golden.randomize_parameters(net, np.random.default_rng([case.seed, 0]),
+                                     make_golden.Case.conv_gain)
+    return [p.asnumpy() for p in net.get_parameters()]
+
+
+class CacheWrite(nn.Cell):
+    """ReshapeAndCache into two float16 Parameter caches; returns both caches
+    (read after the write) and the op's own output."""
+
+    def __init__(self):
+        super().__init__()
+        shape = tuple(CACHE.values())
+        self.key_cache = ms.Parameter(ms.Tensor(np.zeros(shape, np.float16)))
+        self.value_cache = ms.Parameter(ms.Tensor(np.zeros(shape, np.float16)))
+        self.write = ops.auto_generate.ReshapeAndCache()
+
+    def construct(self, key, value, slots):
+        out = self.write(key, value, self.key_cache, self.value_cache, slots)
+        return ops.depend(self.key_cache, out), ops.depend(self.value_cache, out)
+
+
+class CachedDecode(CacheWrite):
+    """The LLM decode step: write this step's keys and values, then
+    PagedAttention (4 query / 2 key-value heads) over the updated caches."""
+
+    def __init__(self):
+        super().__init__()
+        self.attention = ops.auto_generate.PagedAttention(4, 0.5, CACHE["kv_heads"])
+
+    def construct(self, query, key, value, slots, block_tables, context_lens):
+        out = self.write(key, value, self.key_cache, self.value_cache, slots)
+        query = ops.depend(query, out)
+        return self.attention(query, self.key_cache, self.value_cache, block_tables,
+                              context_lens)
+
+
+def cache_write_reference(key_cache, value_cache, key, value, slots):
+    """Token by token: slot s is row s % block_size of block s // block_size."""
+    caches = [key_cache.copy(), value_cache.copy()]
+    for cache, new in zip(caches, (key, value)):
+        rows = new.reshape(len(slots), CACHE["kv_heads"], CACHE["head_dim"])
+        for token, slot in enumerate(slots):
+            for head in range(CACHE["kv_heads"]):
+                for d in range(CACHE["head_dim"]):
+                    cache[slot // CACHE["block_size"], slot % CACHE["block_size"],
+                          head, d] = rows[token, head, d]
+    return caches
+
+
+def cache_case(name, cell, expr_inputs, description, reference):
+    """An OpCase of ``cell`` whose reference also gets the seeded caches."""
+    case = OpCase(name, ("ReshapeAndCache",) + (("PagedAttention",) if cell is
+                                                CachedDecode else ()),
+                  None, expr_inputs, description + FLOAT64_NOTE, cell=cell)
+    return dataclasses.replace(
+        case, reference=lambda *arrays: reference(*seeded_parameters(case), *arrays))
+
+
+CASES += [
+    cache_case("reshape_and_cache", CacheWrite,
+               [t((1, 3, 16), "float16", -1, 1), t((1, 3, 16), "float16", -1, 1),
+                fixed([5, 0, 11], "int32")],
+               "ReshapeAndCache of 3 tokens (batch, seq, hidden) into float16 "
+               "caches (3 blocks of 4, 2 heads, head_dim 8) at slots 5, 0, 11; outputs: "
+               "the caches read after the write", cache_write_reference),
+    cache_case("reshape_and_cache_paged_attention", CachedDecode,
+               [t((2, 32), "float16", -1, 1), t((2, 16), "float16", -1, 1),
+                t((2, 16), "float16", -1, 1), fixed([6, 9], "int32"),
+                fixed([[0, 1, -1], [1, 0, 2]], "int32"), fixed([7, 10], "int32")],
+               "The LLM decode step: ReshapeAndCache of 2 tokens (num_tokens, hidden) at "
+               "slots 6 and 9, then PagedAttention (4 query / 2 key-value heads) reading "
+               "the updated caches, each token's new key the last of its context",
+               lambda kc, vc, q, k, v, slots, tables, lens: paged_reference(
+                   q, *cache_write_reference(kc, vc, k, v, slots), tables, lens)),
 ]

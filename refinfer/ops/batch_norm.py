@@ -35,6 +35,9 @@ def batch_norm(x, scale, bias, mean, variance, is_training=False,
 
     y has x's dtype; float16 inputs are computed in float32.
     """
+    if x.ndim < 2:
+        raise ValueError(f"BatchNorm: x must have rank >= 2 (batch, channels, "
+                         f"...), got shape {x.shape}")
     axis = x.ndim - 1 if data_format == "NHWC" else 1
     shape = [1] * x.ndim
     shape[axis] = x.shape[axis]

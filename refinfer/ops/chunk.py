@@ -2,7 +2,7 @@
 from refinfer import args
 from refinfer.registry import register
 
-from ._ref.common import ALL
+from ._ref.common import ALL, require_tensors
 from ._ref.shape import even_sizes, split_sizes
 
 
@@ -19,7 +19,8 @@ def chunk(input, chunks, dim=0):
     Arguments: input; chunks (int > 0); dim=0 (negative allowed). All dtypes.
     ChunkView (the view form mint exports) gives the same pieces.
     """
-    chunks = int(chunks)
+    require_tensors("Chunk", input=input)
+    chunks = args.integer(chunks)
     if chunks <= 0:
         raise ValueError(f"Chunk: chunks must be > 0, got {chunks}")
     length = input.shape[int(dim)]

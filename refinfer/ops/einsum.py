@@ -1,6 +1,7 @@
 """Einsum."""
 import numpy as np
 
+from refinfer.errors import describe_value
 from refinfer.registry import register
 
 from ._ref.common import NUMBERS, compute_dtype
@@ -19,6 +20,9 @@ def einsum(inputs, equation):
     MindSpore 2.7.1 cannot run ops.Einsum on CPU; mint.einsum exports
     ExpandDims / TransposeView / Reshape / BatchMatMulExt instead.
     """
+    if not isinstance(equation, str):
+        raise TypeError(f"Einsum: equation must be a string, got "
+                        f"{describe_value(equation)}")
     dtype = np.result_type(*inputs)
     work = compute_dtype(dtype)
     # optimize: contractions go pairwise through BLAS (np.tensordot)

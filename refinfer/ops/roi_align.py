@@ -50,7 +50,7 @@ def roi_align(features, rois, pooled_height, pooled_width, spatial_scale, sample
         raise ValueError(f"ROIAlign: rois must have shape (R, 5), got {rois.shape}")
     work = compute_dtype(features.dtype)
     planes = features.astype(np.float64)
-    ph, pw = int(pooled_height), int(pooled_width)
+    ph, pw = args.integer(pooled_height), args.integer(pooled_width)
     out = np.zeros((rois.shape[0], features.shape[1], ph, pw), np.float64)
     for r, (batch, x1, y1, x2, y2) in enumerate(rois.astype(np.float64)):
         if not 0 <= int(batch) < features.shape[0]:

@@ -5,7 +5,7 @@ from refinfer import args
 from refinfer.registry import register
 
 from ._kernels.elementwise import ROUND
-from ._ref.common import ALL, as_result
+from ._ref.common import ALL, as_result, require_tensors
 
 
 @register("Round", family="elementwise", dtypes=ALL,
@@ -19,6 +19,7 @@ def round(input, decimals=0):
     2.7.1's CPU kernel refuses decimals != 0; NumPy's rounding (scale, round
     half to even, unscale) is used for them here.
     """
+    require_tensors("Round", input=input)
     if input.dtype.kind != "f":
         return input
-    return as_result(np.round(input, int(decimals)), input.dtype)
+    return as_result(np.round(input, args.integer(decimals)), input.dtype)

@@ -22,6 +22,9 @@ def search_sorted(sorted_sequence, values, sorter=None, dtype=args.dtype(35),
     """
     side = "right" if right else "left"
     seq = sorted_sequence
+    if seq.ndim == 0:
+        raise ValueError("SearchSorted: sorted_sequence must have rank >= 1, "
+                         "got a 0-d tensor")
     if sorter is not None:
         seq = np.take_along_axis(seq, np.asarray(sorter, dtype=np.int64), axis=-1)
     if seq.ndim == 1:

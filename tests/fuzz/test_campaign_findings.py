@@ -1,5 +1,5 @@
-"""Each failure signature of three 20,000-case fuzz campaigns (``tools/fuzz.py
---cases 20000 --seed 1 --timeout 20``, then seeds 2 and 3, issue 17), rebuilt
+"""Each failure signature of four 20,000-case fuzz campaigns (``tools/fuzz.py
+--cases 20000 --seed 1 --timeout 20``, then seeds 2, 3 and 4, issue 17), rebuilt
 from its golden model and mutation steps (the case.json of its reproducer):
 refinfer now refuses every one of them with a clean error that says what is
 wrong."""
@@ -14,7 +14,7 @@ from fuzzer.worker import run_case
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # (signature found, golden model, mutation kind, steps, backend, input seed,
-#  what the error now says); seed 1's, then seed 2's and seed 3's
+#  what the error now says); seed 1's, then seeds 2's, 3's and 4's
 CASES = [
     ("memory:MemoryError@refinfer/ops/_kernels/conv.py:fused_conv2d",
      "golden/resnet50_narrow/model.mindir", "struct", [("drop_field", 4030237285), ("int_extreme", 1422355824)], "numba", 4182632860,
@@ -131,6 +131,31 @@ CASES = [
     ("raw:ZeroDivisionError@refinfer/ops/resize_bicubic.py:cubic_weights",
      "golden/ops/resize_bicubic/model.mindir", "struct", [("dtype", 3837947898)], "reference", 2275555753,
      r"ResizeBicubic: output size \(5, 0\) must be positive"),
+    # seed 4's
+    ("raw:AttributeError@refinfer/ops/chunk.py:chunk",
+     "golden/ops/chunk/model.mindir", "struct", [("drop_field", 2023627084)], "reference", 3497223547,
+     r"Chunk: input must be a tensor, got \d"),
+    ("raw:AttributeError@refinfer/ops/round.py:round",
+     "golden/ops/round_f16/model.mindir", "struct", [("wire_confusion", 28346454)], "reference", 3548039538,
+     r"Round: input must be a tensor, got 0"),
+    ("raw:IndexError@refinfer/ops/batch_norm.py:batch_norm",
+     "golden/mobilenetv3_small_narrow/model.mindir", "struct", [("wire_confusion", 3627491523)], "reference", 785840588,
+     r"BatchNorm: x must have rank >= 2 \(batch, channels, ...\), got shape \(\d+,\)"),
+    ("raw:IndexError@refinfer/ops/search_sorted.py:search_sorted",
+     "golden/ops/search_sorted/model.mindir", "struct", [("shape", 3563120653)], "reference", 1513849449,
+     r"SearchSorted: sorted_sequence must have rank >= 1, got a 0-d tensor"),
+    ("raw:IndexError@refinfer/ops/space_to_batch_nd.py:<listcomp>",
+     "golden/ops/space_to_batch_nd_pad/model.mindir", "struct", [("attribute_values", 537580105)], "numba", 701060431,
+     r"SpaceToBatchND: input_x of shape \(.*\) does not fit block_shape"),
+    ("raw:TypeError@einsumfunc.py:_parse_einsum_input",
+     "golden/ops/einsum/model.mindir", "struct", [("op_type", 3599726859)], "reference", 3843626781,
+     r"Einsum: equation must be a string, got float32"),
+    ("raw:TypeError@refinfer/ops/_ref/dct.py:cosine_transform",
+     "golden/ops/idct_pad_f64/model.mindir", "struct", [("wire_confusion", 1582163407)], "numba", 4129098197,
+     r"\(op IDCT\) failed: TypeError: expected an int, ints or an int tensor, got None"),
+    ("raw:TypeError@refinfer/ops/roi_align.py:roi_align",
+     "golden/ops/roi_align/model.mindir", "struct", [("dtype", 1263767967)], "reference", 2272156252,
+     r"\(op ROIAlign\) failed: TypeError: expected an int, ints or an int tensor, got None"),
 ]
 
 

@@ -52,7 +52,7 @@ def _resized(x: np.ndarray, n: int, axis: int) -> np.ndarray:
 def cosine_transform(name: str, x, type, lengths, axes, inverse: bool) -> np.ndarray:
     """DCT-II (or, ``inverse``, DCT-III) of x along each of ``axes`` with the
     matching ``lengths`` (None: the axis's own)."""
-    if int(type) != 2:
+    if args.integer(type) != 2:
         raise ValueError(f"{name}: only type 2 is supported, got type={type}")
     x = np.asarray(x)
     if x.dtype.kind not in "iufc" or x.ndim == 0:
@@ -60,7 +60,7 @@ def cosine_transform(name: str, x, type, lengths, axes, inverse: bool) -> np.nda
                          f"{x.dtype} of shape {x.shape}")
     work = x.astype(np.complex128 if x.dtype.kind == "c" else np.float64)
     for n, axis in zip(lengths, axes):
-        axis = int(axis)
+        axis = args.integer(axis)
         if not -x.ndim <= axis < x.ndim:
             raise ValueError(f"{name}: axis {axis} is out of range for rank {x.ndim}")
         work = _resized(work, work.shape[axis] if n is None else int(n), axis)

@@ -3,8 +3,9 @@ index.py's: TransposeView, TransposeExtView, TExt, ExpandAs, Narrow,
 SliceExt(View), SelectExtView, the splits (SplitTensor, SplitWithSize,
 Chunk and their View forms), Unstack / Unpack / UnstackExtView, Diagonal
 (View), DiagPart, Diag, Triu, MatrixBandPart, Roll, DepthToSpace,
-SpaceToDepth, PixelShuffle, ChannelShuffle, Meshgrid and the device copies
-(Identity, Contiguous, Copy), declared in :data:`KERNELS`.
+SpaceToDepth, PixelShuffle, ChannelShuffle, BatchToSpaceND, SpaceToBatchND,
+RepeatInterleave, OneHotExt, Meshgrid and the device copies (Identity,
+Contiguous, Copy), declared in :data:`KERNELS`.
 
 Views go through index.py's byte probe (:func:`index.viewed`,
 :func:`index.copy_view`): the NumPy view of a probe says where every
@@ -28,8 +29,10 @@ from refinfer import registry
 
 from . import device
 from .device import cuda
-from .index import copy_view, probe, stack, transpose, view_geometry, viewed
+from .index import (copy_view, gather, one_hot, probe, stack, transpose,
+                    view_geometry, viewed)
 from .layout import flat
+from .padding import padded
 
 
 # -- the kernels ---------------------------------------------------------------
@@ -308,6 +311,83 @@ def channel_shuffle(x, group):
     return _moved(x, (n, group, c // group, *rest), order, tuple(x.shape))
 
 
+def _block_axes(x, block, pairs) -> bool:
+    """Whether BatchToSpaceND / SpaceToBatchND's block and (start, end)
+    pairs fit x: one pair per block axis, x with a batch axis before them,
+    blocks >= 1 and widths >= 0."""
+    return len(pairs) == len(block) and x.ndim >= len(block) + 1 \
+        and min(block, default=1) >= 1 and min(sum(pairs, ()), default=0) >= 0
+
+
+def batch_to_space_nd(input_x, block_shape, crops):
+    """BatchToSpaceND: the batch's blocks moved into the last M axes (one
+    gather), then the crops cut (another)."""
+    block = tuple(int(k) for k in block_shape)
+    pairs = [tuple(int(c) for c in pair) for pair in np.reshape(crops, (-1, 2))]
+    m, blocks = len(block), math.prod(block)
+    if not _block_axes(input_x, block, pairs) or input_x.shape[0] % blocks:
+        return None
+    batch, *rest = input_x.shape[:input_x.ndim - m]
+    spatial = tuple(input_x.shape[input_x.ndim - m:])
+    lead = len(rest) + 1
+    order = [m] + [m + 1 + i for i in range(len(rest))]
+    for i in range(m):
+        order += [m + lead + i, i]
+    grown = tuple(s * k for s, k in zip(spatial, block))
+    moved = _moved(input_x, block + (batch // blocks, *rest) + spatial, tuple(order),
+                   (batch // blocks, *rest) + grown)
+    window = tuple(slice(a, n - b) for (a, b), n in zip(pairs, grown))
+    return viewed(moved, lambda v: v[(Ellipsis,) + window])
+
+
+def space_to_batch_nd(input_x, block_shape, paddings):
+    """SpaceToBatchND: the last M axes padded with zeros (one gather), then
+    their blocks moved into the batch (another)."""
+    block = tuple(int(k) for k in block_shape)
+    pairs = [tuple(int(p) for p in pair) for pair in np.reshape(paddings, (-1, 2))]
+    m = len(block)
+    if not _block_axes(input_x, block, pairs):
+        return None
+    x = padded(input_x, [(0, 0)] * (input_x.ndim - m) + pairs, "constant",
+               cuda.to_device(np.zeros(1, input_x.dtype)))
+    batch, *rest = x.shape[:x.ndim - m]
+    sizes = tuple(x.shape[x.ndim - m:])
+    if any(size % k for size, k in zip(sizes, block)):
+        return None
+    lead = 1 + len(rest)
+    order = ([lead + 2 * i + 1 for i in range(m)] + list(range(lead))
+             + [lead + 2 * i for i in range(m)])
+    split = (batch, *rest) + sum(((s // k, k) for s, k in zip(sizes, block)), ())
+    return _moved(x, split, tuple(order), (batch * math.prod(block), *rest)
+                  + tuple(s // k for s, k in zip(sizes, block)))
+
+
+def repeat_interleave(input, repeats, dim=None, output_size=None):
+    """RepeatInterleaveInt / Tensor: Gather's kernel along dim (the whole
+    tensor flattened where None) at the source index of each output
+    position, np.repeat of the positions on the host (a tensor of repeats
+    is read back: the output's length depends on it)."""
+    x = flat(input) if dim is None else input
+    axis = 0 if dim is None else _axis(x, dim)
+    if axis is None:
+        return None
+    counts = device.to_host(repeats) if device.is_device_array(repeats) else int(repeats)
+    try:
+        sources = np.repeat(np.arange(x.shape[axis]), counts)
+    except ValueError:
+        return None
+    if output_size is not None and sources.size != int(output_size):
+        return None
+    return gather(x, cuda.to_device(sources), axis)
+
+
+def one_hot_ext(tensor, num_classes, on_value, off_value, axis=-1):
+    """OneHotExt: OneHot's kernel; num_classes -1 (the maximum plus one, a
+    read-back) declines."""
+    depth = int(num_classes)
+    return None if depth == -1 else one_hot(tensor, depth, on_value, off_value, axis)
+
+
 def meshgrid(inputs, indexing="xy"):
     """Meshgrid: each 1-D input broadcast across the grid (np.meshgrid's
     views of the probes, copy=False)."""
@@ -340,6 +420,9 @@ KERNELS = {"TransposeView": transpose_view, "TransposeExtView": transpose_ext_vi
            "MatrixBandPart": matrix_band_part, "Roll": roll,
            "DepthToSpace": depth_to_space, "SpaceToDepth": space_to_depth,
            "PixelShuffle": pixel_shuffle, "ChannelShuffle": channel_shuffle,
+           "BatchToSpaceND": batch_to_space_nd, "SpaceToBatchND": space_to_batch_nd,
+           "RepeatInterleaveInt": repeat_interleave,
+           "RepeatInterleaveTensor": repeat_interleave, "OneHotExt": one_hot_ext,
            "Meshgrid": meshgrid, "Identity": device_copy,
            "Contiguous": device_copy, "Copy": device_copy}
 registry.declare_kernels("cuda", KERNELS)

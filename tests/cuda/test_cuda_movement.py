@@ -69,6 +69,22 @@ def test_block_moves(dtype):
     check("SpaceToDepth", values((2, 2, 4, 6), dtype), 2)
     check("PixelShuffle", values((2, 1, 9, 2, 1), dtype), 3)
     check("ChannelShuffle", x, 4)
+    check("BatchToSpaceND", values((8, 2, 2, 3), dtype), (2, 2), ((0, 1), (2, 1)))
+    check("BatchToSpaceND", values((6, 2, 3), dtype), (3,), ((1, 1),))
+    check("SpaceToBatchND", values((2, 1, 3, 2), dtype), (2, 2), ((1, 0), (1, 1)))
+    check("SpaceToBatchND", values((1, 2, 4), dtype), (4,), ((0, 0),))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_repeats_and_one_hot(dtype):
+    x = values((2, 3), dtype)
+    check("RepeatInterleaveInt", x, 2, 1)
+    check("RepeatInterleaveInt", x, 3)
+    check("RepeatInterleaveTensor", x, np.array([0, 2, 1], np.int64), -1, 3)
+    check("RepeatInterleaveTensor", x, np.array([2], np.int32), 0)
+    on, off = np.array(5, dtype), np.array(0, dtype)
+    check("OneHotExt", np.array([[0, 3], [2, -1]], np.int64), 4, on, off, -1)
+    check("OneHotExt", np.array([1, 0, 2], np.int32), 3, on, off, 0)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=ids)
@@ -102,3 +118,8 @@ def test_rejected_arguments_decline():
     assert run("SpaceToDepth", values((1, 1, 3, 4), np.float32), 2) is None
     assert run("PixelShuffle", x, 2) is None
     assert run("ChannelShuffle", x, 2) is None
+    assert run("BatchToSpaceND", x, (3,), ((0, 0),)) is None
+    assert run("SpaceToBatchND", x, (3,), ((0, 1),)) is None
+    assert run("RepeatInterleaveInt", x, -1, 0) is None
+    assert run("RepeatInterleaveTensor", x, np.array([1, 2]), 1) is None
+    assert run("RepeatInterleaveInt", x, 2, 0, 5) is None

@@ -4,8 +4,8 @@ SliceExt(View), SelectExtView, the splits (SplitTensor, SplitWithSize,
 Chunk and their View forms), Unstack / Unpack / UnstackExtView, Diagonal
 (View), DiagPart, Diag, Triu, MatrixBandPart, Roll, DepthToSpace,
 SpaceToDepth, PixelShuffle, ChannelShuffle, BatchToSpaceND, SpaceToBatchND,
-RepeatInterleave, OneHotExt, Meshgrid and the device copies (Identity,
-Contiguous, Copy), declared in :data:`KERNELS`.
+RepeatInterleave, OneHotExt, Meshgrid and the device copies (Contiguous,
+Copy), declared in :data:`KERNELS`.
 
 Views go through index.py's byte probe (:func:`index.viewed`,
 :func:`index.copy_view`): the NumPy view of a probe says where every
@@ -402,8 +402,8 @@ def meshgrid(inputs, indexing="xy"):
 
 
 def device_copy(input_x):
-    """Identity / Contiguous / Copy: a device copy (outputs never alias
-    inputs on the device)."""
+    """Contiguous / Copy: a device copy (Identity, their alias, is placed
+    as a reshape by plan.py and never reaches a kernel)."""
     return device.copy(input_x)
 
 
@@ -423,6 +423,5 @@ KERNELS = {"TransposeView": transpose_view, "TransposeExtView": transpose_ext_vi
            "BatchToSpaceND": batch_to_space_nd, "SpaceToBatchND": space_to_batch_nd,
            "RepeatInterleaveInt": repeat_interleave,
            "RepeatInterleaveTensor": repeat_interleave, "OneHotExt": one_hot_ext,
-           "Meshgrid": meshgrid, "Identity": device_copy,
-           "Contiguous": device_copy, "Copy": device_copy}
+           "Meshgrid": meshgrid, "Contiguous": device_copy, "Copy": device_copy}
 registry.declare_kernels("cuda", KERNELS)

@@ -1,7 +1,9 @@
 """The ``cuda`` kernels of the gathers and scatters by index tuples and
 along an axis: GatherD, GatherNd, EmbeddingLookup, ScatterNd, the
 ScatterNd{Add,Sub,Mul,Div,Max,Min,Update}, TensorScatter* and Scatter*
-families, IndexAdd and IndexFill, declared in :data:`KERNELS`.
+families, IndexAdd, InplaceIndexAdd, IndexFill, and the element scatters
+along an axis (Scatter, TensorScatterElements, ScatterAddWithAxis),
+declared in :data:`KERNELS`.
 
 Everything addresses *rows*: a tensor of shape (outer, length, width)
 whose middle axis is indexed (the leading ``depth`` axes of an ND index
@@ -14,7 +16,9 @@ One scatter kernel serves every combine op (the reduction codes of the
 CPU kernels, ops/_kernels/index.py, plus DIV): each thread owns one
 (outer, column) pair and walks the index tuples in order, so repeated
 indices combine exactly as the reference's ``ufunc.at`` (in order; the
-last update wins for UPDATE) without atomics.
+last update wins for UPDATE) without atomics. The element scatters do the
+same along their axis: a thread per line of the index, walked in order
+(only entries of one line can land on one element).
 """
 from __future__ import annotations
 
@@ -29,7 +33,7 @@ from refinfer.ops._kernels.index import ADD, MAX, MIN, MUL, SUB, UPDATE
 from . import device
 from .device import cuda, device_function
 from .fill import filled
-from .layout import contiguous_strides, flat
+from .layout import contiguous_strides, flat, offset
 
 DIV = 6     # after the CPU kernels' codes (they leave Div to NumPy)
 
@@ -86,6 +90,29 @@ def scatter_rows(out, rows, updates, outer, length, width, dense, code):
 
 
 @device.jit
+def scatter_lines(out, index, src, dims, strides, step, length, count, inner, code,
+                  bad):
+    """out combined with src at index along an axis, for every line of
+    index (index and src viewed (outer, count, inner), the axis in the
+    middle) in order along it: ``dims`` is index's shape with the axis 1,
+    ``strides`` out's element strides with the axis 0 (the line's place
+    in out), ``step`` out's stride along the axis; an index is negative
+    from the end; bad[0] = 1 where one lies outside [-length, length)."""
+    for line in range(cuda.grid(1), index.size // count, cuda.gridsize(1)):
+        base = offset(line, dims, strides)
+        o, i = line // inner, line % inner
+        for k in range(count):
+            at = (o * count + k) * inner + i
+            coordinate = np.int64(index[at])
+            coordinate = coordinate + length if coordinate < 0 else coordinate
+            if coordinate < 0 or coordinate >= length:
+                bad[0] = 1
+            else:
+                place = base + coordinate * step
+                out[place] = combine(code, out[place], src[at])
+
+
+@device.jit
 def gather_rows(x, rows, out, width):
     """out (count, width)[m, j] = x (rows, width)[rows[m], j], 0 where
     rows[m] < 0."""
@@ -130,6 +157,8 @@ def ptx_kernels() -> list[tuple]:
     return [
         ("index rows", index_rows.py_func, (i64, i64, i64, n, numba.boolean, i64, i8)),
         ("scatter rows", scatter_rows.py_func, (f32, i64, f32, n, n, n, n, n)),
+        ("scatter lines", scatter_lines.py_func, (f32, i64, f32, i64, i64, n, n, n, n,
+                                                  n, i8)),
         ("gather rows", gather_rows.py_func, (f32, i64, f32, n)),
         ("shifted rows", shifted_rows.py_func, (i64, n, n, i64)),
         ("gather along", gather_along.py_func, (f32, i64, f32, i64, i64, n, n, i8)),
@@ -247,6 +276,49 @@ def index_add(input_x, indices, input_y, axis, use_lock=True, check_index_bound=
                          math.prod(shape[dim + 1:]), ADD)
 
 
+def inplace_index_add(var, indices, updates, axis):
+    """InplaceIndexAdd: IndexAdd's kernel (a new value; the plan makes
+    later reads of var see it)."""
+    return index_add(var, indices, updates, axis)
+
+
+REDUCES = {"NONE": UPDATE, "ADD": ADD, "MULTIPLY": MUL}
+
+
+def scatter_along(input, dim, index, src, reduce="NONE"):
+    """Scatter / TensorScatterElements: src combined into a copy of input
+    at index along dim (index of input's rank, no longer off dim; src of
+    index's shape), each line of index in order."""
+    axis, code = _axis_of(input, dim), REDUCES.get(reduce)
+    if axis is None or code is None or not _is_index(index) or index.ndim != input.ndim \
+            or tuple(src.shape) != tuple(index.shape) or src.dtype != input.dtype \
+            or not _accepts(code, input.dtype) \
+            or any(index.shape[a] > input.shape[a] for a in range(input.ndim) if a != axis):
+        return None
+    out = device.copy(input)
+    count = index.shape[axis]
+    if index.size == 0:
+        return out
+    strides = list(contiguous_strides(tuple(input.shape)))
+    step, strides[axis] = strides[axis], 0
+    bad = device.zeros(1, np.int8)
+    device.launch(scatter_lines, index.size // count, flat(out), flat(index), flat(src),
+                  device.constant(index.shape[:axis] + (1,) + index.shape[axis + 1:]),
+                  device.constant(strides), step, input.shape[axis], count,
+                  math.prod(index.shape[axis + 1:]), code, bad)
+    return None if device.to_host(bad)[0] else out
+
+
+def scatter_add_with_axis(input_x, indices, updates, axis=0):
+    """ScatterAddWithAxis: Scatter with reduce "ADD"."""
+    return scatter_along(input_x, axis, indices, updates, "ADD")
+
+
+def tensor_scatter_elements(data, indices, updates, axis=0, reduce="NONE"):
+    """TensorScatterElements: Scatter with its arguments in this order."""
+    return scatter_along(data, axis, indices, updates, reduce)
+
+
 def index_fill(x, dim, index, value):
     """IndexFill: the slices at index (negative from the end) set to value,
     cast to x's dtype as NumPy's assignment does."""
@@ -329,5 +401,8 @@ KERNELS = {"GatherD": gather_d, "GatherNd": gather_nd,
            **{f"TensorScatter{kind}": tensor_scatter(code)
               for kind, code in CODES.items()},
            **{f"Scatter{kind}": row_scatter(code) for kind, code in CODES.items()},
-           "IndexAdd": index_add, "IndexFill": index_fill}
+           "IndexAdd": index_add, "InplaceIndexAdd": inplace_index_add,
+           "IndexFill": index_fill, "Scatter": scatter_along,
+           "TensorScatterElements": tensor_scatter_elements,
+           "ScatterAddWithAxis": scatter_add_with_axis}
 registry.declare_kernels("cuda", KERNELS)

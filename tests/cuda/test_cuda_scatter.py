@@ -2,7 +2,8 @@
 equal their NumPy references: every combine op of the ScatterNd*,
 TensorScatter* and Scatter* families with repeated indices (combined in
 order; the last update wins), ScatterNd's sums, IndexAdd, IndexFill with
-negative indices, GatherD, GatherNd and EmbeddingLookup's rows of zeros;
+negative indices, the element scatters along an axis with repeats in a
+line, GatherD, GatherNd and EmbeddingLookup's rows of zeros;
 float32 and the int dtypes; an index out of range declines (the
 reference raises its error)."""
 import numpy as np
@@ -76,3 +77,25 @@ def test_indices_out_of_range_decline():
     assert run("GatherD", x, 0, np.array([[3]])) is None
     assert run("GatherNd", x, np.array([[0, 4]])) is None
     assert run("TensorScatterAdd", x, np.array([[0]]), values((2, 4), np.float32)) is None
+
+
+@pytest.mark.parametrize("dtype", (np.float32, np.int32, np.int64), ids=ids)
+def test_scatters_along_an_axis(dtype):
+    x = values((3, 4, 2), dtype)
+    # repeats within a line (3 twice, -1 = 3): combined in order
+    index = np.array([[[3, 0], [-1, 1], [3, 3]], [[1, 2], [0, 0], [2, -4]]], np.int64)
+    for reduce in ("NONE", "ADD", "MULTIPLY"):
+        check("Scatter", x, 1, index, values((2, 3, 2), dtype), reduce)
+        check("TensorScatterElements", x, index[:, :1].astype(np.int32),
+              values((2, 1, 2), dtype), -2, reduce)
+    check("Scatter", x, 0, index[:, :2, :1] % 3, values((2, 2, 1), dtype), "ADD")
+    check("ScatterAddWithAxis", x, index, values((2, 3, 2), dtype), 1)
+    check("InplaceIndexAdd", x, np.array([2, 2, 0], np.int32), values((3, 3, 2), dtype), 1)
+
+
+def test_scatter_along_out_of_range_declines():
+    x = values((3, 4), np.float32)
+    assert run("Scatter", x, 1, np.array([[4]]), values((1, 1), np.float32)) is None
+    assert run("ScatterAddWithAxis", x, np.array([[0, -5]]),
+               values((1, 2), np.float32), 1) is None
+    assert run("Scatter", x, 0, np.array([[0]]), values((1, 1), np.float32), "MAX") is None

@@ -4,8 +4,9 @@ SliceExt(View), SelectExtView, the splits (SplitTensor, SplitWithSize,
 Chunk and their View forms), Unstack / Unpack / UnstackExtView, Diagonal
 (View), DiagPart, Diag, Triu, MatrixBandPart, Roll, DepthToSpace,
 SpaceToDepth, PixelShuffle, ChannelShuffle, BatchToSpaceND, SpaceToBatchND,
-RepeatInterleave, OneHotExt, Meshgrid and the device copies (Contiguous,
-Copy), declared in :data:`KERNELS`.
+RepeatInterleave, OneHotExt, Meshgrid, ConjugateTranspose (real), TypeAs,
+FillDiagonal and the device copies (Contiguous, Copy), declared in
+:data:`KERNELS`.
 
 Views go through index.py's byte probe (:func:`index.viewed`,
 :func:`index.copy_view`): the NumPy view of a probe says where every
@@ -29,7 +30,8 @@ from refinfer import registry
 
 from . import device
 from .device import cuda
-from .index import (copy_view, gather, one_hot, probe, stack, transpose,
+from .fill import filled
+from .index import (cast, copy_view, gather, one_hot, probe, scatter_view, transpose,
                     view_geometry, viewed)
 from .layout import flat
 from .padding import padded
@@ -89,6 +91,19 @@ def _axis(x, dim) -> int | None:
 def transpose_view(input, input_perm):
     """TransposeView: Transpose's kernel."""
     return transpose(input, input_perm)
+
+
+def conjugate_transpose(x, perm):
+    """ConjugateTranspose of a real tensor: Transpose by a permutation of
+    the axes (no negative ones, as the reference); complex declines."""
+    if np.dtype(x.dtype).kind == "c" or sorted(perm) != list(range(x.ndim)):
+        return None
+    return transpose(x, perm)
+
+
+def type_as(input, other):
+    """TypeAs: Cast's kernel to other's dtype."""
+    return cast(input, other.dtype)
 
 
 def transpose_ext_view(input, dim0, dim1):
@@ -401,6 +416,26 @@ def meshgrid(inputs, indexing="xy"):
     return None if any(p is None for p in parts) else parts
 
 
+def fill_diagonal(input_x, fill_value, wrap=False):
+    """FillDiagonal: a copy with fill_value written at the flat positions
+    0, step, 2 step... as np.fill_diagonal (step: the sum of the strides;
+    a matrix's diagonal stops after its columns unless ``wrap``)."""
+    shape = tuple(input_x.shape)
+    if len(shape) < 2 or len(shape) > 2 and len(set(shape)) != 1:
+        return None
+    step = 1 + sum(math.prod(shape[:k + 1]) for k in range(len(shape) - 1)) \
+        if len(shape) > 2 else shape[1] + 1
+    end = input_x.size if wrap or len(shape) > 2 else min(shape[1] * shape[1],
+                                                           input_x.size)
+    out = device.copy(input_x)
+    count = -(-end // step)
+    if count:
+        value = filled((count,), np.asarray(fill_value).astype(input_x.dtype))
+        device.launch(scatter_view, count, value, flat(out), device.constant((count,)),
+                      device.constant((step,)), 0)
+    return out
+
+
 def device_copy(input_x):
     """Contiguous / Copy: a device copy (Identity, their alias, is placed
     as a reshape by plan.py and never reaches a kernel)."""
@@ -415,7 +450,8 @@ KERNELS = {"TransposeView": transpose_view, "TransposeExtView": transpose_ext_vi
                "SplitTensor", "SplitTensorView", "SplitWithSize",
                "SplitWithSizeView", "Chunk", "ChunkView")},
            "Unstack": unstack, "Unpack": unstack, "UnstackExtView": unstack,
-           "Pack": stack, "Diagonal": diagonal, "DiagonalView": diagonal,
+           "ConjugateTranspose": conjugate_transpose, "TypeAs": type_as,
+           "FillDiagonal": fill_diagonal, "Diagonal": diagonal, "DiagonalView": diagonal,
            "DiagPart": diag_part, "Diag": diag, "Triu": triu,
            "MatrixBandPart": matrix_band_part, "Roll": roll,
            "DepthToSpace": depth_to_space, "SpaceToDepth": space_to_depth,

@@ -45,7 +45,6 @@ def test_splits_and_unstack(dtype):
     check("Unstack", x, -1)
     check("Unpack", x, 1, 5)
     check("UnstackExtView", x, 0)
-    check("Pack", (x, x), -1)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=ids)
@@ -60,6 +59,16 @@ def test_diagonals_triangles_and_rolls(dtype):
     check("Roll", x, (1, -2), (0, 2))
     check("Roll", x, (5, 1), (-1, -1))       # one axis twice
     check("Roll", x, (7,))                   # flattened
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_transposes_casts_and_diagonal_fills(dtype):
+    x = values((2, 3, 4), dtype)
+    check("ConjugateTranspose", x, (1, 2, 0))
+    check("TypeAs", x, values((1,), np.float64))
+    check("TypeAs", x, values((2,), np.int8))
+    for shape, wrap in (((5, 3), False), ((7, 3), True), ((3, 5), True), ((3, 3, 3), False)):
+        check("FillDiagonal", values(shape, dtype), 2.0, wrap)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=ids)
@@ -118,6 +127,8 @@ def test_rejected_arguments_decline():
     assert run("SpaceToDepth", values((1, 1, 3, 4), np.float32), 2) is None
     assert run("PixelShuffle", x, 2) is None
     assert run("ChannelShuffle", x, 2) is None
+    assert run("ConjugateTranspose", x, (0, -1, 1)) is None
+    assert run("FillDiagonal", x, 1.0) is None
     assert run("BatchToSpaceND", x, (3,), ((0, 0),)) is None
     assert run("SpaceToBatchND", x, (3,), ((0, 1),)) is None
     assert run("RepeatInterleaveInt", x, -1, 0) is None

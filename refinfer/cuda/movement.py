@@ -82,7 +82,7 @@ def ptx_kernels() -> list[tuple]:
 
 
 # -- views ---------------------------------------------------------------------
-def _axis(x, dim) -> int | None:
+def axis_of(x, dim) -> int | None:
     """dim as an axis of x (negative from the end), None outside it."""
     dim = int(dim)
     return dim % x.ndim if x.ndim and -x.ndim <= dim < x.ndim else None
@@ -110,7 +110,7 @@ def transpose_ext_view(input, dim0, dim1):
     """TransposeExtView: two axes swapped (a 0-d input copied)."""
     if input.ndim == 0:
         return device.copy(input)
-    if _axis(input, dim0) is None or _axis(input, dim1) is None:
+    if axis_of(input, dim0) is None or axis_of(input, dim1) is None:
         return None
     return viewed(input, lambda v: np.swapaxes(v, int(dim0), int(dim1)))
 
@@ -133,7 +133,7 @@ def _along(axis: int, index) -> tuple:
 
 def narrow(input, dim, start, length):
     """Narrow: ``length`` entries from start (negative from the end)."""
-    axis = _axis(input, dim)
+    axis = axis_of(input, dim)
     if axis is None:
         return None
     size, start, length = input.shape[axis], int(start), int(length)
@@ -145,7 +145,7 @@ def narrow(input, dim, start, length):
 
 def slice_ext(input, dim, start, end, step):
     """SliceExt / SliceExtView: Python slicing along dim, step >= 1."""
-    axis = _axis(input, dim)
+    axis = axis_of(input, dim)
     if axis is None or int(step) < 1:
         return None
     cut = slice(int(start), int(end), int(step))
@@ -154,7 +154,7 @@ def slice_ext(input, dim, start, end, step):
 
 def select_ext_view(input, dim, index):
     """SelectExtView: one index along dim, the axis removed."""
-    axis, index = _axis(input, dim), int(index)
+    axis, index = axis_of(input, dim), int(index)
     if axis is None or not -input.shape[axis] <= index < input.shape[axis]:
         return None
     return viewed(input, lambda v: v[_along(axis, index)])
@@ -175,7 +175,7 @@ def reference_split(op: str):
     reference = registry.get_op(op).reference
 
     def run(input, split_size, dim=0):
-        axis = _axis(input, dim)
+        axis = axis_of(input, dim)
         if axis is None:
             return None
         unit = tuple(n if a == axis else 1 for a, n in enumerate(input.shape))
@@ -190,7 +190,7 @@ def reference_split(op: str):
 
 def unstack(x, axis=0, num=None):
     """Unstack / Unpack / UnstackExtView: the slices along axis."""
-    at = _axis(x, axis)
+    at = axis_of(x, axis)
     if at is None or num is not None and int(num) != x.shape[at]:
         return None
     return _pieces(x, lambda v: [v[_along(at, k)] for k in range(x.shape[at])])
@@ -198,7 +198,7 @@ def unstack(x, axis=0, num=None):
 
 def diagonal(input, offset=0, dim1=0, dim2=1):
     """Diagonal / DiagonalView: np.diagonal's view of the probe."""
-    axes = (_axis(input, dim1), _axis(input, dim2))
+    axes = (axis_of(input, dim1), axis_of(input, dim2))
     if input.ndim < 2 or None in axes or axes[0] == axes[1]:
         return None
     return viewed(input, lambda v: np.diagonal(v, int(offset), *axes))
@@ -264,7 +264,7 @@ def roll(input, shifts, dims=None):
     if dims is None:
         steps[0] = sum(int(s) for s in shifts)
     else:
-        axes = [_axis(input, d) for d in dims]
+        axes = [axis_of(input, d) for d in dims]
         if len(shifts) != len(dims) or None in axes:
             return None
         for axis, shift in zip(axes, shifts):
@@ -383,7 +383,7 @@ def repeat_interleave(input, repeats, dim=None, output_size=None):
     position, np.repeat of the positions on the host (a tensor of repeats
     is read back: the output's length depends on it)."""
     x = flat(input) if dim is None else input
-    axis = 0 if dim is None else _axis(x, dim)
+    axis = 0 if dim is None else axis_of(x, dim)
     if axis is None:
         return None
     counts = device.to_host(repeats) if device.is_device_array(repeats) else int(repeats)

@@ -34,6 +34,7 @@ from . import device
 from .device import cuda, device_function
 from .fill import filled
 from .layout import contiguous_strides, flat, offset
+from .movement import axis_of
 
 DIV = 6     # after the CPU kernels' codes (they leave Div to NumPy)
 
@@ -254,15 +255,9 @@ def scatter_nd(indices, updates, shape):
 
 
 # -- along an axis ---------------------------------------------------------------
-def _axis_of(x, dim) -> int | None:
-    """dim counted from the front, None outside x's axes."""
-    dim = int(dim)
-    return dim % x.ndim if x.ndim and -x.ndim <= dim < x.ndim else None
-
-
 def index_add(input_x, indices, input_y, axis, use_lock=True, check_index_bound=True):
     """IndexAdd: slices of input_y added at 1-D indices in [0, length)."""
-    dim = _axis_of(input_x, axis)
+    dim = axis_of(input_x, axis)
     if dim is None or not _is_index(indices) or indices.ndim > 1 \
             or input_y.dtype != input_x.dtype or not _accepts(ADD, input_x.dtype):
         return None
@@ -289,7 +284,7 @@ def scatter_along(input, dim, index, src, reduce="NONE"):
     """Scatter / TensorScatterElements: src combined into a copy of input
     at index along dim (index of input's rank, no longer off dim; src of
     index's shape), each line of index in order."""
-    axis, code = _axis_of(input, dim), REDUCES.get(reduce)
+    axis, code = axis_of(input, dim), REDUCES.get(reduce)
     if axis is None or code is None or not _is_index(index) or index.ndim != input.ndim \
             or tuple(src.shape) != tuple(index.shape) or src.dtype != input.dtype \
             or not _accepts(code, input.dtype) \
@@ -322,7 +317,7 @@ def tensor_scatter_elements(data, indices, updates, axis=0, reduce="NONE"):
 def index_fill(x, dim, index, value):
     """IndexFill: the slices at index (negative from the end) set to value,
     cast to x's dtype as NumPy's assignment does."""
-    axis = 0 if x.ndim == 0 and int(dim) == 0 else _axis_of(x, dim)
+    axis = 0 if x.ndim == 0 and int(dim) == 0 else axis_of(x, dim)
     if axis is None or not _is_index(index) or device.is_device_array(value):
         return None
     shape = tuple(x.shape) or (1,)
@@ -377,7 +372,7 @@ def embedding_lookup(input_params, input_indices, offset):
 
 def gather_d(x, dim, index):
     """GatherD: x read along dim at index, elsewhere at the position."""
-    axis = _axis_of(x, dim)
+    axis = axis_of(x, dim)
     if axis is None or not _is_index(index) or index.ndim != x.ndim \
             or any(index.shape[a] > x.shape[a] for a in range(x.ndim) if a != axis):
         return None

@@ -13,8 +13,10 @@ the Numba CPU kernels (docs/architecture.md, "The cuda backend").
 - one module per family of device runners, each declaring its table:
   ``gemm.py`` (matrix products), ``conv.py`` (convolutions), ``reduce.py``
   (reductions and searches), ``norm.py`` (softmax and normalisations),
-  ``index.py`` (data movement, Cast), ``window.py`` (pools), ``logic.py``
-  (comparisons, logical ops), ``resize.py`` (resizes).
+  ``index.py`` (data movement, Cast), ``movement.py`` (view forms, block
+  moves, bands, rolls), ``padding.py`` (mirror and torch-style pads),
+  ``scatter.py`` (gathers and scatters by index), ``window.py`` (pools),
+  ``logic.py`` (comparisons, logical ops), ``resize.py`` (resizes).
 - ``plan.py``: the device plan: placement, copy steps, the count of host
   crossings.
 

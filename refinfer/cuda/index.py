@@ -451,8 +451,10 @@ def cast(input_x, dtype):
 KERNELS = {"Transpose": transpose, "Slice": slice_,
            "StridedSlice": reference_view("StridedSlice"),
            "Split": reference_view("Split"), "BroadcastTo": broadcast_to,
-           "Expand": broadcast_to, "Tile": tile, "Concat": concat,
-           "Stack": stack, "StackExt": stack, "Pad": pad, "Gather": gather,
+           "Expand": broadcast_to, "BroadcastToView": broadcast_to,
+           "DynamicBroadcastTo": broadcast_to, "Tile": tile, "Concat": concat,
+           "Stack": stack, "StackExt": stack, "Pack": stack, "Pad": pad,
+           "Gather": gather,
            "OneHot": one_hot, "Select": select, "Cast": cast, "Tril": tril,
            "TrilExt": tril, "ReverseV2": reverse_v2, "IndexSelect": index_select}
 registry.declare_kernels("cuda", KERNELS)

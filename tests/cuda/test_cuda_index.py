@@ -29,6 +29,8 @@ def test_views(dtype):
     check("Split", x, -2, 3)
     check("BroadcastTo", x[:, :1], (5, 2, 3, 4))
     check("Expand", x[:, :1], (2, -1, 4))
+    check("BroadcastToView", x[:1], (3, 2, 3, 4))
+    check("DynamicBroadcastTo", x[:, :, :1], (2, 3, 5))
     check("Tile", x, (2, 1, 3))
     check("Tile", x, (2,))
     check("Tile", x[0, 0], (2, 2))
@@ -53,6 +55,7 @@ def test_joins_and_padding(dtype):
     check("Concat", (a, a), -2)
     check("Stack", (a, a, a), 1)
     check("StackExt", (a, a), -1)
+    check("Pack", (a, b[:, :1].repeat(3, 1)), 0)
     check("Pad", values((2, 3, 2), dtype), ((1, 0), (0, 2), (1, 1)))
 
 

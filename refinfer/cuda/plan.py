@@ -50,7 +50,8 @@ CPU_BACKEND = "numba"       # the CPU kernels host steps and declines run
 
 # Ops whose result is their first argument's data in another shape.
 RESHAPES = frozenset({"Reshape", "ExpandDims", "Squeeze", "Flatten",
-                      "FlattenExt", "Identity"})
+                      "FlattenExt", "Identity", "ExpandDimsView",
+                      "ConvertToDynamic"})
 # Ops that read only their first argument's shape or dtype.
 METADATA = frozenset({"Shape", "TensorShape", "Size", "Rank", "DType"})
 # Plumbing: the result is (a part of) the first argument / a sequence of the

@@ -1,6 +1,8 @@
 """ListAppend."""
 from refinfer.registry import register
 
+from ._ref.sequence import require_sequence
+
 
 @register("ListAppend", family="plumbing")
 def list_append(input_data, target):
@@ -10,4 +12,5 @@ def list_append(input_data, target):
 
     Arguments: input_data (list); target (any value).
     """
+    require_sequence(input_data, "ListAppend")
     return [*input_data, target]

@@ -2,6 +2,8 @@
 from refinfer import args
 from refinfer.registry import register
 
+from ._ref.sequence import require_sequence
+
 
 @register("ListInsert", family="plumbing", convert={"index": args.scalar})
 def list_insert(input_data, index, target):
@@ -11,6 +13,7 @@ def list_insert(input_data, index, target):
 
     Arguments: input_data (list); index (int); target (any value).
     """
+    require_sequence(input_data, "ListInsert")
     items = list(input_data)
-    items.insert(int(index), target)
+    items.insert(args.integer(index), target)
     return items

@@ -1,5 +1,5 @@
-"""Each failure signature of four 20,000-case fuzz campaigns (``tools/fuzz.py
---cases 20000 --seed 1 --timeout 20``, then seeds 2, 3 and 4, issue 17), rebuilt
+"""Each failure signature of five 20,000-case fuzz campaigns (``tools/fuzz.py
+--cases 20000 --seed 1 --timeout 20``, then seeds 2 to 5, issue 17), rebuilt
 from its golden model and mutation steps (the case.json of its reproducer):
 refinfer now refuses every one of them with a clean error that says what is
 wrong."""
@@ -14,7 +14,7 @@ from fuzzer.worker import run_case
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # (signature found, golden model, mutation kind, steps, backend, input seed,
-#  what the error now says); seed 1's, then seeds 2's, 3's and 4's
+#  what the error now says); seed 1's, then seeds 2's to 5's
 CASES = [
     ("memory:MemoryError@refinfer/ops/_kernels/conv.py:fused_conv2d",
      "golden/resnet50_narrow/model.mindir", "struct", [("drop_field", 4030237285), ("int_extreme", 1422355824)], "numba", 4182632860,
@@ -156,6 +156,10 @@ CASES = [
     ("raw:TypeError@refinfer/ops/roi_align.py:roi_align",
      "golden/ops/roi_align/model.mindir", "struct", [("dtype", 1263767967)], "reference", 2272156252,
      r"\(op ROIAlign\) failed: TypeError: expected an int, ints or an int tensor, got None"),
+    # seed 5's
+    ("raw:TypeError@refinfer/ops/list_append.py:list_append",
+     "golden/ctrl_foriloop/model.mindir", "struct", [("op_type", 822877988)], "reference", 2912961685,
+     r"ListAppend: expected a tuple or a list, got 1"),
 ]
 
 

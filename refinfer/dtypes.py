@@ -64,5 +64,8 @@ def dtype_from_any(value) -> np.dtype:
         hint = f" ({BFLOAT16_HINT})" if int(value) == 45 else ""
         raise ValueError(f"unknown MindSpore TypeId {int(value)}{hint}")
     if isinstance(value, str):
-        return np.dtype(value)
+        try:
+            return np.dtype(value)
+        except TypeError:
+            raise ValueError(f"unknown dtype name {value!r}") from None
     raise TypeError(f"not a dtype: {describe_value(value, SHOWN_VALUES)}")

@@ -18,6 +18,8 @@ import functools
 from dataclasses import dataclass
 from typing import Any, Callable, NoReturn, Sequence
 
+import numpy as np
+
 from .errors import NodeError, describe_value
 from .graph import Node, Ref, RefKind
 from .precision import compose
@@ -81,6 +83,7 @@ class KernelStep:
         try:
             if node.op is not None:
                 node.op.check_operands(args)
+                _check_not_a_tensor(node.op, args, exc)
         except TypeError as misfit:
             exc = misfit
         error = NodeError(node.scope or node.name, node.op_name, describe(args),
@@ -88,6 +91,19 @@ class KernelStep:
         if isinstance(exc, MemoryError):    # its message says it all (the
             raise error from None           # size), wrapped as one error
         raise error from exc
+
+
+def _check_not_a_tensor(op, args: list, exc: Exception) -> None:
+    """A clear TypeError where the kernel failed reading a tensor's
+    attribute (``ndim``, ``shape``, ``reshape``...) from an argument that is
+    no tensor (a number, a bool, None: what a corrupt graph passes): the
+    AttributeError's ``obj`` is that argument."""
+    if not isinstance(exc, AttributeError) or isinstance(exc.obj, np.ndarray):
+        return
+    for k, value in enumerate(args[:len(op.params)]):
+        if value is exc.obj:
+            raise TypeError(f"{op.name}: {op.params[k].name} must be a tensor, "
+                            f"got {describe_value(value)}") from None
 
 
 def kernel_step(node: Node, fn: Callable, slot_of: Callable[[Ref], int],

@@ -10,11 +10,6 @@ from ._ref.common import compute_dtype
 BOX_DTYPES = ("float16", "float32")
 
 
-def _floats(value):
-    return tuple(float(v) for v in (value if isinstance(value, (tuple, list))
-                                    else np.ravel(value)))
-
-
 def _centres(op, name, boxes):
     """(cx, cy, w, h) of (n, 4) boxes, in the compute dtype."""
     if boxes.ndim != 2 or boxes.shape[1] != 4:
@@ -25,7 +20,7 @@ def _centres(op, name, boxes):
 
 
 @register("BoundingBoxEncode", family="nn", dtypes=BOX_DTYPES, no_kernel="vectorised",
-          convert={"means": _floats, "stds": _floats})
+          convert={"means": args.floats, "stds": args.floats})
 def bounding_box_encode(anchor_box, groundtruth_box, means=(0.0, 0.0, 0.0, 0.0),
                         stds=(1.0, 1.0, 1.0, 1.0)):
     """The deltas that move anchor boxes onto ground-truth boxes.
@@ -43,7 +38,7 @@ def bounding_box_encode(anchor_box, groundtruth_box, means=(0.0, 0.0, 0.0, 0.0),
 
 
 @register("BoundingBoxDecode", family="nn", dtypes=BOX_DTYPES, no_kernel="vectorised",
-          convert={"max_shape": args.ints, "means": _floats, "stds": _floats,
+          convert={"max_shape": args.ints, "means": args.floats, "stds": args.floats,
                    "wh_ratio_clip": args.scalar})
 def bounding_box_decode(anchor_box, deltas, max_shape=(), means=(0.0, 0.0, 0.0, 0.0),
                         stds=(1.0, 1.0, 1.0, 1.0), wh_ratio_clip=0.016):
@@ -59,6 +54,9 @@ def bounding_box_decode(anchor_box, deltas, max_shape=(), means=(0.0, 0.0, 0.0, 
     if len(max_shape) != 2:
         raise ValueError(f"BoundingBoxDecode: max_shape must be (h, w), got {max_shape}")
     px, py, pw, ph = _centres("BoundingBoxDecode", "anchor_box", anchor_box)
+    if deltas.shape != anchor_box.shape:
+        raise ValueError(f"BoundingBoxDecode: deltas must have anchor_box's shape "
+                         f"{list(anchor_box.shape)}, got {list(deltas.shape)}")
     d = deltas.astype(px.dtype) * np.array(stds) + np.array(means)
     limit = abs(np.log(wh_ratio_clip))
     dw, dh = (np.clip(d[:, k], -limit, limit) for k in (2, 3))

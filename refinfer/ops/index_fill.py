@@ -19,7 +19,8 @@ def index_fill(x, dim, index, value):
     0-d tensor, cast to x's dtype). All dtypes.
     """
     require_dtype("IndexFill", "index", index, INTS)
-    axis = int(dim) + x.ndim if int(dim) < 0 else int(dim)
+    dim = args.integer(dim)
+    axis = dim + x.ndim if dim < 0 else dim
     if not 0 <= axis < max(x.ndim, 1):
         raise ValueError(f"IndexFill: dim {dim} out of range for x of rank {x.ndim}")
     length = x.shape[axis] if x.ndim else 1

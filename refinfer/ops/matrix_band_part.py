@@ -8,7 +8,7 @@ from ._ref.common import ALL
 
 
 @register("MatrixBandPart", family="shape", dtypes=ALL,
-          convert={"lower": args.scalar, "upper": args.scalar}, no_kernel="copy")
+          convert={"lower": args.integer, "upper": args.integer}, no_kernel="copy")
 def matrix_band_part(x, lower, upper):
     """The band of the last two axes around the diagonal; the rest is zero.
 

@@ -56,4 +56,8 @@ def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0,
     if sliced > input_x.ndim:
         raise ValueError(f"StridedSlice: {sliced} sliced axes for an input of "
                          f"rank {input_x.ndim}")
-    return as_result(input_x[tuple(index)])
+    try:
+        return as_result(input_x[tuple(index)])
+    except IndexError as exc:   # a shrunk axis's index past its end
+        raise ValueError(f"StridedSlice: {exc} (begin {tuple(begin)}, end "
+                         f"{tuple(end)}, strides {tuple(strides)})") from None

@@ -1,5 +1,5 @@
-"""Each failure signature of five 20,000-case fuzz campaigns (``tools/fuzz.py
---cases 20000 --seed 1 --timeout 20``, then seeds 2 to 5, issue 17), rebuilt
+"""Each failure signature of six 20,000-case fuzz campaigns (``tools/fuzz.py
+--cases 20000 --seed 1 --timeout 20``, then seeds 2 to 6, issue 17), rebuilt
 from its golden model and mutation steps (the case.json of its reproducer):
 refinfer now refuses every one of them with a clean error that says what is
 wrong."""
@@ -14,7 +14,7 @@ from fuzzer.worker import run_case
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # (signature found, golden model, mutation kind, steps, backend, input seed,
-#  what the error now says); seed 1's, then seeds 2's to 5's
+#  what the error now says); seed 1's, then seeds 2's to 6's
 CASES = [
     ("memory:MemoryError@refinfer/ops/_kernels/conv.py:fused_conv2d",
      "golden/resnet50_narrow/model.mindir", "struct", [("drop_field", 4030237285), ("int_extreme", 1422355824)], "numba", 4182632860,
@@ -160,6 +160,34 @@ CASES = [
     ("raw:TypeError@refinfer/ops/list_append.py:list_append",
      "golden/ctrl_foriloop/model.mindir", "struct", [("op_type", 822877988)], "reference", 2912961685,
      r"ListAppend: expected a tuple or a list, got 1"),
+    # seed 6's (and the CI corpus's Cdist and UniqueConsecutive, the same cause)
+    ("raw:AttributeError@refinfer/ops/_ref/conv.py:torch_conv",
+     "golden/ops/conv2d_ext/model.mindir", "struct", [('wire_confusion', 4080503896)], "reference", 1045527976,
+     r"Conv2DExt: (weight|bias) must be a tensor, got"),
+    ("raw:AttributeError@refinfer/ops/cdist.py:cdist",
+     "golden/oppack_spectral/model.mindir", "struct", [('wire_confusion', 2676917732)], "reference", 211429448,
+     r"Cdist: x2 must be a tensor, got"),
+    ("raw:AttributeError@refinfer/ops/solve_triangular.py:solve_triangular",
+     "golden/ops/solve_triangular/model.mindir", "struct", [('wire_confusion', 352739550)], "numba", 2828509188,
+     r"SolveTriangular: b must be a tensor, got"),
+    ("raw:IndexError@refinfer/ops/bounding_box.py:<genexpr>",
+     "golden/ops/bounding_box_decode/model.mindir", "struct", [('shape', 3275328421)], "numba", 142357367,
+     r"BoundingBoxDecode: deltas must have anchor_box's shape"),
+    ("raw:IndexError@refinfer/ops/strided_slice.py:strided_slice",
+     "golden/ops/gru_classifier/model.mindir", "struct", [('drop_message', 3424088118), ('wire_confusion', 2796202616)], "reference", 1848134742,
+     r"StridedSlice: index \d+ is out of bounds for axis 1 with size 3"),
+    ("raw:TypeError@refinfer/dtypes.py:dtype_from_any",
+     "golden/bf16_add/model.mindir", "struct", [('int_extreme', 2485815071)], "numba", 2319718630,
+     r"\(op Cast.*unknown dtype name ''"),
+    ("raw:TypeError@refinfer/ops/bounding_box.py:<genexpr>",
+     "golden/ops/bounding_box_decode/model.mindir", "struct", [('dtype', 2100791532)], "reference", 3070047379,
+     r"\(op BoundingBoxDecode.*expected a number, got Monad"),
+    ("raw:TypeError@refinfer/ops/index_fill.py:index_fill",
+     "golden/oppack_vision/model.mindir", "struct", [('dtype', 3250557288)], "reference", 2375916448,
+     r"\(op IndexFill\) failed: TypeError: expected an int, ints or an int tensor, got None"),
+    ("raw:TypeError@refinfer/ops/matrix_band_part.py:matrix_band_part",
+     "golden/ops/matrix_band_part/model.mindir", "struct", [('dtype', 2438218702)], "numba", 1660965245,
+     r"\(op MatrixBandPart.*bad constant"),
 ]
 
 

@@ -22,5 +22,9 @@ def fill_diagonal(input_x, fill_value, wrap=False):
         raise ValueError(f"FillDiagonal: input_x must be 2-D or have equal dims, "
                          f"got shape {input_x.shape}")
     out = input_x.copy()
+    integer = out.dtype.kind in "iu" and np.iinfo(out.dtype)
+    if integer and not integer.min <= fill_value <= integer.max:   # (NaN too)
+        raise ValueError(f"FillDiagonal: fill_value {fill_value} does not fit "
+                         f"input_x's {out.dtype}")
     np.fill_diagonal(out, fill_value, wrap=bool(wrap))
     return out

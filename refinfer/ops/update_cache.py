@@ -4,7 +4,7 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
-from ._ref.common import ALL
+from ._ref.common import ALL, INTS, require_dtype
 
 
 @register("UpdateCache", family="shape", dtypes=ALL, no_kernel="vectorised",
@@ -28,6 +28,7 @@ def update_cache(input_x, indices, updates, max_num):
     if updates.ndim < 2:
         raise ValueError(f"UpdateCache: updates must be at least 2-D, got shape "
                          f"{list(updates.shape)}")
+    require_dtype("UpdateCache", "indices", indices, INTS)
     ids = np.asarray(indices).reshape(-1)
     run = updates.shape[1]          # MindSpore's kernel: elements per id
     if len(ids) * run > updates.size:

@@ -1,5 +1,5 @@
-"""Each failure signature of six 20,000-case fuzz campaigns (``tools/fuzz.py
---cases 20000 --seed 1 --timeout 20``, then seeds 2 to 6, issue 17), rebuilt
+"""Each failure signature of seven 20,000-case fuzz campaigns (``tools/fuzz.py
+--cases 20000 --seed 1 --timeout 20``, then seeds 2 to 7, issue 17), rebuilt
 from its golden model and mutation steps (the case.json of its reproducer):
 refinfer now refuses every one of them with a clean error that says what is
 wrong."""
@@ -14,7 +14,7 @@ from fuzzer.worker import run_case
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # (signature found, golden model, mutation kind, steps, backend, input seed,
-#  what the error now says); seed 1's, then seeds 2's to 6's
+#  what the error now says); seed 1's, then seeds 2's to 7's
 CASES = [
     ("memory:MemoryError@refinfer/ops/_kernels/conv.py:fused_conv2d",
      "golden/resnet50_narrow/model.mindir", "struct", [("drop_field", 4030237285), ("int_extreme", 1422355824)], "numba", 4182632860,
@@ -188,6 +188,16 @@ CASES = [
     ("raw:TypeError@refinfer/ops/matrix_band_part.py:matrix_band_part",
      "golden/ops/matrix_band_part/model.mindir", "struct", [('dtype', 2438218702)], "numba", 1660965245,
      r"\(op MatrixBandPart.*bad constant"),
+    # seed 7's
+    ("raw:IndexError@refinfer/ops/_ref/shape.py:split_sizes",
+     "golden/ops/split_with_size_view/model.mindir", "struct", [("int_extreme", 1212441605)], "reference", 3493317414,
+     r"\(op SplitWithSizeView\) failed: ValueError: axis \d+ out of range for rank 2"),
+    ("raw:IndexError@refinfer/ops/update_cache.py:update_cache",
+     "golden/ops/update_cache/model.mindir", "struct", [("dtype", 3055477894)], "numba", 1931496006,
+     r"UpdateCache: indices must be int8, .* got float16"),
+    ("raw:OverflowError@refinfer/ops/fill_diagonal.py:fill_diagonal",
+     "golden/ops/fill_diagonal_wrap/model.mindir", "struct", [("float_special", 3807199626), ("external_data", 2917676402)], "numba", 509706195,
+     r"FillDiagonal: fill_value -?inf does not fit input_x's int32"),
 ]
 
 

@@ -3,14 +3,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from .search import one_axis
+
 
 def split_sizes(input: np.ndarray, sizes, dim) -> tuple[np.ndarray, ...]:
     """Copies of the pieces of ``input`` along dim with the given lengths
     (SplitWithSize, SplitTensor, Chunk): y[k] = input[..., o_k:o_k +
     sizes[k], ...], o_k the sum of the earlier lengths, which must add up
     to the axis length."""
-    dim = int(dim)
-    length = input.shape[dim]
+    dim = one_axis(dim, input.ndim)
+    length = input.shape[dim] if input.ndim else 1
     if sum(sizes) != length or min(sizes, default=0) < 0:
         raise ValueError(f"SplitWithSize: sizes {sizes} do not add up "
                          f"to axis {dim} of length {length}")

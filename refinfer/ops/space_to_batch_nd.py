@@ -24,13 +24,13 @@ def space_to_batch_nd(input_x, block_shape, paddings):
     block = tuple(block_shape)
     pads = [tuple(int(p) for p in pair) for pair in np.reshape(paddings, (-1, 2))]
     m = len(block)
-    misfit = ValueError(f"SpaceToBatchND: input_x of shape {input_x.shape} does not "
-                        f"fit block_shape {block} and paddings {pads}")
-    if len(pads) != m or input_x.ndim < m + 1:
-        raise misfit
-    padded_sizes = [input_x.shape[input_x.ndim - m + i] + sum(pads[i]) for i in range(m)]
-    if min(block) < 1 or any(size % k for size, k in zip(padded_sizes, block)):
-        raise misfit
+    fits = len(pads) == m and input_x.ndim >= m + 1
+    padded_sizes = [input_x.shape[input_x.ndim - m + i] + sum(pads[i])
+                    for i in range(m)] if fits else []
+    if not fits or min(block) < 1 or any(size % k for size, k
+                                         in zip(padded_sizes, block)):
+        raise ValueError(f"SpaceToBatchND: input_x of shape {input_x.shape} does not "
+                         f"fit block_shape {block} and paddings {pads}")
     x = np.pad(input_x, [(0, 0)] * (input_x.ndim - m) + pads)
     batch, rest = x.shape[0], x.shape[1:x.ndim - m]
     # (n, rest, s1, k1, ..., sM, kM) -> (k1..kM, n, rest, s1..sM)

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from fuzzer.mutate import Case, load_source, mutated_bytes
+from fuzzer.pool import Worker
 from fuzzer.worker import run_case
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -214,3 +215,25 @@ def test_campaign_finding_is_refused_cleanly(tmp_path, signature, golden, kind,
                        "input_seed": seed}, lambda stage: None)
     assert result["outcome"] == "clean", result["traceback"]
     assert re.search(said, result["traceback"]), result["traceback"]
+
+
+@pytest.mark.slow
+def test_seed_7_hang_adaptive_pool_of_a_huge_output(tmp_path):
+    """Seed 7's hang: AdaptiveAvgPool3D asked for an output of 2^31 along
+    one axis looped over the bins in Python. The bins are arrays now: the
+    allocation fails at once. Run in the fuzz worker, whose address-space
+    limit (4 GiB) makes the failure the same on any machine."""
+    source = load_source(os.path.join(ROOT, "golden/ops/adaptive_avg_pool3d/model.mindir"))
+    case = Case(0, source, "struct", [("int_extreme", 786245765)], "numba", 3981819792)
+    model = tmp_path / "model.mindir"
+    model.write_bytes(mutated_bytes(case)[0])
+    worker = Worker()
+    try:
+        result = worker.run({"model": str(model), "backend": "numba",
+                             "input_seed": case.input_seed, "dec_key": None,
+                             "dec_mode": "AES-GCM", "timeout": 60.0})
+    finally:
+        worker.stop()
+    assert result["outcome"] == "clean", result
+    assert re.search(r"\(op AdaptiveAvgPool3D\) failed: MemoryError: "
+                     r"Unable to allocate 16\.0 GiB", result["traceback"])

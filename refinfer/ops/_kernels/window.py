@@ -259,9 +259,8 @@ def window_taps(out: int, stride: int, before: int, kernel: int,
 def adaptive_taps(size: int, out: int) -> np.ndarray:
     """The tap table of an adaptive pool along one axis (bins of
     ops/_ref/pool.adaptive_bins)."""
-    bins = np.array(_pool.adaptive_bins(size, out), np.int64).reshape(-1, 2)
-    return np.stack([bins[:, 0], bins[:, 1] - bins[:, 0],
-                     np.ones(out, np.int64)], axis=1)
+    starts, ends = _pool.adaptive_bins(size, out)
+    return np.stack([starts, ends - starts, np.ones(out, np.int64)], axis=1)
 
 
 def run_pool(x, lead: int, rank: int, tables: list, divisors=None,

@@ -1,8 +1,9 @@
 """N-dimensional max / average pooling and adaptive pooling.
 
 Shared by MaxPool3D, AvgPool3D, MaxPool3DWithArgmax, the adaptive pools and
-the mint pools. Inputs are (N, C, *spatial); the kernels loop over the
-kernel taps (or the adaptive bins), never over output pixels.
+the mint pools. Inputs are (N, C, *spatial); the pools loop over the
+kernel taps, never over output pixels; the adaptive pools gather every
+bin's taps at once.
 
 The ops' argument checks and resolutions are here too, each taking the
 ``pool`` to run: one of the functions above for the references, their
@@ -94,27 +95,44 @@ def avg_pool(x: np.ndarray, kernel, stride, pads, ceil_mode: bool = False,
     return (total / divisor).astype(x.dtype, copy=False)
 
 
-def adaptive_bins(size: int, out: int) -> list[tuple[int, int]]:
+def adaptive_bins(size: int, out: int) -> tuple[np.ndarray, np.ndarray]:
     """Bin i of an adaptive pool covers [floor(i*size/out),
-    ceil((i+1)*size/out))."""
-    return [(i * size // out, -(-(i + 1) * size // out)) for i in range(out)]
+    ceil((i+1)*size/out)): (starts, ends), int64 arrays of ``out``.
+    Vectorised, like everything here that grows with the output: an
+    output size from a corrupt file (2^31) then fails allocating at C
+    speed instead of looping in Python for hours."""
+    i = np.arange(out, dtype=np.int64)
+    return i * size // out, -(-(i + 1) * size // out)
+
+
+def adaptive_taps(size: int, out: int) -> tuple[np.ndarray, np.ndarray]:
+    """The input positions of each adaptive bin along one axis, padded to
+    the widest bin: (taps (out, width) clipped into the axis, inside: which
+    taps belong to their bin)."""
+    starts, ends = adaptive_bins(size, out)
+    width = int((ends - starts).max(initial=1))
+    taps = starts[:, None] + np.arange(width)
+    return np.minimum(taps, size - 1), taps < ends[:, None]
+
+
+def _resolved(spatial, out_size) -> tuple:
+    """Output sizes with None / -1 replaced by the input's size."""
+    return tuple(s if o in (None, -1) else o for s, o in zip(spatial, out_size))
 
 
 def adaptive_avg_pool(x: np.ndarray, out_size) -> np.ndarray:
     """Adaptive average pooling over the trailing len(out_size) axes; an
     entry None or -1 keeps that axis. Means are separable, so one axis at a
-    time."""
-    work = compute_dtype(x.dtype)
-    y = x.astype(work, copy=False)
+    time: each bin's values gathered (padded to the widest bin), summed
+    where inside the bin, divided by the bin's length."""
+    y = x.astype(compute_dtype(x.dtype), copy=False)
     first = x.ndim - len(out_size)
-    for k, out in enumerate(out_size):
-        axis = first + k
-        if out in (None, -1):
-            continue
-        parts = [y[(slice(None),) * axis + (slice(s, e),)].mean(
-            axis=axis, keepdims=True) for s, e in adaptive_bins(x.shape[axis],
-                                                                out)]
-        y = np.concatenate(parts, axis=axis)
+    for axis, out in enumerate(_resolved(x.shape[first:], out_size), first):
+        taps, inside = adaptive_taps(y.shape[axis], out)
+        window = np.take(y, taps, axis=axis)   # (..., out, width, ...)
+        mask = inside.reshape(inside.shape + (1,) * (y.ndim - axis - 1))
+        y = (np.where(mask, window, 0).sum(axis=axis + 1)
+             / mask.sum(axis=1).astype(y.dtype))
     return y.astype(x.dtype, copy=False)
 
 
@@ -122,31 +140,38 @@ def adaptive_max_pool(x: np.ndarray, out_size):
     """Adaptive max pooling over the trailing axes, with the flat index of
     each maximum into those axes (first maximum on ties, the first NaN
     wins as in :func:`max_pool`; None / -1 keeps an axis). Returns (y,
-    indices int64). Loops over the output cells (few: adaptive outputs are
-    small), each vectorised over the leading axes."""
-    spatial = x.shape[x.ndim - len(out_size):]
-    out_size = tuple(s if o in (None, -1) else o
-                     for s, o in zip(spatial, out_size))
-    lead = x.shape[:x.ndim - len(spatial)]
+    indices int64). Every output cell's window is gathered at once, its
+    taps in row-major order so that argmax finds the first maximum; taps
+    outside a bin read -inf, which never wins over a tap inside (the first
+    tap of a window always lies inside)."""
+    rank = len(out_size)
+    spatial = x.shape[x.ndim - rank:]
+    out_size = _resolved(spatial, out_size)
+    lead = x.shape[:x.ndim - rank]
     flat = x.reshape(lead + (int(np.prod(spatial)),))  # -1 fails on N = 0
-    positions = np.arange(flat.shape[-1]).reshape(spatial)
-    y = np.empty(lead + out_size, dtype=x.dtype)
-    index = np.empty(lead + out_size, dtype=np.int64)
-    bins = [adaptive_bins(s, o) for s, o in zip(spatial, out_size)]
-    for cell in np.ndindex(*out_size):
-        box = tuple(slice(*bins[a][i]) for a, i in enumerate(cell))
-        inside = positions[box].reshape(-1)
-        values = flat[..., inside]
-        best = values.argmax(axis=-1)   # the first NaN, else first maximum
-        y[(Ellipsis,) + cell] = np.take_along_axis(values, best[..., None],
-                                                   -1)[..., 0]
-        index[(Ellipsis,) + cell] = inside[best]
-    return y, index
+    strides = np.cumprod((1,) + spatial[:0:-1])[::-1]
+    position = np.zeros((1,) * 2 * rank, np.int64)
+    inside = np.ones((1,) * 2 * rank, bool)
+    for a, (size, out) in enumerate(zip(spatial, out_size)):
+        taps, within = adaptive_taps(size, out)
+        shape = [1] * 2 * rank
+        shape[a], shape[rank + a] = taps.shape
+        position = position + taps.reshape(shape) * strides[a]
+        inside = inside & within.reshape(shape)
+    cells = position.shape[:rank] + (int(np.prod(position.shape[rank:])),)
+    position, inside = position.reshape(cells), inside.reshape(cells)
+    window = np.where(inside, flat[..., position], _lowest(x.dtype))
+    best = window.argmax(axis=-1)       # the first NaN, else first maximum
+    y = np.take_along_axis(window, best[..., None], -1)[..., 0]
+    return y, np.take_along_axis(np.broadcast_to(position, window.shape),
+                                 best[..., None], -1)[..., 0]
 
 
 def check_output_size(op: str, input, output_size) -> None:
-    """An adaptive pool pools at most all of the input's axes."""
-    if len(output_size) > input.ndim:
+    """An adaptive pool pools at most all of the input's axes, none of
+    them empty (a bin of an empty axis has nothing to pool)."""
+    if len(output_size) > input.ndim or 0 in input.shape[
+            input.ndim - len(output_size):]:
         raise ValueError(f"{op}: output_size {output_size} for input "
                          f"{input.shape}")
 

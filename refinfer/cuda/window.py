@@ -5,7 +5,8 @@ MaxPool3DWithArgmax, MaxPoolWithIndices, MaxPoolWithMask), and the
 adaptive average (1-D to 3-D, global pooling included) and max pools,
 declared in :data:`KERNELS`: one window kernel for all of them; and
 MaxUnpool2D, the inverse of a max pool with indices, on scatter.py's
-scatter along an axis.
+scatter along an axis; Im2Col, every window's taps as columns (a thread
+per element of the result).
 
 Every rank runs as 3-D (leading unit axes) with the batch and channel
 axes as one, a thread per output element in a grid-stride loop. Along
@@ -114,10 +115,30 @@ def pool_kernel(x, out, index, sizes, geometry, after, op, count_padding, diviso
             out[i] = acc / (divisor if divisor else padded if count_padding else real)
 
 
+@device.jit
+def columns_kernel(x, out, geometry):
+    """out (planes, kh * kw, OH * OW)[p, i * kw + j, oh * OW + ow] = x
+    (planes, H, W)[p, oh * sh - top + i * dh, ow * sw - left + j * dw], 0
+    outside x; geometry = (kw, sh, sw, dh, dw, top, left, OW)."""
+    kw, sh, sw, dh, dw, top, left, ow = geometry
+    taps, count = out.shape[1], out.shape[2]
+    for t in range(cuda.grid(1), out.size, cuda.gridsize(1)):
+        column, tap, plane = t % count, (t // count) % taps, t // (count * taps)
+        y = column // ow * sh - top + tap // kw * dh
+        xx = column % ow * sw - left + tap % kw * dw
+        inside = 0 <= y < x.shape[1] and 0 <= xx < x.shape[2]
+        out[plane, tap, column] = x[plane, y, xx] if inside else 0
+
+
 def ptx_kernels() -> list[tuple]:
     """(name, Python function, argument types) of the pool kernel for
-    tools/check_ptx.py, per float dtype and int32 (MaxPool3D)."""
-    kernels = []
+    tools/check_ptx.py, per float dtype and int32 (MaxPool3D), and of
+    Im2Col's columns kernel (float16, float32, int8)."""
+    kernels = [(f"im2col columns, {dtype}", columns_kernel.py_func,
+                (numba.from_dtype(np.dtype(dtype))[:, :, ::1],
+                 numba.from_dtype(np.dtype(dtype))[:, :, ::1],
+                 types.UniTuple(numba.int64, 8)))
+               for dtype in ("float16", "float32", "int8")]
     for dtype in map(np.dtype, ("float16", "float32", "float64", "int32")):
         value, i64 = numba.from_dtype(dtype)[::1], numba.int64
         work, triple = numba.from_dtype(compute_dtype(dtype)), types.UniTuple(i64, 3)
@@ -320,6 +341,24 @@ def _adaptive(input, output_size, op):
     return pooled.reshape(lead + out)
 
 
+def im2col(x, ksizes, strides=1, dilations=1, pads=0):
+    """Im2Col: the sliding windows of x (N, C, H, W) as columns, (N, C,
+    kh * kw, OH * OW); pads (top, bottom, left, right)."""
+    if x.ndim != 4:
+        return None
+    pairs = ((pads[0], pads[1]), (pads[2], pads[3]))
+    out = win.output_hw(tuple(x.shape[2:]), ksizes, strides, dilations, pairs)
+    n, c, h, w = x.shape
+    taps = ksizes[0] * ksizes[1]
+    y = device.empty((n, c, taps, out[0] * out[1]), x.dtype)
+    if y.size:
+        device.launch(columns_kernel, y.size, x.reshape((n * c, h, w)),
+                      y.reshape((n * c, taps, out[0] * out[1])),
+                      (ksizes[1], strides[0], strides[1], dilations[0], dilations[1],
+                       pads[0], pads[2], out[1]))
+    return y
+
+
 KERNELS = {"MaxPool": classic(MAX), "AvgPool": classic(AVG),
            "MaxPool3D": max_pool3d, "AvgPool3D": avg_pool3d,
            "AvgPool1D": mint_avg_pool(1), "AvgPool2D": mint_avg_pool(2),
@@ -327,6 +366,7 @@ KERNELS = {"MaxPool": classic(MAX), "AvgPool": classic(AVG),
            "MaxPoolWithArgmax": max_pool_with_argmax,
            "MaxPoolWithArgmaxV2": with_indices, "MaxPoolWithIndices": with_indices,
            "MaxPool3DWithArgmax": max_pool3d_with_argmax, "MaxUnpool2D": max_unpool2d,
+           "Im2Col": im2col,
            "MaxPoolWithMask": with_indices,
            "AdaptiveMaxPool1D": adaptive_pool(MAX),
            "AdaptiveMaxPool2D": adaptive_pool(MAX),

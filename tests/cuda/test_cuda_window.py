@@ -4,8 +4,9 @@ not counted by AvgPool), the 3-D pools with explicit padding, ceil mode,
 count_include_pad and divisor_override, the mint average pools (batched
 or not), adaptive average pooling (overlapping bins, global pooling,
 None keeping an axis), the max pools with indices (ties and NaN) and
-MaxUnpool2D (NCHW and NHWC, repeated indices); float32 and float64, int32
-MaxPool3D; NaN and infinities in the windows."""
+MaxUnpool2D (NCHW and NHWC, repeated indices), Im2Col (strides,
+dilations, uneven padding); float32 and float64, int32 MaxPool3D; NaN
+and infinities in the windows."""
 import numpy as np
 import pytest
 
@@ -148,3 +149,20 @@ def test_declines():
 def test_table_is_declared():
     assert all(registry.get_op(op).kernels["cuda"] is kernel
                for op, kernel in window.KERNELS.items())
+
+
+@pytest.mark.parametrize("dtype", FLOATS + (np.int32, np.int8), ids=ids)
+def test_im2col(dtype):
+    x = values((2, 2, 5, 6), dtype)
+    check("Im2Col", x, (2, 3), (1, 1), (1, 1), (0, 0, 0, 0))
+    check("Im2Col", x, (3, 2), (2, 1), (1, 2), (1, 0, 2, 1))
+    check("Im2Col", x, (1, 1), (2, 3), (1, 1), (0, 1, 1, 0))
+
+
+def test_im2col_errors_are_the_references():
+    x = values((1, 1, 3, 3), np.float32)
+    with pytest.raises(ValueError):
+        registry.get_op("Im2Col").reference(x, (5, 5), (1, 1), (1, 1), (0, 0, 0, 0))
+    with pytest.raises(ValueError):
+        run("Im2Col", x, (5, 5), (1, 1), (1, 1), (0, 0, 0, 0))
+    assert run("Im2Col", x[0], (2, 2), (1, 1), (1, 1), (0, 0, 0, 0)) is None

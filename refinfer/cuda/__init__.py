@@ -16,7 +16,9 @@ the Numba CPU kernels (docs/architecture.md, "The cuda backend").
   ``index.py`` (data movement, Cast), ``movement.py`` (view forms, block
   moves, bands, rolls), ``padding.py`` (mirror and torch-style pads),
   ``scatter.py`` (gathers and scatters by index), ``window.py`` (pools),
-  ``logic.py`` (comparisons, logical ops), ``resize.py`` (resizes).
+  ``logic.py`` (comparisons, logical ops), ``resize.py`` (resizes),
+  ``sample.py`` (grid sampling, ROIAlign), ``boxes.py`` (box encoding,
+  IOU), ``histogram.py``...
 - ``plan.py``: the device plan: placement, copy steps, the count of host
   crossings.
 

@@ -1,8 +1,9 @@
 """The ``cuda`` kernels of the convolutions: Conv2D, Conv3D, the mint /
 PyTorch-style Conv1DExt, Conv2DExt, Conv3DExt and Convolution, and the
 transposed ones (Conv2DBackpropInput / Conv2DTranspose, Conv3DTranspose,
-ConvTranspose2D, Convolution with ``transposed``), declared in
-:data:`KERNELS`: one direct kernel for all of them.
+ConvTranspose2D, Convolution with ``transposed``), and Correlate (a
+one-channel 1-D convolution), declared in :data:`KERNELS`: one direct
+kernel for all of them.
 
 Every rank runs as 3-D (leading unit axes, as the CPU kernels do), one
 thread per output element in a grid-stride loop, the sum over the
@@ -35,6 +36,7 @@ from refinfer.ops._ref.conv import (backprop_input_pads, conv3d_pads,
 
 from . import device
 from .device import cuda, device_function
+from .index import reverse_v2
 from .layout import flat
 
 DTYPES = frozenset(np.dtype(name) for name in FLOATS)
@@ -97,9 +99,9 @@ def convolve_kernel(x, w, bias, out, sizes, geometry, transposed, zero):
 
 def ptx_kernels() -> list[tuple]:
     """(name, Python function, argument types) of this module's kernel
-    for tools/check_ptx.py, per float dtype."""
+    for tools/check_ptx.py, per float dtype and int32."""
     kernels = []
-    for dtype in map(np.dtype, FLOATS):
+    for dtype in map(np.dtype, FLOATS + ("int32",)):     # int32: Correlate
         value = numba.from_dtype(dtype)[::1]
         kernels.append((f"conv direct, {dtype.name}", convolve_kernel.py_func,
                         (value, value, value, value, types.UniTuple(numba.int64, 7),
@@ -139,16 +141,48 @@ def convolve(x, weight, bias, pads, stride, dilation, group, out_size=None):
     if min(out_size) <= 0:
         return None
     y = device.empty((x.shape[0], channels) + tuple(out_size), x.dtype)
-    if y.size == 0:
-        return y
-    x3 = _lift(x, 3)
+    if y.size:
+        _launch(x, weight, bias, y, pads, stride, dilation, group, transposed)
+    return y
+
+
+def _launch(x, weight, bias, y, pads, stride, dilation, group, transposed):
+    """The direct kernel run into y (N, channels, *out_size)."""
+    channels = y.shape[1]
     device.launch(convolve_kernel, y.size, flat(x), flat(weight),
                   device.empty(0, x.dtype) if bias is None else bias, flat(y),
-                  (channels,) + tuple(x3.shape[1:])
+                  (channels,) + tuple(_lift(x, 3).shape[1:])
                   + (x.shape[1] // group, channels // group),
-                  _geometry(pads, weight.shape[2:], stride, dilation, out_size),
+                  _geometry(pads, weight.shape[2:], stride, dilation, tuple(y.shape[2:])),
                   transposed, compute_dtype(x.dtype).type(0))
-    return y
+
+
+# Correlate's padding (before, after) of the longer sequence for a shorter
+# one of length n, per pad mode (NumPy's _pyarray_correlate).
+CORRELATE_PADS = {"VALID": lambda n: (0, 0), "SAME": lambda n: (n // 2, n - 1 - n // 2),
+                  "FULL": lambda n: (n - 1, n - 1)}
+
+
+def correlate(a, v, pad_mode="VALID"):
+    """Correlate (np.correlate of real sequences): the one-channel 1-D
+    convolution of the longer sequence by the shorter, padded as the pad
+    mode says; reversed where v is the longer one (NumPy swaps them).
+    Integers too (the sum wraps, as NumPy's in the dtype); declines
+    sequences the reference refuses or promotes (two dtypes), float16
+    and bool."""
+    if a.ndim != 1 or v.ndim != 1 or not a.size or not v.size or a.dtype != v.dtype \
+            or a.dtype.kind not in "iuf" or a.dtype == np.float16:
+        return None
+    swapped = a.shape[0] < v.shape[0]
+    longer, shorter = (v, a) if swapped else (a, v)
+    pads = (CORRELATE_PADS[str(pad_mode).upper()](shorter.shape[0]),)
+    length = longer.shape[0] + sum(pads[0]) - shorter.shape[0] + 1
+    y = device.empty((1, 1, length), a.dtype)
+    _launch(longer.reshape((1, 1, longer.shape[0])),
+            shorter.reshape((1, 1, shorter.shape[0])), None, y, pads, (1,), (1,), 1,
+            False)
+    y = y.reshape(length)
+    return reverse_v2(y, (0,)) if swapped else y
 
 
 def conv2d(x, weight, out_channel=None, kernel_size=None, mode=1,
@@ -239,5 +273,6 @@ KERNELS = {"Conv2D": conv2d, "Conv3D": conv3d,
            "Conv2DBackpropInput": conv2d_backprop_input,
            "Conv2DTranspose": conv2d_backprop_input,
            "Conv1DExt": conv_ext, "Conv2DExt": conv_ext, "Conv3DExt": conv_ext,
-           "ConvTranspose2D": conv_transpose2d, "Convolution": convolution}
+           "ConvTranspose2D": conv_transpose2d, "Convolution": convolution,
+           "Correlate": correlate}
 registry.declare_kernels("cuda", KERNELS)

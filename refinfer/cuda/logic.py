@@ -1,7 +1,7 @@
 """The ``cuda`` kernels of the comparisons and logical ops: Greater,
 GreaterEqual, Less, LessEqual, Equal, NotEqual, LogicalAnd, LogicalOr,
-LogicalXor, LogicalNot, IsNan, IsInf, IsFinite and IsNegInf, declared in
-:data:`KERNELS`: one kernel of a bool result over two operands
+LogicalXor, LogicalNot, IsNan, IsInf, IsFinite, IsNegInf and
+CheckNumerics, declared in :data:`KERNELS`: one kernel of a bool result over two operands
 broadcast through their strides (layout.broadcast_strides), the test an
 op code.
 
@@ -13,6 +13,7 @@ beside an integer tensor, decline (NumPy and
 numba promote some pairs differently from MindSpore). Logical ops take
 any dtypes (nonzero, NaN included, is True). The float tests of an
 integer tensor decline (the reference answers them with a constant).
+CheckNumerics is the IsFinite test of every element, one flag read back.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from refinfer.ops._ref.common import promote
 
 from . import device
 from .device import cuda, device_function
+from .fill import filled
 from .layout import broadcast_strides, flat, offset
 
 (GREATER, GREATER_EQUAL, LESS, LESS_EQUAL, EQUAL, NOT_EQUAL, AND, OR, XOR,
@@ -70,15 +72,25 @@ def test_kernel(a, b, out, dims, a_strides, b_strides, op):
         out[i] = _test(op, a[offset(i, dims, a_strides)], b[offset(i, dims, b_strides)])
 
 
+@device.jit
+def any_not_finite(x, found):
+    """found[0] = 1 where some element of x is NaN or infinite."""
+    for i in range(cuda.grid(1), x.size, cuda.gridsize(1)):
+        if not _test(IS_FINITE, x[i], x[i]):
+            found[0] = 1
+
+
 def ptx_kernels() -> list[tuple]:
-    """(name, Python function, argument types) of the kernel for
+    """(name, Python function, argument types) of the kernels for
     tools/check_ptx.py: float32, and int32 against bool operands."""
     f32, i64 = numba.float32[::1], numba.int64[::1]
     out = numba.boolean[::1]
     return [("logic test, float32", test_kernel.py_func,
              (f32, f32, out, i64, i64, i64, numba.int64)),
             ("logic test, int32 and bool", test_kernel.py_func,
-             (numba.int32[::1], numba.boolean[::1], out, i64, i64, i64, numba.int64))]
+             (numba.int32[::1], numba.boolean[::1], out, i64, i64, i64, numba.int64)),
+            ("any not finite, float32", any_not_finite.py_func,
+             (f32, numba.int32[::1]))]
 
 
 def _run(op, a, b):
@@ -144,11 +156,27 @@ def unary(op: int):
     return run
 
 
+def check_numerics(x):
+    """CheckNumerics: x itself once the device found no NaN or infinity in
+    it (the flag read back, 4 bytes, is the kernel's one wait for the
+    device); declines where it found one, so the reference raises its
+    error naming how many and where, and declines float16."""
+    if x.dtype not in (np.float32, np.float64):
+        return None
+    if x.size:
+        found = filled((1,), np.zeros((), np.int32))
+        device.launch(any_not_finite, x.size, flat(x), found)
+        if device.to_host(found)[0]:
+            return None
+    return x
+
+
 KERNELS = {"Greater": comparison(GREATER), "GreaterEqual": comparison(GREATER_EQUAL),
            "Less": comparison(LESS), "LessEqual": comparison(LESS_EQUAL),
            "Equal": comparison(EQUAL), "NotEqual": comparison(NOT_EQUAL),
            "LogicalAnd": logical(AND), "LogicalOr": logical(OR),
            "LogicalXor": logical(XOR), "LogicalNot": unary(NOT),
            "IsNan": unary(IS_NAN), "IsInf": unary(IS_INF),
-           "IsFinite": unary(IS_FINITE), "IsNegInf": unary(IS_NEG_INF)}
+           "IsFinite": unary(IS_FINITE), "IsNegInf": unary(IS_NEG_INF),
+           "CheckNumerics": check_numerics}
 registry.declare_kernels("cuda", KERNELS)

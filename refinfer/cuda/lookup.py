@@ -1,5 +1,7 @@
-"""The ``cuda`` kernel of Embedding (a row lookup in a table): one thread
-per output element. Importing this module declares it."""
+"""The ``cuda`` kernels of the lookups in a table: Embedding (rows of a
+weight) and DataFormatDimMap (axis numbers of one data format in
+another): one thread per output element. Importing this module declares
+them."""
 from __future__ import annotations
 
 import numpy as np
@@ -45,9 +47,42 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     return None if device.to_host(bad)[0] else out
 
 
-KERNELS = {"Embedding": embedding}
+@device.jit
+def _entries(x, table, out, bad):
+    """out[i] = table[x[i] mod len(table)]; an x outside [-len, len) sets
+    bad[0]."""
+    length = table.size
+    for i in range(cuda.grid(1), out.size, cuda.gridsize(1)):
+        entry = np.int64(x[i])
+        if entry < -length or entry >= length:
+            bad[0] = 1
+        out[i] = table[(entry % length + length) % length]
+
+
+def data_format_dim_map(input_x, src_format="NHWC", dst_format="NCHW"):
+    """DataFormatDimMap: the table src_format.index(letter) for each letter
+    of dst_format, looked up at input_x mod 4. Declines formats the
+    reference refuses and (found on the device, the flag read back)
+    entries outside [-4, 4)."""
+    src, dst = str(src_format), str(dst_format)
+    if sorted(src) != sorted(dst) or len(src) != 4 or input_x.dtype.kind not in "iu":
+        return None
+    out = device.empty(tuple(input_x.shape), input_x.dtype)
+    if not out.size:
+        return out
+    table = device.to_device(np.array([src.index(letter) for letter in dst],
+                                      input_x.dtype))
+    bad = filled((1,), np.zeros((), np.int32))
+    device.launch(_entries, out.size, input_x.reshape(input_x.size), table,
+                  out.reshape(out.size), bad)
+    return None if device.to_host(bad)[0] else out
+
+
+KERNELS = {"Embedding": embedding, "DataFormatDimMap": data_format_dim_map}
 registry.declare_kernels("cuda", KERNELS)
 
 # (name, kernel, argument types) for tools/check_ptx.py.
 PTX = [("embedding rows, int32 indices, float32", _rows,
-        "void(int32[::1], float32[:, ::1], float32[:, ::1], int32[::1])")]
+        "void(int32[::1], float32[:, ::1], float32[:, ::1], int32[::1])"),
+       ("format entries, int32", _entries,
+        "void(int32[::1], int32[::1], int32[::1], int32[::1])")]

@@ -1,7 +1,9 @@
 """The ``cuda`` kernels of the resizes: ResizeBilinearV2,
 ResizeNearestNeighborV2, ResizeNearestNeighbor and ResizeLinear1D,
 declared in :data:`KERNELS`: one kernel, :func:`resize` being the device
-twin of ops/_ref/resize.resize that the references' argument helpers take.
+twin of ops/_ref/resize.resize that the references' argument helpers take;
+and ResizeBicubic, a second kernel over the reference's own 4-tap tables
+(ops/resize_bicubic.cubic_weights), in float64 as the reference.
 
 The trailing 1 to 3 axes are resized (lifted to 3, the leading axes as
 planes). Per axis the host computes the reference's own tables
@@ -20,6 +22,7 @@ import numpy as np
 from refinfer import registry
 from refinfer.ops._ref import resize as ref_resize
 from refinfer.ops._ref.common import compute_dtype
+from refinfer.ops.resize_bicubic import cubic_weights
 
 from . import device
 from .device import cuda, device_function
@@ -64,9 +67,28 @@ def resize_kernel(x, out, sizes, out_sizes, lower, upper, weight, linear, zero):
         out[i] = _lerp(_lerp(ll, ul, weight[b]), _lerp(lu, uu, weight[b]), weight[c])
 
 
+@device.jit
+def bicubic_kernel(x, out, taps_h, weights_h, taps_w, weights_w):
+    """out (planes, OH, OW) from x (planes, H, W), in float64: along H the
+    sum of x at the output row's 4 taps times their weights, then along W
+    the same of those sums, each sum in tap order (the reference's)."""
+    rows, columns = out.shape[1], out.shape[2]
+    for i in range(cuda.grid(1), out.size, cuda.gridsize(1)):
+        ow, oh, plane = i % columns, (i // columns) % rows, i // (columns * rows)
+        total = 0.0
+        for b in range(4):
+            column = 0.0
+            for a in range(4):
+                column += np.float64(x[plane, taps_h[oh, a], taps_w[ow, b]]) \
+                    * weights_h[oh, a]
+            total += column * weights_w[ow, b]
+        out[plane, oh, ow] = total
+
+
 def ptx_kernels() -> list[tuple]:
-    """(name, Python function, argument types) of the kernel for
-    tools/check_ptx.py, per float dtype."""
+    """(name, Python function, argument types) of the kernels for
+    tools/check_ptx.py, per float dtype (bicubic: float32, float64 and
+    int32 images)."""
     kernels = []
     for dtype in map(np.dtype, ("float16", "float32", "float64")):
         value, index = numba.from_dtype(dtype)[::1], numba.int64[::1]
@@ -75,6 +97,13 @@ def ptx_kernels() -> list[tuple]:
         kernels.append((f"resize, {dtype.name}", resize_kernel.py_func,
                         (value, value, triple, triple, index, index, work[::1],
                          numba.boolean, work)))
+    taps, weights = numba.int64[:, ::1], numba.float64[:, ::1]
+    for dtype, result in (("float32", "float32"), ("float64", "float64"),
+                          ("int32", "float32")):
+        image = numba.from_dtype(np.dtype(dtype))[:, :, ::1]
+        kernels.append((f"resize bicubic, {dtype}", bicubic_kernel.py_func,
+                        (image, numba.from_dtype(np.dtype(result))[:, :, ::1], taps,
+                         weights, taps, weights)))
     return kernels
 
 
@@ -141,8 +170,29 @@ def resize_linear1d(x, size, coordinate_transformation_mode="align_corners"):
                                            coordinate_transformation_mode)
 
 
+def resize_bicubic(images, size, align_corners=False, half_pixel_centers=False):
+    """ResizeBicubic: float64 stays float64, other dtypes give float32;
+    declines float16, bool and what the reference refuses."""
+    if images.ndim != 4 or len(size) != 2 or min(size) <= 0 \
+            or align_corners and half_pixel_centers or 0 in tuple(images.shape[2:]) \
+            or images.dtype.kind not in "iuf" or images.dtype == np.float16:
+        return None
+    n, c, height, width = images.shape
+    rows, columns = int(size[0]), int(size[1])
+    out = device.empty((n, c, rows, columns),
+                       np.float64 if images.dtype == np.float64 else np.float32)
+    if out.size:
+        tables = [device.to_device(np.ascontiguousarray(table)) for axis in (
+            cubic_weights(height, rows, align_corners, half_pixel_centers),
+            cubic_weights(width, columns, align_corners, half_pixel_centers))
+            for table in axis]
+        device.launch(bicubic_kernel, out.size, images.reshape((n * c, height, width)),
+                      out.reshape((n * c, rows, columns)), *tables)
+    return out
+
+
 KERNELS = {"ResizeBilinearV2": resize_bilinear_v2,
            "ResizeNearestNeighborV2": resize_nearest_neighbor_v2,
            "ResizeNearestNeighbor": resize_nearest_neighbor,
-           "ResizeLinear1D": resize_linear1d}
+           "ResizeLinear1D": resize_linear1d, "ResizeBicubic": resize_bicubic}
 registry.declare_kernels("cuda", KERNELS)

@@ -92,20 +92,21 @@ def scatter_rows(out, rows, updates, outer, length, width, dense, code):
 
 @device.jit
 def scatter_lines(out, index, src, dims, strides, step, length, count, inner, code,
-                  bad):
+                  wrap, bad):
     """out combined with src at index along an axis, for every line of
     index (index and src viewed (outer, count, inner), the axis in the
     middle) in order along it: ``dims`` is index's shape with the axis 1,
     ``strides`` out's element strides with the axis 0 (the line's place
     in out), ``step`` out's stride along the axis; an index is negative
-    from the end; bad[0] = 1 where one lies outside [-length, length)."""
+    from the end where ``wrap``; bad[0] = 1 where one lies outside
+    [-length, length) ([0, length) without ``wrap``)."""
     for line in range(cuda.grid(1), index.size // count, cuda.gridsize(1)):
         base = offset(line, dims, strides)
         o, i = line // inner, line % inner
         for k in range(count):
             at = (o * count + k) * inner + i
             coordinate = np.int64(index[at])
-            coordinate = coordinate + length if coordinate < 0 else coordinate
+            coordinate = coordinate + length if wrap and coordinate < 0 else coordinate
             if coordinate < 0 or coordinate >= length:
                 bad[0] = 1
             else:
@@ -159,7 +160,7 @@ def ptx_kernels() -> list[tuple]:
         ("index rows", index_rows.py_func, (i64, i64, i64, n, numba.boolean, i64, i8)),
         ("scatter rows", scatter_rows.py_func, (f32, i64, f32, n, n, n, n, n)),
         ("scatter lines", scatter_lines.py_func, (f32, i64, f32, i64, i64, n, n, n, n,
-                                                  n, i8)),
+                                                  n, numba.boolean, i8)),
         ("gather rows", gather_rows.py_func, (f32, i64, f32, n)),
         ("shifted rows", shifted_rows.py_func, (i64, n, n, i64)),
         ("gather along", gather_along.py_func, (f32, i64, f32, i64, i64, n, n, i8)),
@@ -290,17 +291,25 @@ def scatter_along(input, dim, index, src, reduce="NONE"):
             or not _accepts(code, input.dtype) \
             or any(index.shape[a] > input.shape[a] for a in range(input.ndim) if a != axis):
         return None
-    out = device.copy(input)
+    return scatter_into(device.copy(input), axis, index, src, code)
+
+
+def scatter_into(out, axis: int, index, src, code: int, wrap: bool = True):
+    """out (a fresh device array) with src combined in at index along
+    ``axis`` (index of out's rank, no longer off the axis; src of its
+    shape), each line of index in order; an index is negative from the
+    end where ``wrap``; None where one lies outside the axis (a flag read
+    back)."""
     count = index.shape[axis]
     if index.size == 0:
         return out
-    strides = list(contiguous_strides(tuple(input.shape)))
+    strides = list(contiguous_strides(tuple(out.shape)))
     step, strides[axis] = strides[axis], 0
     bad = device.zeros(1, np.int8)
     device.launch(scatter_lines, index.size // count, flat(out), flat(index), flat(src),
                   device.constant(index.shape[:axis] + (1,) + index.shape[axis + 1:]),
-                  device.constant(strides), step, input.shape[axis], count,
-                  math.prod(index.shape[axis + 1:]), code, bad)
+                  device.constant(strides), step, out.shape[axis], count,
+                  math.prod(index.shape[axis + 1:]), code, wrap, bad)
     return None if device.to_host(bad)[0] else out
 
 

@@ -1,5 +1,6 @@
-"""The ``cuda`` kernels of Sort, ArgSort, TopK, TopkExt and Median (and
-SearchSorted's binary search, one thread per value): one thread per
+"""The ``cuda`` kernels of Sort, SortExt, ArgSort, TopK, TopkExt,
+NthElement, Median and MedianExt (and the binary searches of
+SearchSorted, LowerBound and UpperBound, one thread per value): one thread per
 line along the sorted axis, each element placed at its rank (how many
 elements come before it, equal ones in index order), which is the
 reference's stable order with no scratch memory; O(n^2) per line, meant
@@ -152,8 +153,44 @@ def median(x, global_median=False, axis=0, keep_dims=False, ignore_nan=False):
     return tuple(part.reshape(squeezed) for part in result)
 
 
-KERNELS = {"Sort": sort, "ArgSort": arg_sort, "TopK": top_k, "TopkExt": topk_ext,
-           "SearchSorted": search_sorted, "Median": median}
+def sort_ext(input, dim=-1, descending=False, stable=False):
+    """SortExt: (values, int64 indices), always stable."""
+    return ranked(input, dim, descending, None, np.int64)
+
+
+def nth_element(input, n, reverse=False):
+    """NthElement: the element of ascending rank n (reverse: length - 1 -
+    n) along the last axis, the axis dropped; declines an n out of range
+    (the reference raises) and a 0-d input."""
+    n, length = int(n), input.shape[input.ndim - 1] if input.ndim else 0
+    if not 0 <= n < length:
+        return None
+    result = ranked(input, -1, False, 1, np.int64, length - 1 - n if reverse else n)
+    return None if result is None else result[0].reshape(tuple(input.shape)[:-1])
+
+
+def median_ext(input):
+    """MedianExt: the lower median of every element, 0-d."""
+    result = median(input.reshape(input.size), axis=0)
+    return None if result is None else result[0]
+
+
+def bound(right: bool):
+    """LowerBound (``right`` False) / UpperBound: SearchSorted row by row
+    of 2-D sorted_x and values with the same rows (the reference refuses
+    other shapes)."""
+    def run(sorted_x, values, out_type=np.dtype(np.int32)):
+        if sorted_x.ndim != 2 or values.ndim != 2 \
+                or sorted_x.shape[0] != values.shape[0]:
+            return None
+        return search_sorted(sorted_x, values, None, out_type, right)
+    return run
+
+
+KERNELS = {"Sort": sort, "SortExt": sort_ext, "ArgSort": arg_sort, "TopK": top_k,
+           "TopkExt": topk_ext, "NthElement": nth_element,
+           "SearchSorted": search_sorted, "LowerBound": bound(False),
+           "UpperBound": bound(True), "Median": median, "MedianExt": median_ext}
 registry.declare_kernels("cuda", KERNELS)
 
 # (name, kernel, argument types) for tools/check_ptx.py.

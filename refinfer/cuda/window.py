@@ -1,9 +1,12 @@
 """The ``cuda`` kernels of the pools: MaxPool, AvgPool (2-D, classic),
 MaxPool3D, AvgPool3D, the mint AvgPool1D / AvgPool2D / AvgPool3DExt, the
-max pools with indices (MaxPoolWithArgmaxV2, MaxPoolWithIndices,
-MaxPoolWithMask), and the adaptive average (1-D to 3-D, global pooling
-included) and max pools, declared in :data:`KERNELS`: one window kernel
-for all of them.
+max pools with indices (MaxPoolWithArgmax, MaxPoolWithArgmaxV2,
+MaxPool3DWithArgmax, MaxPoolWithIndices, MaxPoolWithMask), and the
+adaptive average (1-D to 3-D, global pooling included) and max pools,
+declared in :data:`KERNELS`: one window kernel for all of them; and
+MaxUnpool2D, the inverse of a max pool with indices, on scatter.py's
+scatter along an axis; Im2Col, every window's taps as columns (a thread
+per element of the result).
 
 Every rank runs as 3-D (leading unit axes) with the batch and channel
 axes as one, a thread per output element in a grid-stride loop. Along
@@ -29,11 +32,14 @@ from refinfer import registry
 from refinfer.ops._kernels.conv import _geometry, _lift
 from refinfer.ops._ref import pool as ref_pool
 from refinfer.ops._ref import window as win
+from refinfer.ops._kernels.index import UPDATE
 from refinfer.ops._ref.common import compute_dtype
 
 from . import device
 from .device import cuda, device_function
+from .fill import filled
 from .layout import flat
+from .scatter import scatter_into
 
 MAX, AVG = 0, 1
 # Divisors of an average (without divisor_override).
@@ -109,10 +115,30 @@ def pool_kernel(x, out, index, sizes, geometry, after, op, count_padding, diviso
             out[i] = acc / (divisor if divisor else padded if count_padding else real)
 
 
+@device.jit
+def columns_kernel(x, out, geometry):
+    """out (planes, kh * kw, OH * OW)[p, i * kw + j, oh * OW + ow] = x
+    (planes, H, W)[p, oh * sh - top + i * dh, ow * sw - left + j * dw], 0
+    outside x; geometry = (kw, sh, sw, dh, dw, top, left, OW)."""
+    kw, sh, sw, dh, dw, top, left, ow = geometry
+    taps, count = out.shape[1], out.shape[2]
+    for t in range(cuda.grid(1), out.size, cuda.gridsize(1)):
+        column, tap, plane = t % count, (t // count) % taps, t // (count * taps)
+        y = column // ow * sh - top + tap // kw * dh
+        xx = column % ow * sw - left + tap % kw * dw
+        inside = 0 <= y < x.shape[1] and 0 <= xx < x.shape[2]
+        out[plane, tap, column] = x[plane, y, xx] if inside else 0
+
+
 def ptx_kernels() -> list[tuple]:
     """(name, Python function, argument types) of the pool kernel for
-    tools/check_ptx.py, per float dtype and int32 (MaxPool3D)."""
-    kernels = []
+    tools/check_ptx.py, per float dtype and int32 (MaxPool3D), and of
+    Im2Col's columns kernel (float16, float32, int8)."""
+    kernels = [(f"im2col columns, {dtype}", columns_kernel.py_func,
+                (numba.from_dtype(np.dtype(dtype))[:, :, ::1],
+                 numba.from_dtype(np.dtype(dtype))[:, :, ::1],
+                 types.UniTuple(numba.int64, 8)))
+               for dtype in ("float16", "float32", "int8")]
     for dtype in map(np.dtype, ("float16", "float32", "float64", "int32")):
         value, i64 = numba.from_dtype(dtype)[::1], numba.int64
         work, triple = numba.from_dtype(compute_dtype(dtype)), types.UniTuple(i64, 3)
@@ -205,25 +231,81 @@ def mint_avg_pool(rank: int):
     return run
 
 
-def with_indices(x, kernel_size, strides=None, pads=(0, 0), dilation=(1, 1),
-                 ceil_mode=False, argmax_type=np.dtype(np.int64)):
-    """MaxPoolWithArgmaxV2, MaxPoolWithIndices, MaxPoolWithMask: (y, the
-    flat (H, W) index of each maximum, of ``argmax_type``); strides None
-    is the kernel, pads on both sides; an unbatched (C, H, W) input gets
-    N = 1 (a reshape: device arrays take no ``[None]``)."""
-    unbatched = x.ndim == 3
-    image = x.reshape((1,) + tuple(x.shape)) if unbatched else x
-    if image.ndim != 4 or np.dtype(argmax_type).kind not in "iu":
+def _argmax_pool(x, kernel_size, strides, pads, dilation, ceil_mode, argmax_type):
+    """(y, the flat spatial index of each maximum, of ``argmax_type``) of
+    x (N, C, *S); strides None is the kernel, pads on both sides."""
+    if np.dtype(argmax_type).kind not in "iu":
         return None
     strides = kernel_size if strides is None else strides
     pairs = tuple((p, p) for p in pads)
-    out = win.output_hw(tuple(image.shape[2:]), kernel_size, strides, dilation, pairs,
+    out = win.output_hw(tuple(x.shape[2:]), kernel_size, strides, dilation, pairs,
                         ceil_mode)
-    pooled = _pool(image, kernel_size, strides, dilation, pairs, out, MAX,
-                   index_dtype=np.dtype(argmax_type))
+    return _pool(x, kernel_size, strides, dilation, pairs, out, MAX,
+                 index_dtype=np.dtype(argmax_type))
+
+
+def with_indices(x, kernel_size, strides=None, pads=(0, 0), dilation=(1, 1),
+                 ceil_mode=False, argmax_type=np.dtype(np.int64)):
+    """MaxPoolWithArgmaxV2, MaxPoolWithIndices, MaxPoolWithMask: (y, the
+    flat (H, W) index of each maximum, of ``argmax_type``); an unbatched
+    (C, H, W) input gets N = 1 (a reshape: device arrays take no
+    ``[None]``)."""
+    unbatched = x.ndim == 3
+    image = x.reshape((1,) + tuple(x.shape)) if unbatched else x
+    if image.ndim != 4:
+        return None
+    pooled = _argmax_pool(image, kernel_size, strides, pads, dilation, ceil_mode,
+                          argmax_type)
     if pooled is None or not unbatched:
         return pooled
     return tuple(p.reshape(tuple(p.shape[1:])) for p in pooled)
+
+
+def max_pool3d_with_argmax(x, ksize, strides, pads, dilation=(1, 1, 1),
+                           ceil_mode=False, data_format="NCDHW",
+                           argmax_type=np.dtype(np.int64)):
+    """MaxPool3DWithArgmax: (y, the flat (D, H, W) index of each maximum)."""
+    ref_pool.check_ncdhw(x, data_format)
+    return _argmax_pool(x, ksize, strides, pads, dilation, ceil_mode, argmax_type)
+
+
+def max_pool_with_argmax(x, kernel_size=(1, 1), strides=(1, 1), pad_mode="VALID",
+                         data_format="NCHW"):
+    """MaxPoolWithArgmax (classic): (y, int32 index of each maximum into
+    its sample's (C, H, W)): x (N, C, H, W) pooled as (N, 1, C, H, W) with
+    a window of one channel, whose flat (D, H, W) index is that one."""
+    pads = ref_pool.max_pool_with_argmax_pads(x, kernel_size, strides, pad_mode,
+                                              data_format)
+    n, c, h, w = x.shape
+    out = (c,) + win.output_hw((h, w), kernel_size, strides, (1, 1), pads, False)
+    pooled = _pool(x.reshape((n, 1, c, h, w)), (1,) + tuple(kernel_size),
+                   (1,) + tuple(strides), (1, 1, 1), ((0, 0),) + tuple(pads), out, MAX,
+                   index_dtype=np.dtype(np.int32))
+    return None if pooled is None else tuple(p.reshape((n,) + out) for p in pooled)
+
+
+def max_unpool2d(x, argmax, ksize, strides=0, pads=0, output_shape=(),
+                 data_format="NCHW"):
+    """MaxUnpool2D: each value of x scattered into a zero plane at its
+    argmax (a flat (H_out, W_out) index, in order: the last repeat wins),
+    NCHW or NHWC; declines what the reference refuses (an argmax outside
+    the plane found on the device)."""
+    if x.ndim != 4 or tuple(argmax.shape) != tuple(x.shape) \
+            or argmax.dtype.kind not in "iu" or data_format not in ("NCHW", "NHWC"):
+        return None
+    last = data_format == "NHWC"
+    n, c = x.shape[0], x.shape[3 if last else 1]
+    spatial = tuple(x.shape[1:3] if last else x.shape[2:])
+    strides = ksize if tuple(strides) == (0, 0) else strides
+    size = tuple(output_shape[-2:]) if output_shape else tuple(
+        (spatial[i] - 1) * strides[i] - 2 * pads[i] + ksize[i] for i in range(2))
+    planes = (n, size[0] * size[1], c) if last else (n, c, size[0] * size[1])
+    lines = (n, math.prod(spatial), c) if last else (n, c, math.prod(spatial))
+    out = scatter_into(filled(planes, np.zeros((), x.dtype)), 1 if last else 2,
+                       argmax.reshape(lines), x.reshape(lines), UPDATE, wrap=False)
+    if out is None:
+        return None
+    return out.reshape((n,) + size + (c,) if last else (n, c) + size)
 
 
 def adaptive_pool(op: int):
@@ -259,11 +341,32 @@ def _adaptive(input, output_size, op):
     return pooled.reshape(lead + out)
 
 
+def im2col(x, ksizes, strides=1, dilations=1, pads=0):
+    """Im2Col: the sliding windows of x (N, C, H, W) as columns, (N, C,
+    kh * kw, OH * OW); pads (top, bottom, left, right)."""
+    if x.ndim != 4:
+        return None
+    pairs = ((pads[0], pads[1]), (pads[2], pads[3]))
+    out = win.output_hw(tuple(x.shape[2:]), ksizes, strides, dilations, pairs)
+    n, c, h, w = x.shape
+    taps = ksizes[0] * ksizes[1]
+    y = device.empty((n, c, taps, out[0] * out[1]), x.dtype)
+    if y.size:
+        device.launch(columns_kernel, y.size, x.reshape((n * c, h, w)),
+                      y.reshape((n * c, taps, out[0] * out[1])),
+                      (ksizes[1], strides[0], strides[1], dilations[0], dilations[1],
+                       pads[0], pads[2], out[1]))
+    return y
+
+
 KERNELS = {"MaxPool": classic(MAX), "AvgPool": classic(AVG),
            "MaxPool3D": max_pool3d, "AvgPool3D": avg_pool3d,
            "AvgPool1D": mint_avg_pool(1), "AvgPool2D": mint_avg_pool(2),
            "AvgPool3DExt": mint_avg_pool(3),
+           "MaxPoolWithArgmax": max_pool_with_argmax,
            "MaxPoolWithArgmaxV2": with_indices, "MaxPoolWithIndices": with_indices,
+           "MaxPool3DWithArgmax": max_pool3d_with_argmax, "MaxUnpool2D": max_unpool2d,
+           "Im2Col": im2col,
            "MaxPoolWithMask": with_indices,
            "AdaptiveMaxPool1D": adaptive_pool(MAX),
            "AdaptiveMaxPool2D": adaptive_pool(MAX),

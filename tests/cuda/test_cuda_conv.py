@@ -1,7 +1,8 @@
 """The cuda kernels of the convolutions (refinfer/cuda/conv.py) equal their
 NumPy references: tiny shapes with stride, dilation, the pad modes,
 groups (depthwise included), bias, 1-D to 3-D, forward and transposed, in
-float32 and float64; float16 accumulates in float32 as the reference.
+float32 and float64; float16 accumulates in float32 as the reference;
+Correlate in every pad mode, either sequence the longer, integers too.
 Each case stays under ~3000 multiply-adds: the simulator takes ~1.4 us
 for each."""
 import numpy as np
@@ -135,3 +136,20 @@ def test_errors_are_the_references():
 def test_table_is_declared():
     assert all(registry.get_op(op).kernels["cuda"] is kernel
                for op, kernel in conv.KERNELS.items())
+
+
+@pytest.mark.parametrize("dtype", FLOATS + (np.int32, np.int8),
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("mode", ["VALID", "SAME", "FULL"])
+def test_correlate(dtype, mode):
+    a, v = values((7,), dtype), values((4,), dtype)
+    check("Correlate", a, v, mode)
+    check("Correlate", v, a, mode)                       # the longer second: reversed
+    check("Correlate", a, a[:1].copy(), mode)
+
+
+def test_correlate_declines():
+    a = values((5,), np.float32)
+    assert run("Correlate", a, values((3,), np.float64)) is None   # promoted
+    assert run("Correlate", a.reshape(1, 5), a) is None
+    assert run("Correlate", a.astype(np.float16), a.astype(np.float16)) is None

@@ -7,6 +7,7 @@ the float tests of integers."""
 import numpy as np
 import pytest
 
+from refinfer import registry
 from refinfer.cuda import logic
 
 from cuda_check import FLOATS, check, run, values
@@ -53,5 +54,19 @@ def test_declines():
     assert run("Equal", values((2, 3), np.float32), values((4,), np.float32)) is None
 
 
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: np.dtype(d).name)
+def test_check_numerics(dtype):
+    x = values((3, 4), dtype)
+    check("CheckNumerics", x)
+    check("CheckNumerics", np.zeros((0, 2), dtype))
+    for special in (np.nan, np.inf, -np.inf):
+        bad = x.copy()
+        bad[2, 1] = special
+        with pytest.raises(ValueError, match=r"1 NaN or infinite value\(s\).* at \(2, 1\)"):
+            registry.get_op("CheckNumerics").reference(bad)
+        assert run("CheckNumerics", bad) is None           # declined: the CPU raises
+    assert run("CheckNumerics", x.astype(np.float16)) is None
+
+
 def test_table_size():
-    assert len(logic.KERNELS) == 14
+    assert len(logic.KERNELS) == 15

@@ -1,6 +1,7 @@
-"""The cuda kernel of Embedding (refinfer/cuda/lookup.py) equals its
-NumPy reference; what it declines (max_norm, bad indices) runs the
-reference, error included."""
+"""The cuda kernels of Embedding and DataFormatDimMap
+(refinfer/cuda/lookup.py) equal their NumPy references; what they decline
+(max_norm, bad indices or entries, bad formats) runs the reference, error
+included."""
 import numpy as np
 import pytest
 from test_cuda_elementwise import check, on_device
@@ -32,3 +33,21 @@ def test_embedding_declines():
                                embedding.reference(*renormalised), rtol=1e-6)
     assert lookup.embedding(*on_device((np.array([1, 4], np.int32), weight))) is None
     assert lookup.embedding(*on_device((np.array([1.0], np.float32), weight))) is None
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint8],
+                         ids=lambda d: np.dtype(d).name)
+def test_data_format_dim_map(dtype):
+    low = 0 if np.dtype(dtype).kind == "u" else -4
+    x = rng.integers(low, 4, (3, 5)).astype(dtype)
+    for formats in [(), ("NCHW", "NHWC"), ("NHWC", "NHWC"), ("NCHW", "NCHW")]:
+        check("DataFormatDimMap", x, *formats)
+    check("DataFormatDimMap", np.zeros((0,), dtype))
+
+
+def test_data_format_dim_map_declines():
+    x = np.array([0, 4, -1], np.int32)
+    check("DataFormatDimMap", x)                                  # 4: refused
+    assert lookup.data_format_dim_map(*on_device((x,))) is None
+    check("DataFormatDimMap", np.array([-5], np.int64))
+    check("DataFormatDimMap", x[:1].copy(), "NHWC", "NCDH")      # refused

@@ -1,7 +1,8 @@
 """The cuda kernels of the resizes (refinfer/cuda/resize.py) equal their
 NumPy references: up and down, every align_corners / half_pixel_centers
 convention, 1-D (ResizeLinear1D's modes), nearest of integers; float32,
-float64 and float16 (computed in float32)."""
+float64 and float16 (computed in float32); ResizeBicubic of floats and
+integers in its three conventions."""
 import numpy as np
 import pytest
 
@@ -46,3 +47,19 @@ def test_errors_are_the_references():
 def test_table_is_declared():
     assert all(registry.get_op(op).kernels["cuda"] is kernel
                for op, kernel in resize.KERNELS.items())
+
+
+@pytest.mark.parametrize("dtype", FLOATS + (np.int32, np.uint8),
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("flags", [(False, False), (True, False), (False, True)])
+def test_bicubic(dtype, flags):
+    x = values((1, 2, 4, 5), dtype)
+    check("ResizeBicubic", x, (6, 3), *flags)            # up along H, down along W
+    check("ResizeBicubic", x, (1, 7), *flags)
+
+
+def test_bicubic_declines():
+    x = values((1, 1, 3, 3), np.float32)
+    assert run("ResizeBicubic", x, (4, 4), True, True) is None    # the reference refuses
+    assert run("ResizeBicubic", x.astype(np.float16), (4, 4)) is None
+    assert run("ResizeBicubic", x[0], (4, 4)) is None

@@ -1,4 +1,5 @@
-"""The cuda kernels of Sort, ArgSort, TopK and TopkExt (refinfer/cuda/sort.py)
+"""The cuda kernels of Sort, SortExt, ArgSort, TopK, TopkExt, NthElement,
+Median, MedianExt and the searches (refinfer/cuda/sort.py)
 equal their NumPy references exactly: ties in index order both ways, NaN
 last ascending and first descending, every axis, k from 0 to the length;
 what they decline runs the reference, error included."""
@@ -22,8 +23,9 @@ def _values(shape, dtype):
 
 
 def test_every_kernel_is_tested():
-    assert set(sort.KERNELS) == {"Sort", "ArgSort", "TopK", "TopkExt", "SearchSorted",
-                                 "Median"}
+    assert set(sort.KERNELS) == {"Sort", "SortExt", "ArgSort", "TopK", "TopkExt",
+                                 "NthElement", "SearchSorted", "LowerBound",
+                                 "UpperBound", "Median", "MedianExt"}
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
@@ -33,6 +35,7 @@ def test_sorts(dtype):
         for descending in (False, True):
             check("Sort", x, axis, descending)
             check("ArgSort", x, axis, descending)
+            check("SortExt", x, axis, descending)
     check("Sort", np.asarray(_values((), dtype)), 0)
     check("Sort", x, 3)                                       # no such axis
 
@@ -73,3 +76,32 @@ def test_median(dtype):
     check("Median", x, True)
     check("Median", x, False, 0, False, True)          # ignore_nan: refused
     check("Median", np.zeros((0, 3), dtype), False, 0)  # empty axis: refused
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_nth_element(dtype):
+    x = _values((3, 2, 5), dtype)
+    for n in (0, 2, 4):
+        for reverse in (False, True):
+            check("NthElement", x, n, reverse)
+    check("NthElement", x[0, 0].copy(), 1)
+    check("NthElement", x, 5)                          # n past the axis: refused
+    assert sort.KERNELS["NthElement"](*on_device((x,)), -1) is None
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_median_ext(dtype):
+    for shape in ((4, 5), (7,), ()):
+        check("MedianExt", np.asarray(_values(shape, dtype)))
+    check("MedianExt", np.zeros((0, 3), dtype))         # empty: refused
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_bounds(dtype):
+    rows = np.sort(_values((3, 6), dtype), axis=-1)
+    queries = _values((3, 4), dtype)
+    for op in ("LowerBound", "UpperBound"):
+        check(op, rows, queries)
+        check(op, rows, queries, np.dtype(np.int64))
+        check(op, rows, queries[:2].copy())              # rows differ: refused
+        assert sort.KERNELS[op](*on_device((rows[0].copy(), queries[0].copy()))) is None

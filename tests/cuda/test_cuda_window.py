@@ -3,8 +3,10 @@ references: MaxPool / AvgPool with VALID and SAME padding (SAME padding
 not counted by AvgPool), the 3-D pools with explicit padding, ceil mode,
 count_include_pad and divisor_override, the mint average pools (batched
 or not), adaptive average pooling (overlapping bins, global pooling,
-None keeping an axis); float32 and float64, int32 MaxPool3D; NaN and
-infinities in the windows."""
+None keeping an axis), the max pools with indices (ties and NaN) and
+MaxUnpool2D (NCHW and NHWC, repeated indices), Im2Col (strides,
+dilations, uneven padding); float32 and float64, int32 MaxPool3D; NaN
+and infinities in the windows."""
 import numpy as np
 import pytest
 
@@ -12,6 +14,8 @@ from refinfer import registry
 from refinfer.cuda import window
 
 from cuda_check import FLOATS, check, run, values
+
+rng = np.random.default_rng(1345)
 
 ids = lambda d: np.dtype(d).name     # noqa: E731
 
@@ -99,6 +103,42 @@ def test_max_pools_with_indices(dtype):
     check("AdaptiveMaxPool1D", x[0], (4,))
 
 
+@pytest.mark.parametrize("dtype", FLOATS + (np.int32,), ids=ids)
+def test_classic_and_3d_max_pools_with_argmax(dtype):
+    x = values((2, 3, 5, 6), dtype)
+    x[0, 1, 1, 1] = x[0, 1, 1, 2] = x.max() + 1          # a tie: the first
+    for pad_mode in ("VALID", "SAME"):
+        check("MaxPoolWithArgmax", x, (3, 3), (2, 2), pad_mode, "NCHW")
+    with pytest.raises(ValueError, match="NCHW input expected"):     # as the reference
+        run("MaxPoolWithArgmax", x, (2, 2), (2, 2), "VALID", "NHWC")
+    volume = values((1, 2, 3, 4, 5), dtype)
+    check("MaxPool3DWithArgmax", volume, (2, 2, 3), (1, 2, 2), (1, 0, 1), (1, 1, 1),
+          True, "NCDHW", np.dtype(np.int32))
+    check("MaxPool3DWithArgmax", volume, (2, 2, 2), (2, 1, 1), (0, 1, 0), (1, 2, 1),
+          False, "NCDHW", np.dtype(np.int64))
+
+
+@pytest.mark.parametrize("dtype", FLOATS + (np.int32,), ids=ids)
+def test_max_unpool2d(dtype):
+    x = values((2, 3, 2, 3), dtype)
+    argmax = rng.integers(0, 20, x.shape).astype(np.int64)
+    argmax[0, 0, 0, :2] = 7                                # a repeat: the last wins
+    check("MaxUnpool2D", x, argmax, (2, 3), (2, 2), (0, 1), (), "NCHW")
+    check("MaxUnpool2D", x, argmax.astype(np.int32), (2, 3), (0, 0), (0, 0),
+          (2, 3, 4, 5), "NCHW")
+    nhwc = np.ascontiguousarray(x.transpose(0, 2, 3, 1))
+    check("MaxUnpool2D", nhwc, np.ascontiguousarray(argmax.transpose(0, 2, 3, 1)),
+          (2, 3), (2, 2), (0, 1), (), "NHWC")
+    outside = argmax.copy()
+    for bad in (20, -1):                          # past the 4 x 5 plane, negative
+        outside[1, 2, 1, 2] = bad
+        with pytest.raises(ValueError, match="argmax values must lie in"):
+            registry.get_op("MaxUnpool2D").reference(x, outside, (2, 3), (2, 2),
+                                                     (0, 1), (), "NCHW")
+        assert run("MaxUnpool2D", x, outside, (2, 3), (2, 2), (0, 1), (),
+                   "NCHW") is None
+
+
 def test_declines():
     x = values((1, 2, 4, 4), np.float32)
     assert run("MaxPool", x.transpose(0, 2, 3, 1), (2, 2), (2, 2), "VALID",
@@ -109,3 +149,20 @@ def test_declines():
 def test_table_is_declared():
     assert all(registry.get_op(op).kernels["cuda"] is kernel
                for op, kernel in window.KERNELS.items())
+
+
+@pytest.mark.parametrize("dtype", FLOATS + (np.int32, np.int8), ids=ids)
+def test_im2col(dtype):
+    x = values((2, 2, 5, 6), dtype)
+    check("Im2Col", x, (2, 3), (1, 1), (1, 1), (0, 0, 0, 0))
+    check("Im2Col", x, (3, 2), (2, 1), (1, 2), (1, 0, 2, 1))
+    check("Im2Col", x, (1, 1), (2, 3), (1, 1), (0, 1, 1, 0))
+
+
+def test_im2col_errors_are_the_references():
+    x = values((1, 1, 3, 3), np.float32)
+    with pytest.raises(ValueError):
+        registry.get_op("Im2Col").reference(x, (5, 5), (1, 1), (1, 1), (0, 0, 0, 0))
+    with pytest.raises(ValueError):
+        run("Im2Col", x, (5, 5), (1, 1), (1, 1), (0, 0, 0, 0))
+    assert run("Im2Col", x[0], (2, 2), (1, 1), (1, 1), (0, 0, 0, 0)) is None

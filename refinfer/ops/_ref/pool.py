@@ -236,9 +236,9 @@ def check_ncdhw(x, data_format):
                          f"{x.shape}")
 
 
-def max_pool_with_argmax_with(pool, x, kernel_size, strides, pad_mode,
-                              data_format):
-    """MaxPoolWithArgmax (the classic primitive) with ``pool``."""
+def max_pool_with_argmax_pads(x, kernel_size, strides, pad_mode, data_format):
+    """MaxPoolWithArgmax's (the classic primitive's) input checked and its
+    pads resolved: ((before, after), (before, after))."""
     if x.ndim != 4 or data_format != "NCHW":
         raise ValueError(f"MaxPoolWithArgmax: NCHW input expected, got "
                          f"{x.shape}")
@@ -246,6 +246,13 @@ def max_pool_with_argmax_with(pool, x, kernel_size, strides, pad_mode,
                             pad_mode)
     if pad_mode == "SAME":
         pads = _legacy_same_split(kernel_size, strides, pads)
+    return pads
+
+
+def max_pool_with_argmax_with(pool, x, kernel_size, strides, pad_mode,
+                              data_format):
+    """MaxPoolWithArgmax (the classic primitive) with ``pool``."""
+    pads = max_pool_with_argmax_pads(x, kernel_size, strides, pad_mode, data_format)
     pooled = pool(x, kernel_size, strides, (1, 1), pads, argmax=True)
     if pooled is None:
         return None

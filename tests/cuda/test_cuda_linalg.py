@@ -1,0 +1,151 @@
+"""The cuda kernels of the linear-algebra family (refinfer/cuda/linalg.py)
+against their NumPy references on small batches in float32 and float64:
+float64 work on the device against LAPACK in the reference's dtype, so
+float32 results agree to float32 rounding of well-conditioned matrices
+(TOLERANCE); what they decline (singular matrices, float16, shapes the
+reference refuses) runs the reference, error included."""
+import numpy as np
+import pytest
+from cuda_check import FLOATS, run, values
+
+from refinfer import registry
+from refinfer.cuda import linalg
+
+# float64 on the device against float32 LAPACK: a few float32 ulps,
+# scaled by the condition numbers of these matrices (diagonally dominant).
+TOLERANCE = {np.float32: dict(rtol=2e-5, atol=2e-5),
+             np.float64: dict(rtol=1e-10, atol=1e-10)}
+IDS = {"ids": lambda d: np.dtype(d).name}
+
+
+def _well_conditioned(shape, dtype):
+    """Random matrices with n added to the diagonal (condition ~ 1-3)."""
+    x = values(shape, np.float64)
+    x += shape[-1] * np.eye(*shape[-2:])
+    return x.astype(dtype)
+
+
+def _same(op, *args, normalise=None, **kwargs):
+    """The cuda kernel's result equals the reference's within TOLERANCE:
+    every output's dtype and shape, its values after ``normalise`` (for
+    results defined up to signs) where given."""
+    expected = registry.get_op(op).reference(*args, **kwargs)
+    got = run(op, *args, **kwargs)
+    assert got is not None, f"{op}: the cuda kernel declined"
+    single = not isinstance(expected, tuple)
+    expected, got = ((expected,), (got,)) if single else (expected, got)
+    assert len(got) == len(expected)
+    if normalise is not None:
+        got, expected = normalise(got), normalise(expected)
+    for g, e in zip(got, expected):
+        assert g.dtype == e.dtype and g.shape == e.shape, (op, g.dtype, g.shape, e.shape)
+        tolerance = TOLERANCE.get(args[0].dtype.type, TOLERANCE[np.float32])
+        np.testing.assert_allclose(g, e, err_msg=op, **tolerance)
+
+
+def _declines(op, *args, **kwargs):
+    """The kernel declines; the reference raises ValueError."""
+    assert run(op, *args, **kwargs) is None
+    with pytest.raises(ValueError, match=op):
+        registry.get_op(op).reference(*args, **kwargs)
+
+
+def test_every_kernel_is_tested():
+    assert set(linalg.KERNELS) == {
+        "MatrixDeterminant", "LogMatrixDeterminant", "MatrixInverse", "MatrixSolve",
+        "MatrixTriangularSolve", "SolveTriangular", "CholeskySolve",
+        "CholeskyInverse", "Lstsq", "MatrixPower", "Pdist"}
+
+
+@pytest.mark.parametrize("dtype", FLOATS, **IDS)
+def test_determinants(dtype):
+    x = values((2, 3, 4, 4), dtype)
+    _same("MatrixDeterminant", x)
+    _same("LogMatrixDeterminant", x)
+    singular = np.array([[1, 2], [2, 4]], dtype)
+    _same("MatrixDeterminant", singular)            # a zero pivot: det 0
+    sign, log_abs = run("LogMatrixDeterminant", singular)
+    assert sign == 0 and log_abs == -np.inf
+
+
+@pytest.mark.parametrize("dtype", FLOATS, **IDS)
+def test_inverse_and_solve(dtype):
+    x = _well_conditioned((3, 4, 4), dtype)
+    for adjoint in (False, True):
+        _same("MatrixInverse", x, adjoint)
+        _same("MatrixSolve", x, values((3, 4, 2), dtype), adjoint)
+    _same("MatrixSolve", x[0], values((2, 4, 3), dtype))    # a broadcast
+    singular = np.ones((2, 3, 3), dtype)
+    _declines("MatrixInverse", singular)
+    _declines("MatrixSolve", singular, values((2, 3, 1), dtype))
+    _declines("MatrixSolve", x, values((3, 3, 1), dtype))   # rows differ
+
+
+@pytest.mark.parametrize("dtype", FLOATS, **IDS)
+def test_triangular_solves(dtype):
+    a, b = _well_conditioned((2, 4, 4), dtype), values((2, 4, 3), dtype)
+    for lower in (False, True):
+        for adjoint in (False, True):
+            _same("MatrixTriangularSolve", a, b, lower, adjoint)
+        for trans in ("N", "T", "C"):
+            for unit in (False, True):
+                _same("SolveTriangular", a, b, trans, lower, unit)
+        _same("SolveTriangular", a, b[..., 0].copy(), "T", lower)  # one vector
+    zero = a.copy()
+    zero[1, 2, 2] = 0
+    _declines("MatrixTriangularSolve", zero, b)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, **IDS)
+def test_cholesky(dtype):
+    factor = np.tril(_well_conditioned((2, 3, 3), dtype))
+    for upper in (False, True):
+        part = factor.swapaxes(-1, -2).copy() if upper else factor
+        _same("CholeskySolve", values((2, 3, 2), dtype), part, upper)
+        _same("CholeskyInverse", part[0], upper)
+    _declines("CholeskyInverse", np.zeros((3, 3), dtype))
+
+
+@pytest.mark.parametrize("dtype", FLOATS, **IDS)
+def test_lstsq(dtype):
+    a = _well_conditioned((5, 3), dtype)
+    _same("Lstsq", a, values((5, 2), dtype))
+    _same("Lstsq", a, values((5,), dtype), True, 0.5)
+    _declines("Lstsq", np.zeros((4, 2), dtype), values((4,), dtype))
+
+
+@pytest.mark.parametrize("dtype", FLOATS + (np.int32, np.int64), **IDS)
+def test_matrix_power(dtype):
+    x = values((2, 3, 3), dtype)
+    if np.dtype(dtype).kind == "f":
+        x = (x / 3).astype(dtype)   # powers stay near 1
+    for n in (0, 1, 2, 3, 5, 6):
+        expected = registry.get_op("MatrixPower").reference(x, n)
+        got = run("MatrixPower", x, n)
+        assert got.dtype == expected.dtype and got.shape == expected.shape
+        if np.dtype(dtype).kind == "f":
+            np.testing.assert_allclose(got, expected, **TOLERANCE[dtype])
+        else:
+            np.testing.assert_array_equal(got, expected)
+    if np.dtype(dtype).kind == "f":
+        _same("MatrixPower", _well_conditioned((2, 3, 3), dtype), -2)
+    else:
+        assert run("MatrixPower", x, -1) is None    # the reference refuses it
+
+
+@pytest.mark.parametrize("dtype", FLOATS, **IDS)
+def test_pdist(dtype):
+    x = values((5, 3), dtype)
+    x[1] = x[0]
+    x[2, 1] = x[3, 1]
+    for p in (0.0, 1.0, 2.0, 0.5, np.inf):
+        _same("Pdist", x, p)
+    assert run("Pdist", values((1, 3), dtype)).shape == (0,)
+
+
+def test_declines_float16_and_empty():
+    half = np.eye(3, dtype=np.float16)
+    for op in ("MatrixDeterminant", "MatrixInverse", "MatrixPower"):
+        args = (half, 2) if op == "MatrixPower" else (half,)
+        assert run(op, *args) is None
+    assert run("MatrixDeterminant", np.zeros((0, 2, 2), np.float32)) is None

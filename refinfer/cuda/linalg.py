@@ -12,6 +12,13 @@ rounded to the reference's dtype, as LAPACK-accurate as the references.
 - MatrixPower multiplies by gemm.py's kernel in NumPy's order (binary
   powers), a negative power starting from the LU inverse; Pdist is one
   thread per pair of rows in the input's dtype.
+- Householder QR as LAPACK's geqr2/org2r (dlarfg's signs, so Qr and Geqrf
+  give LAPACK's q, r, reflectors and tau, not only some QR).
+- One-sided Jacobi SVD (Svd; NuclearNorm sums its values) and cyclic
+  Jacobi for symmetric matrices (Eigh, SelfAdjointEig): the values as
+  LAPACK's, sorted as the references; each pair of singular vectors and
+  each eigenvector is unique up to sign only, as the references document,
+  and comes with the sign the rotations give.
 
 A matrix the reference finds singular (an exact zero pivot, a zero on a
 triangle's diagonal) sets a flag, read back, and the kernel declines: the
@@ -26,13 +33,15 @@ import numpy as np
 
 from refinfer import registry
 
-from . import device, fill, gemm, index
+from . import device, fill, gemm, index, reduce
 from .device import cuda, dmath
-from .layout import batch_offsets, flat
+from .layout import batch_offsets, contiguous_strides, flat
 
 WORK = np.dtype(np.float64)
 FLOAT_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
 ALL, LOWER, UPPER = 0, 1, 2     # the part of a matrix _load keeps
+EPSILON = float(np.finfo(np.float64).eps)
+SWEEPS = 60     # Jacobi sweeps at most (float64 converges in ~10 for n <= 100)
 
 
 @device.jit
@@ -148,6 +157,234 @@ def _pair_distances(x, first, second, p, inverse, mode, out):
         out[q] = acc ** inverse if mode == 2 else acc
 
 
+@device.jit
+def _householder(a, tau):
+    """LAPACK's geqr2 on each a[b] (m x n) in place: for j < min(m, n) the
+    reflector H = I - tau v v^T (dlarfg: beta = -sign(alpha) ||(alpha, x)||,
+    v[0] = 1 implied, tau = 0 where x is zero) that zeroes column j below
+    the diagonal, applied to the columns after it; r on and above the
+    diagonal, the vectors below it."""
+    m, n = a.shape[1], a.shape[2]
+    steps = m if m < n else n
+    for b in range(cuda.grid(1), a.shape[0], cuda.gridsize(1)):
+        for j in range(steps):
+            squares = 0.0
+            for i in range(j + 1, m):
+                squares += a[b, i, j] * a[b, i, j]
+            if squares == 0.0:
+                tau[b, j] = 0.0
+                continue
+            alpha = a[b, j, j]
+            beta = dmath.hypot(alpha, dmath.sqrt(squares))
+            beta = -beta if alpha >= 0.0 else beta
+            tau[b, j] = (beta - alpha) / beta
+            for i in range(j + 1, m):
+                a[b, i, j] /= alpha - beta
+            a[b, j, j] = beta
+            for c in range(j + 1, n):
+                w = a[b, j, c]
+                for i in range(j + 1, m):
+                    w += a[b, i, j] * a[b, i, c]
+                w *= tau[b, j]
+                a[b, j, c] -= w
+                for i in range(j + 1, m):
+                    a[b, i, c] -= a[b, i, j] * w
+
+
+@device.jit
+def _form_q(a, tau, q):
+    """LAPACK's org2r: q[b] (m x columns) = the first columns of H_0 H_1 ...
+    from geqr2's vectors in a[b] and tau[b], applied backwards to the
+    identity's columns."""
+    m, columns, steps = q.shape[1], q.shape[2], tau.shape[1]
+    for b in range(cuda.grid(1), q.shape[0], cuda.gridsize(1)):
+        for i in range(m):
+            for c in range(columns):
+                q[b, i, c] = (a[b, i, c] if c < steps and i > c
+                              else 1.0 if i == c and c >= steps else 0.0)
+        for j in range(steps - 1, -1, -1):
+            q[b, j, j] = 1.0
+            for c in range(j + 1, columns):
+                w = 0.0
+                for i in range(j, m):
+                    w += q[b, i, j] * q[b, i, c]
+                w *= tau[b, j]
+                for i in range(j, m):
+                    q[b, i, c] -= q[b, i, j] * w
+            for i in range(j + 1, m):
+                q[b, i, j] *= -tau[b, j]
+            q[b, j, j] = 1.0 - tau[b, j]
+            for i in range(j):
+                q[b, i, j] = 0.0
+
+
+@device.device_function
+def _rotate(x, b, p, q, rows, cos, sin):
+    """Columns p and q of x[b] (its first ``rows`` rows) rotated:
+    (x_p, x_q) <- (cos x_p - sin x_q, sin x_p + cos x_q)."""
+    for i in range(rows):
+        xp, xq = x[b, i, p], x[b, i, q]
+        x[b, i, p] = cos * xp - sin * xq
+        x[b, i, q] = sin * xp + cos * xq
+
+
+@device.device_function
+def _rotation(zeta):
+    """(cos, sin) of the Jacobi rotation with cot(2 theta) = zeta: the
+    smaller angle, t = sign(zeta) / (|zeta| + sqrt(1 + zeta^2))."""
+    t = 1.0 / (abs(zeta) + dmath.hypot(1.0, zeta))
+    t = -t if zeta < 0.0 else t
+    cos = 1.0 / dmath.hypot(1.0, t)
+    return cos, cos * t
+
+
+@device.device_function
+def _swap_columns(x, b, p, q):
+    """Columns p and q of x[b] exchanged."""
+    for i in range(x.shape[1]):
+        x[b, i, p], x[b, i, q] = x[b, i, q], x[b, i, p]
+
+
+@device.device_function
+def _dot(x, b, p, q):
+    """Columns p and q of x[b]: their dot product."""
+    total = 0.0
+    for i in range(x.shape[1]):
+        total += x[b, i, p] * x[b, i, q]
+    return total
+
+
+@device.device_function
+def _identity(x, b):
+    """x[b] = I (square)."""
+    for i in range(x.shape[1]):
+        for j in range(x.shape[2]):
+            x[b, i, j] = 1.0 if i == j else 0.0
+
+
+@device.device_function
+def _complete(u, b, have):
+    """Columns have, have + 1, ... of u[b] made orthonormal to those before
+    (the basis vectors e_0, e_1, ... by twice-repeated Gram-Schmidt, each
+    kept where at least 1 / (2 rows) of its square norm is left, which
+    one of them always is)."""
+    rows, basis = u.shape[1], 0
+    for c in range(have, u.shape[2]):
+        while basis < rows:
+            for i in range(rows):
+                u[b, i, c] = 1.0 if i == basis else 0.0
+            basis += 1
+            for _ in range(2):
+                for d in range(c):
+                    along = _dot(u, b, d, c)
+                    for i in range(rows):
+                        u[b, i, c] -= along * u[b, i, d]
+            squares = _dot(u, b, c, c)
+            if squares * rows >= 0.5:
+                for i in range(rows):
+                    u[b, i, c] /= dmath.sqrt(squares)
+                break
+
+
+@device.jit
+def _jacobi_svd(a, u, v, s):
+    """One-sided Jacobi SVD of each a[b] (rows >= cols): the columns of
+    a copy in u[b] rotated in cyclic sweeps until every pair is orthogonal
+    to float64 precision (at most SWEEPS), the rotations gathered in v[b];
+    s[b] = the column norms, descending, u's columns normalised; u's
+    columns for zero singular values and past cols completed to an
+    orthonormal set. a = u[:, :cols] diag(s) v^T."""
+    rows, cols = a.shape[1], a.shape[2]
+    for b in range(cuda.grid(1), a.shape[0], cuda.gridsize(1)):
+        for i in range(rows):
+            for j in range(cols):
+                u[b, i, j] = a[b, i, j]
+        _identity(v, b)
+        for _ in range(SWEEPS):
+            rotated = False
+            for p in range(cols - 1):
+                for q in range(p + 1, cols):
+                    alpha, beta = _dot(u, b, p, p), _dot(u, b, q, q)
+                    gamma = _dot(u, b, p, q)
+                    if abs(gamma) <= EPSILON * dmath.sqrt(alpha * beta):
+                        continue
+                    rotated = True
+                    cos, sin = _rotation((beta - alpha) / (2.0 * gamma))
+                    _rotate(u, b, p, q, rows, cos, sin)
+                    _rotate(v, b, p, q, cols, cos, sin)
+            if not rotated:
+                break
+        for j in range(cols):
+            s[b, j] = dmath.sqrt(_dot(u, b, j, j))
+        for j in range(cols):               # selection sort, descending
+            best = j
+            for k in range(j + 1, cols):
+                if s[b, k] > s[b, best]:
+                    best = k
+            if best != j:
+                s[b, j], s[b, best] = s[b, best], s[b, j]
+                _swap_columns(u, b, j, best)
+                _swap_columns(v, b, j, best)
+        have = 0
+        for j in range(cols):
+            if s[b, j] > s[b, 0] * EPSILON * rows and s[b, j] > 0.0:
+                for i in range(rows):
+                    u[b, i, j] /= s[b, j]
+                have = j + 1
+        _complete(u, b, have)
+
+
+@device.jit
+def _jacobi_eigen(a, lower, v, w):
+    """Cyclic Jacobi on each symmetric a[b], read from its lower (``lower``)
+    or upper triangle: rotations J^T a J zero each off-diagonal pair in
+    sweeps until their squares sum to nothing against the whole (at most
+    SWEEPS), gathered in v[b]; w[b] = the diagonal, ascending, with v's
+    columns."""
+    n = a.shape[1]
+    for b in range(cuda.grid(1), a.shape[0], cuda.gridsize(1)):
+        total = 0.0
+        for i in range(n):
+            for j in range(i):
+                if lower:
+                    a[b, j, i] = a[b, i, j]
+                else:
+                    a[b, i, j] = a[b, j, i]
+            for j in range(n):
+                total += a[b, i, j] * a[b, i, j]
+        _identity(v, b)
+        for _ in range(SWEEPS):
+            off = 0.0
+            for p in range(n - 1):
+                for q in range(p + 1, n):
+                    off += a[b, p, q] * a[b, p, q]
+            if off <= EPSILON * EPSILON * total:
+                break
+            for p in range(n - 1):
+                for q in range(p + 1, n):
+                    app, aqq, apq = a[b, p, p], a[b, q, q], a[b, p, q]
+                    if apq == 0.0:
+                        continue
+                    cos, sin = _rotation((aqq - app) / (2.0 * apq))
+                    _rotate(a, b, p, q, n, cos, sin)
+                    for k in range(n):      # the rows: J^T a J is symmetric
+                        a[b, p, k], a[b, q, k] = a[b, k, p], a[b, k, q]
+                    tan = sin / cos
+                    a[b, p, p], a[b, q, q] = app - tan * apq, aqq + tan * apq
+                    a[b, p, q] = a[b, q, p] = 0.0
+                    _rotate(v, b, p, q, n, cos, sin)
+        for j in range(n):
+            w[b, j] = a[b, j, j]
+        for j in range(n):                  # selection sort, ascending
+            best = j
+            for k in range(j + 1, n):
+                if w[b, k] < w[b, best]:
+                    best = k
+            if best != j:
+                w[b, j], w[b, best] = w[b, best], w[b, j]
+                _swap_columns(v, b, j, best)
+
+
 # --- the host side: work arrays in, results out --------------------------------
 
 def _floats(*tensors) -> bool:
@@ -165,6 +402,17 @@ def _raised(flag) -> bool:
     return bool(device.to_host(flag)[0])
 
 
+def _gather(x, starts, rows, cols, strides, part=ALL, unit=False):
+    """A float64 device array (len(starts), rows, cols) of the matrices of
+    x at element offsets ``starts`` (host int64) read with element
+    ``strides`` (row, column), cut to a triangle and given a unit
+    diagonal where asked (:func:`_load`)."""
+    work = device.empty((len(starts), rows, cols), WORK)
+    device.launch(_load, work.size, flat(x), device.constant(starts), *strides,
+                  part, bool(unit), work)
+    return work
+
+
 def _work(x, batch=None, transpose=False, part=ALL, unit=False):
     """The matrices of x's last two axes as a float64 device array (count,
     rows, cols), broadcast to the ``batch`` axes (default x's own),
@@ -173,13 +421,10 @@ def _work(x, batch=None, transpose=False, part=ALL, unit=False):
     shape = tuple(x.shape)      # (the simulator's shapes take no negative index)
     batch = shape[:-2] if batch is None else tuple(batch)
     rows, cols = shape[-2:]
-    strides = (1, cols) if transpose else (cols, 1)
+    starts = batch_offsets(batch, shape[:-2], rows * cols)
     if transpose:
-        rows, cols = cols, rows
-    work = device.empty((math.prod(batch), rows, cols), WORK)
-    starts = device.constant(batch_offsets(batch, shape[:-2], rows * cols))
-    device.launch(_load, work.size, flat(x), starts, *strides, part, bool(unit), work)
-    return work
+        return _gather(x, starts, cols, rows, (1, cols), part, unit)
+    return _gather(x, starts, rows, cols, (cols, 1), part, unit)
 
 
 def _result(work, shape, dtype):
@@ -397,24 +642,164 @@ def pdist(x, p=2.0):
     return out
 
 
+def _decomposable(x) -> bool:
+    """Whether x is a non-empty float32/float64 stack of matrices."""
+    return x.ndim >= 2 and _floats(x)
+
+
+def _geqrf(x):
+    """geqr2 of x's matrices: (float64 work in LAPACK's compact form,
+    tau), (count, m, n) and (count, min(m, n))."""
+    work = _work(x)
+    count, m, n = work.shape
+    tau = device.empty((count, min(m, n)), WORK)
+    device.launch(_householder, count, work, tau)
+    return work, tau
+
+
+def geqrf(input):
+    """Geqrf: (y, tau) as LAPACK's geqrf."""
+    if not _decomposable(input):
+        return None
+    work, tau = _geqrf(input)
+    batch = tuple(input.shape)[:-2]
+    return (_result(work, tuple(input.shape), input.dtype),
+            _result(tau, batch + (tau.shape[1],), input.dtype))
+
+
+def qr(x, full_matrices=False):
+    """Qr: q from org2r, r the upper triangle of geqr2's first rows (all m
+    of them when full_matrices), as NumPy's qr."""
+    if not _decomposable(x):
+        return None
+    work, tau = _geqrf(x)
+    count, m, n = work.shape
+    columns = m if full_matrices else min(m, n)
+    q = device.empty((count, m, columns), WORK)
+    device.launch(_form_q, count, work, tau, q)
+    r = _gather(work, np.arange(count) * m * n, columns, n, (n, 1), UPPER)
+    batch = tuple(x.shape)[:-2]
+    for scratch in (work, tau):
+        device.release(scratch)
+    return (_result(q, batch + (m, columns), x.dtype),
+            _result(r, batch + (columns, n), x.dtype))
+
+
+def _singular(work, full=False):
+    """The Jacobi SVD of float64 matrices (count, rows >= cols): (s, u,
+    v) with u (count, rows, rows if full else cols), v (count, cols, cols)."""
+    count, rows, cols = work.shape
+    u = device.empty((count, rows, rows if full else cols), WORK)
+    v = device.empty((count, cols, cols), WORK)
+    s = device.empty((count, cols), WORK)
+    device.launch(_jacobi_svd, count, work, u, v, s)
+    device.release(work)
+    return s, u, v
+
+
+def svd(input, full_matrices=False, compute_uv=True):
+    """Svd: (s, u, v) by one-sided Jacobi on the matrix or, for m < n, on
+    its transpose (the roles of u and v swapped): s as LAPACK's, the
+    singular vectors up to a common sign per pair (as the reference
+    documents); u and v zeros of (1,) without compute_uv."""
+    if not _decomposable(input):
+        return None
+    batch, (m, n) = tuple(input.shape)[:-2], tuple(input.shape)[-2:]
+    s, u, v = _singular(_work(input, transpose=m < n), full_matrices)
+    k = min(m, n)
+    s = _result(s, batch + (k,), input.dtype)
+    if not compute_uv:
+        return (s, *(device.zeros((1,), input.dtype) for _ in range(2)))
+    if m < n:
+        u, v = v, u
+    columns = (m, n) if full_matrices else (k, k)
+    return (s, _result(u, batch + (m, columns[0]), input.dtype),
+            _result(v, batch + (n, columns[1]), input.dtype))
+
+
+def nuclear_norm(input, dim=None, keepdim=False):
+    """NuclearNorm: the sum of the Jacobi singular values of the matrices
+    over axes ``dim`` (read through their strides, none moved)."""
+    axes = (0, 1) if dim is None else tuple(dim)
+    shape = tuple(input.shape)
+    if not _decomposable(input) or len(axes) != 2 \
+            or not all(-input.ndim <= a < input.ndim for a in axes) \
+            or axes[0] % input.ndim == axes[1] % input.ndim \
+            or (dim is None and input.ndim != 2):
+        return None
+    first, second = (a % input.ndim for a in axes)
+    strides = contiguous_strides(shape)
+    others = [a for a in range(input.ndim) if a not in (first, second)]
+    starts = sum(np.ix_(*(np.arange(shape[a]) * strides[a] for a in others)),
+                 np.zeros((), np.int64)).reshape(-1)
+    rows, cols = shape[first], shape[second]
+    tall = rows >= cols
+    work = _gather(input, starts, *((rows, cols) if tall else (cols, rows)),
+                   (strides[first], strides[second]) if tall
+                   else (strides[second], strides[first]))
+    s, u, v = _singular(work)
+    for scratch in (u, v):
+        device.release(scratch)
+    norm = reduce.reduce_sum(s, (1,))
+    kept = [1 if a in (first, second) else shape[a] for a in range(input.ndim)] \
+        if keepdim else [shape[a] for a in others]
+    return _result(norm, tuple(kept), input.dtype)
+
+
+def _eigen(x, lower, vectors=True):
+    """(w, v) of x's symmetric matrices (the lower or upper triangle), or
+    w alone: cyclic Jacobi, w ascending."""
+    shape = tuple(x.shape)
+    work = _work(x)
+    count, n = work.shape[:2]
+    v, w = device.empty((count, n, n), WORK), device.empty((count, n), WORK)
+    device.launch(_jacobi_eigen, count, work, bool(lower), v, w)
+    device.release(work)
+    w = _result(w, shape[:-1], x.dtype)
+    return (w, _result(v, shape, x.dtype)) if vectors else w
+
+
+def eigh(x, compute_eigenvectors=True, lower=True):
+    """Eigh: one (n, n) matrix; the eigenvectors up to each column's sign."""
+    if x.ndim != 2 or not _square(x):
+        return None
+    return _eigen(x, lower, compute_eigenvectors)
+
+
+def self_adjoint_eig(x, compute_v=True):
+    """SelfAdjointEig: the lower triangle; zeros for the vectors without
+    compute_v."""
+    if not _square(x):
+        return None
+    if compute_v:
+        return _eigen(x, True)
+    return _eigen(x, True, False), device.zeros(tuple(x.shape), x.dtype)
+
+
 KERNELS = {"MatrixDeterminant": matrix_determinant,
            "LogMatrixDeterminant": log_matrix_determinant,
            "MatrixInverse": matrix_inverse, "MatrixSolve": matrix_solve,
            "MatrixTriangularSolve": matrix_triangular_solve,
            "SolveTriangular": solve_triangular, "CholeskySolve": cholesky_solve,
            "CholeskyInverse": cholesky_inverse, "Lstsq": lstsq,
-           "MatrixPower": matrix_power, "Pdist": pdist}
+           "MatrixPower": matrix_power, "Pdist": pdist, "Qr": qr, "Geqrf": geqrf,
+           "Svd": svd, "NuclearNorm": nuclear_norm, "Eigh": eigh,
+           "SelfAdjointEig": self_adjoint_eig}
 registry.declare_kernels("cuda", KERNELS)
 
-_3D, _2D, _1D = "float64[:, :, ::1]", "int64[:, ::1]", "float64[::1]"
+_3D, _2D, _1D = "float64[:, :, ::1]", "float64[:, ::1]", "float64[::1]"
 # (name, kernel, argument types) for tools/check_ptx.py.
 PTX = [(f"load, {dtype}", _load,
         f"void({dtype}[::1], int64[::1], int64, int64, int64, boolean, {_3D})")
        for dtype in ("float32", "float64")]
 PTX += [("LU factor", _lu_factor,
-         f"void({_3D}, float64, {_2D}, {_1D}, {_1D}, {_1D}, int32[::1])"),
-        ("LU solve", _lu_solve, f"void({_3D}, {_2D}, {_3D})"),
+         f"void({_3D}, float64, int64[:, ::1], {_1D}, {_1D}, {_1D}, int32[::1])"),
+        ("LU solve", _lu_solve, f"void({_3D}, int64[:, ::1], {_3D})"),
         ("substitute", _substitute, f"void({_3D}, {_3D}, boolean, int32[::1])")]
 PTX += [(f"pair distances, {dtype}", _pair_distances,
          f"void({dtype}[:, ::1], int64[::1], int64[::1], {dtype}, {dtype}, int64,"
          f" {dtype}[::1])") for dtype in ("float32", "float64")]
+PTX += [("householder", _householder, f"void({_3D}, {_2D})"),
+        ("form q", _form_q, f"void({_3D}, {_2D}, {_3D})"),
+        ("Jacobi SVD", _jacobi_svd, f"void({_3D}, {_3D}, {_3D}, {_2D})"),
+        ("Jacobi eigen", _jacobi_eigen, f"void({_3D}, boolean, {_3D}, {_2D})")]

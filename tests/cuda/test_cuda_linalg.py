@@ -25,18 +25,15 @@ def _well_conditioned(shape, dtype):
     return x.astype(dtype)
 
 
-def _same(op, *args, normalise=None, **kwargs):
-    """The cuda kernel's result equals the reference's within TOLERANCE:
-    every output's dtype and shape, its values after ``normalise`` (for
-    results defined up to signs) where given."""
+def _same(op, *args, **kwargs):
+    """The cuda kernel's result equals the reference's: every output's
+    dtype and shape, its values within TOLERANCE."""
     expected = registry.get_op(op).reference(*args, **kwargs)
     got = run(op, *args, **kwargs)
     assert got is not None, f"{op}: the cuda kernel declined"
-    single = not isinstance(expected, tuple)
-    expected, got = ((expected,), (got,)) if single else (expected, got)
+    if not isinstance(expected, tuple):
+        expected, got = (expected,), (got,)
     assert len(got) == len(expected)
-    if normalise is not None:
-        got, expected = normalise(got), normalise(expected)
     for g, e in zip(got, expected):
         assert g.dtype == e.dtype and g.shape == e.shape, (op, g.dtype, g.shape, e.shape)
         tolerance = TOLERANCE.get(args[0].dtype.type, TOLERANCE[np.float32])
@@ -54,7 +51,8 @@ def test_every_kernel_is_tested():
     assert set(linalg.KERNELS) == {
         "MatrixDeterminant", "LogMatrixDeterminant", "MatrixInverse", "MatrixSolve",
         "MatrixTriangularSolve", "SolveTriangular", "CholeskySolve",
-        "CholeskyInverse", "Lstsq", "MatrixPower", "Pdist"}
+        "CholeskyInverse", "Lstsq", "MatrixPower", "Pdist", "Qr", "Geqrf", "Svd",
+        "NuclearNorm", "Eigh", "SelfAdjointEig"}
 
 
 @pytest.mark.parametrize("dtype", FLOATS, **IDS)
@@ -149,3 +147,86 @@ def test_declines_float16_and_empty():
         args = (half, 2) if op == "MatrixPower" else (half,)
         assert run(op, *args) is None
     assert run("MatrixDeterminant", np.zeros((0, 2, 2), np.float32)) is None
+
+
+# Singular and eigenvectors against LAPACK's in float32: their error scales
+# with 1 / (the gap between values), so a looser bound than the solves'.
+VECTORS = {np.float32: dict(rtol=2e-4, atol=2e-4),
+           np.float64: dict(rtol=1e-9, atol=1e-9)}
+SHAPES = [(2, 4, 3), (3, 3), (2, 3, 5)]
+
+
+def _aligned(got, expected):
+    """got's columns times the signs that align each with expected's (the
+    vectors of a decomposition are unique up to sign)."""
+    return got * np.sign(np.sum(got * expected, axis=-2, keepdims=True))
+
+
+def _orthonormal_columns(q, dtype):
+    eye = np.eye(q.shape[-1])
+    np.testing.assert_allclose(np.swapaxes(q, -1, -2).astype(np.float64) @ q,
+                               np.broadcast_to(eye, q.shape[:-2] + eye.shape),
+                               **VECTORS[dtype])
+
+
+@pytest.mark.parametrize("dtype", FLOATS, **IDS)
+def test_qr_and_geqrf_match_lapack(dtype):
+    for shape in SHAPES:
+        x = values(shape, dtype)
+        _same("Geqrf", x)
+        for full in (False, True):
+            _same("Qr", x, full)      # LAPACK's signs: Householder as dlarfg
+    x = values((3, 3), dtype)
+    x[1:, 0] = 0                        # a column already reduced: tau 0
+    _same("Geqrf", x)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, **IDS)
+def test_svd(dtype):
+    reference = registry.get_op("Svd").reference
+    for shape in SHAPES:
+        x, k = values(shape, dtype), min(shape[-2:])
+        for full in (False, True):
+            got, expected = run("Svd", x, full), reference(x, full)
+            for g, e in zip(got, expected):
+                assert g.dtype == e.dtype and g.shape == e.shape
+            np.testing.assert_allclose(got[0], expected[0], **TOLERANCE[dtype])
+            for g, e in zip(got[1:], expected[1:]):
+                sign = np.sign(np.sum(got[1][..., :k] * expected[1][..., :k], axis=-2,
+                                      keepdims=True))
+                np.testing.assert_allclose(g[..., :k] * sign, e[..., :k], **VECTORS[dtype])
+                _orthonormal_columns(g, dtype)
+        _same("Svd", x, False, False)   # values only, zeros for the vectors
+    rank_one = np.outer([1, 2, 3], [1, -1]).astype(dtype)   # a zero singular value
+    s, u, v = run("Svd", rank_one, True)
+    np.testing.assert_allclose(s, reference(rank_one)[0], **TOLERANCE[dtype])
+    _orthonormal_columns(u, dtype)
+    np.testing.assert_allclose((u[:, :2] * s) @ v.T, rank_one, **VECTORS[dtype])
+
+
+@pytest.mark.parametrize("dtype", FLOATS, **IDS)
+def test_nuclear_norm(dtype):
+    x = values((3, 4, 2), dtype)
+    for dim in ((0, 2), (2, 0), (-1, 1), (1, 0)):
+        for keep in (False, True):
+            _same("NuclearNorm", x, dim, keep)
+    _same("NuclearNorm", values((2, 5), dtype))
+    assert run("NuclearNorm", x) is None    # no dim: 2-D only (the reference raises)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, **IDS)
+def test_symmetric_eigen(dtype):
+    x = values((2, 4, 4), dtype)       # read from one triangle: not symmetric
+    for lower in (False, True):
+        _same("Eigh", x[0], False, lower)
+        w, v = run("Eigh", x[0], True, lower)
+        w_ref, v_ref = registry.get_op("Eigh").reference(x[0], True, lower)
+        assert w.dtype == w_ref.dtype and v.shape == v_ref.shape
+        np.testing.assert_allclose(w, w_ref, **TOLERANCE[dtype])
+        np.testing.assert_allclose(_aligned(v, v_ref), v_ref, **VECTORS[dtype])
+    w, v = run("SelfAdjointEig", x)
+    w_ref, v_ref = registry.get_op("SelfAdjointEig").reference(x)
+    np.testing.assert_allclose(w, w_ref, **TOLERANCE[dtype])
+    np.testing.assert_allclose(_aligned(v, v_ref), v_ref, **VECTORS[dtype])
+    _same("SelfAdjointEig", x, False)
+    assert run("Eigh", x) is None           # a batch: the reference refuses it

@@ -385,6 +385,55 @@ def _jacobi_eigen(a, lower, v, w):
                 _swap_columns(v, b, j, best)
 
 
+@device.jit
+def _pseudo_solve(left, right, s, rhs, cutoff, x):
+    """x[b] = right diag(1 / s) left^T rhs[b] over the singular values
+    above cutoff * s[b, 0] (s descending): the minimum-norm least-squares
+    solution of (left diag(s) right^T) x = rhs, as LAPACK's gelsd."""
+    m, n, columns = left.shape[1], right.shape[1], rhs.shape[2]
+    for b in range(cuda.grid(1), x.shape[0], cuda.gridsize(1)):
+        for i in range(n):
+            for c in range(columns):
+                x[b, i, c] = 0.0
+        for j in range(s.shape[1]):
+            if s[b, j] <= cutoff * s[b, 0]:
+                break
+            for c in range(columns):
+                along = 0.0
+                for i in range(m):
+                    along += left[b, i, j] * rhs[b, i, c]
+                along /= s[b, j]
+                for i in range(n):
+                    x[b, i, c] += right[b, i, j] * along
+
+
+@device.jit
+def _residuals(a, x, rhs, out):
+    """out[b, c] = the sum over rows i of ((a[b] x[b])[i, c] - rhs[b, i, c])^2."""
+    m, n, columns = a.shape[1], a.shape[2], out.shape[1]
+    for e in range(cuda.grid(1), out.size, cuda.gridsize(1)):
+        b, c = e // columns, e % columns
+        total = 0.0
+        for i in range(m):
+            difference = -rhs[b, i, c]
+            for j in range(n):
+                difference += a[b, i, j] * x[b, j, c]
+            total += difference * difference
+        out[b, c] = total
+
+
+@device.jit
+def _rank(s, factor, out):
+    """out[b] = how many of the singular values s[b] (descending) exceed
+    factor * s[b, 0]."""
+    for b in range(cuda.grid(1), out.size, cuda.gridsize(1)):
+        count = 0
+        for j in range(s.shape[1]):
+            if s[b, j] > s[b, 0] * factor:
+                count += 1
+        out[b] = count
+
+
 # --- the host side: work arrays in, results out --------------------------------
 
 def _floats(*tensors) -> bool:
@@ -776,6 +825,48 @@ def self_adjoint_eig(x, compute_v=True):
     return _eigen(x, True, False), device.zeros(tuple(x.shape), x.dtype)
 
 
+def lstsq_v2(A, B, driver=None):
+    """LstsqV2: the minimum-norm solution from the Jacobi SVD of the
+    (broadcast) A, NumPy's cutoff eps(float64) max(M, N) s_max; the
+    residuals, rank and singular values of the reference's drivers."""
+    driver = "gelsy" if driver is None else driver
+    vector = B.ndim == A.ndim - 1
+    rhs = B.reshape(tuple(B.shape) + (1,)) if vector else B
+    if A.dtype != B.dtype or not _decomposable(A) or not _decomposable(rhs) \
+            or A.shape[A.ndim - 2] != rhs.shape[rhs.ndim - 2]:
+        return None
+    own, (m, n), k = tuple(A.shape)[:-2], tuple(A.shape)[-2:], rhs.shape[rhs.ndim - 1]
+    try:
+        batch = np.broadcast_shapes(own, tuple(rhs.shape)[:-2])
+    except ValueError:
+        return None
+    s, u, v = _singular(_work(A, batch, transpose=m < n))
+    left, right = (v, u) if m < n else (u, v)
+    b, x = _work(rhs, batch), device.empty((math.prod(batch), n, k), WORK)
+    device.launch(_pseudo_solve, x.shape[0], left, right, s, b, EPSILON * max(m, n), x)
+    for scratch in (u, v):
+        device.release(scratch)
+    residual = rank = singular = None
+    if driver != "gelsy" and m > n:
+        squares = device.empty((x.shape[0], k), WORK)
+        device.launch(_residuals, squares.size, _work(A, batch), x, b, squares)
+        residual = _result(squares, batch + (k,), A.dtype)
+    if own != batch:        # rank and singular values are A's own
+        s, u, v = _singular(_work(A, transpose=m < n))
+    if driver != "gels":
+        rank = device.empty(own, np.int64)
+        device.launch(_rank, rank.size, s, max(m, n) * float(np.finfo(A.dtype).eps),
+                      flat(rank))
+    if driver in ("gelss", "gelsd"):
+        singular = _result(s, own + (min(m, n),), A.dtype)
+    solution = _result(x, batch + (n, k), A.dtype)
+    empty = device.empty((0,), A.dtype)
+    return (solution.reshape(batch + (n,)) if vector else solution,
+            empty if residual is None else residual,
+            device.empty((0,), np.int64) if rank is None else rank,
+            empty if singular is None else singular)
+
+
 KERNELS = {"MatrixDeterminant": matrix_determinant,
            "LogMatrixDeterminant": log_matrix_determinant,
            "MatrixInverse": matrix_inverse, "MatrixSolve": matrix_solve,
@@ -784,7 +875,7 @@ KERNELS = {"MatrixDeterminant": matrix_determinant,
            "CholeskyInverse": cholesky_inverse, "Lstsq": lstsq,
            "MatrixPower": matrix_power, "Pdist": pdist, "Qr": qr, "Geqrf": geqrf,
            "Svd": svd, "NuclearNorm": nuclear_norm, "Eigh": eigh,
-           "SelfAdjointEig": self_adjoint_eig}
+           "SelfAdjointEig": self_adjoint_eig, "LstsqV2": lstsq_v2}
 registry.declare_kernels("cuda", KERNELS)
 
 _3D, _2D, _1D = "float64[:, :, ::1]", "float64[:, ::1]", "float64[::1]"
@@ -803,3 +894,6 @@ PTX += [("householder", _householder, f"void({_3D}, {_2D})"),
         ("form q", _form_q, f"void({_3D}, {_2D}, {_3D})"),
         ("Jacobi SVD", _jacobi_svd, f"void({_3D}, {_3D}, {_3D}, {_2D})"),
         ("Jacobi eigen", _jacobi_eigen, f"void({_3D}, boolean, {_3D}, {_2D})")]
+PTX += [("pseudo solve", _pseudo_solve, f"void({_3D}, {_3D}, {_2D}, {_3D}, float64, {_3D})"),
+        ("residuals", _residuals, f"void({_3D}, {_3D}, {_3D}, {_2D})"),
+        ("rank", _rank, f"void({_2D}, float64, int64[::1])")]

@@ -52,7 +52,7 @@ def test_every_kernel_is_tested():
         "MatrixDeterminant", "LogMatrixDeterminant", "MatrixInverse", "MatrixSolve",
         "MatrixTriangularSolve", "SolveTriangular", "CholeskySolve",
         "CholeskyInverse", "Lstsq", "MatrixPower", "Pdist", "Qr", "Geqrf", "Svd",
-        "NuclearNorm", "Eigh", "SelfAdjointEig"}
+        "NuclearNorm", "Eigh", "SelfAdjointEig", "LstsqV2"}
 
 
 @pytest.mark.parametrize("dtype", FLOATS, **IDS)
@@ -230,3 +230,16 @@ def test_symmetric_eigen(dtype):
     np.testing.assert_allclose(_aligned(v, v_ref), v_ref, **VECTORS[dtype])
     _same("SelfAdjointEig", x, False)
     assert run("Eigh", x) is None           # a batch: the reference refuses it
+
+
+@pytest.mark.parametrize("dtype", FLOATS, **IDS)
+def test_lstsq_v2(dtype):
+    tall, wide = values((2, 5, 3), dtype), values((4, 6), dtype)
+    for driver in ("gels", "gelsy", "gelsd", "gelss"):
+        _same("LstsqV2", tall, values((2, 5, 2), dtype), driver)
+        _same("LstsqV2", wide, values((4,), dtype), driver)      # one vector
+        _same("LstsqV2", tall[0], values((3, 5, 1), dtype), driver)   # broadcast A
+    deficient = values((5, 3), dtype)
+    deficient[:, 2] = deficient[:, 0]                   # rank 2: minimum norm
+    _same("LstsqV2", deficient, values((5, 2), dtype), "gelsd")
+    assert run("LstsqV2", tall, values((2, 4, 2), dtype)) is None   # rows differ

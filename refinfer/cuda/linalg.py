@@ -19,6 +19,11 @@ rounded to the reference's dtype, as LAPACK-accurate as the references.
   LAPACK's, sorted as the references; each pair of singular vectors and
   each eigenvector is unique up to sign only, as the references document,
   and comes with the sign the rotations give.
+- The complex Schur form (Householder to Hessenberg, then single-shift QR
+  with Wilkinson's shift, as LAPACK's zlahqr) gives Eig (the diagonal;
+  eigenvectors by back substitution, unit length with the largest
+  component real, as geev) and MatrixLogarithm (Parlett's recurrence on
+  the triangle; eigenvalues closer than CLOSE decline).
 
 A matrix the reference finds singular (an exact zero pivot, a zero on a
 triangle's diagonal) sets a flag, read back, and the kernel declines: the
@@ -38,10 +43,15 @@ from .device import cuda, dmath
 from .layout import batch_offsets, contiguous_strides, flat
 
 WORK = np.dtype(np.float64)
+COMPLEX = np.dtype(np.complex128)      # the work of the general eigenproblems
 FLOAT_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
 ALL, LOWER, UPPER = 0, 1, 2     # the part of a matrix _load keeps
 EPSILON = float(np.finfo(np.float64).eps)
 SWEEPS = 60     # Jacobi sweeps at most (float64 converges in ~10 for n <= 100)
+QR_STEPS = 30   # shifted QR steps at most per eigenvalue (LAPACK's zlahqr: 30)
+# Parlett's recurrence divides by the gaps between eigenvalues: closer
+# than this (relative) the logarithm declines.
+CLOSE = 1e-6
 
 
 @device.jit
@@ -434,6 +444,210 @@ def _rank(s, factor, out):
         out[b] = count
 
 
+@device.device_function
+def _csqrt(z):
+    """The principal square root of the complex z."""
+    size = abs(z)
+    if size == 0.0:
+        return z
+    root = dmath.sqrt((size + abs(z.real)) / 2.0)
+    if z.real >= 0.0:
+        return root + 1j * (z.imag / (2.0 * root))
+    return abs(z.imag) / (2.0 * root) + 1j * (root if z.imag >= 0.0 else -root)
+
+
+@device.device_function
+def _squares(z):
+    """|z|^2."""
+    return z.real * z.real + z.imag * z.imag
+
+
+@device.device_function
+def _hessenberg(h, q, v, b):
+    """h[b] reduced to upper Hessenberg form by Householder reflections
+    P = I - 2 v v^H / |v|^2 (v in v[b]), applied on both sides and
+    gathered in q[b]."""
+    n = h.shape[1]
+    for k in range(n - 2):
+        norm2 = 0.0
+        for i in range(k + 1, n):
+            norm2 += _squares(h[b, i, k])
+        alpha = h[b, k + 1, k]
+        if norm2 == _squares(alpha):
+            continue            # nothing below the subdiagonal
+        for i in range(k + 1, n):
+            v[b, i] = h[b, i, k]
+        size = abs(alpha)
+        v[b, k + 1] += (alpha / size if size != 0.0 else 1.0) * dmath.sqrt(norm2)
+        scale = 0.0
+        for i in range(k + 1, n):
+            scale += _squares(v[b, i])
+        scale = 2.0 / scale
+        for c in range(n):          # P h
+            along = 0j
+            for i in range(k + 1, n):
+                along += v[b, i].conjugate() * h[b, i, c]
+            for i in range(k + 1, n):
+                h[b, i, c] -= scale * along * v[b, i]
+        for r in range(n):          # h P and q P
+            along, gathered = 0j, 0j
+            for i in range(k + 1, n):
+                along += h[b, r, i] * v[b, i]
+                gathered += q[b, r, i] * v[b, i]
+            for i in range(k + 1, n):
+                h[b, r, i] -= scale * along * v[b, i].conjugate()
+                q[b, r, i] -= scale * gathered * v[b, i].conjugate()
+        for i in range(k + 2, n):
+            h[b, i, k] = 0j
+
+
+@device.device_function
+def _wilkinson(h, b, hi):
+    """The eigenvalue of the trailing 2 x 2 block of rows hi - 1, hi of
+    h[b] nearer its last diagonal entry."""
+    a, c = h[b, hi - 1, hi - 1], h[b, hi, hi]
+    half = (a + c) / 2.0
+    spread = _csqrt((a - c) * (a - c) / 4.0 + h[b, hi - 1, hi] * h[b, hi, hi - 1])
+    return half + spread if abs(half + spread - c) < abs(half - spread - c) \
+        else half - spread
+
+
+@device.device_function
+def _givens(h, q, b, k, x, y, first, last):
+    """The rotation G (c real) with G (x, y) = (r, 0), applied to rows k,
+    k + 1 of h[b] from column ``first`` on, and by G^H to its columns k,
+    k + 1 above row ``last`` and to q[b]'s."""
+    size = dmath.hypot(abs(x), abs(y))
+    if size == 0.0:
+        return
+    c = abs(x) / size
+    s = (x / abs(x) if abs(x) != 0.0 else 1.0 + 0j) * y.conjugate() / size
+    for col in range(first, h.shape[2]):
+        top, bottom = h[b, k, col], h[b, k + 1, col]
+        h[b, k, col] = c * top + s * bottom
+        h[b, k + 1, col] = c * bottom - s.conjugate() * top
+    for row in range(h.shape[1]):
+        if row < last:
+            left, right = h[b, row, k], h[b, row, k + 1]
+            h[b, row, k] = c * left + s.conjugate() * right
+            h[b, row, k + 1] = c * right - s * left
+        left, right = q[b, row, k], q[b, row, k + 1]
+        q[b, row, k] = c * left + s.conjugate() * right
+        q[b, row, k + 1] = c * right - s * left
+
+
+@device.jit
+def _schur(h, q, v, failed):
+    """The complex Schur form of each h[b] in place, h = q t q^H with t
+    upper triangular and q[b] unitary: Householder to Hessenberg form,
+    then single-shift QR steps (Wilkinson's shift, an exceptional one
+    every 10th step, as LAPACK's zlahqr) chased by Givens rotations over
+    the active block, deflating where a subdiagonal entry falls under
+    float64 precision of its neighbours; failed[0] = 1 where an eigenvalue
+    takes more than QR_STEPS steps."""
+    n = h.shape[1]
+    for b in range(cuda.grid(1), h.shape[0], cuda.gridsize(1)):
+        _identity(q, b)
+        _hessenberg(h, q, v, b)
+        hi, steps = n - 1, 0
+        while hi > 0:
+            low = hi
+            while low > 0:
+                near = abs(h[b, low - 1, low - 1]) + abs(h[b, low, low])
+                if abs(h[b, low, low - 1]) <= EPSILON * near:
+                    h[b, low, low - 1] = 0j
+                    break
+                low -= 1
+            if low == hi:
+                hi, steps = hi - 1, 0
+                continue
+            steps += 1
+            if steps > QR_STEPS:
+                failed[0] = 1
+                break
+            shift = _wilkinson(h, b, hi)
+            if steps % 10 == 0:
+                shift = h[b, hi, hi] + abs(h[b, hi, hi - 1])
+            x, y = h[b, low, low] - shift, h[b, low + 1, low]
+            for k in range(low, hi):
+                if k > low:
+                    x, y = h[b, k, k - 1], h[b, k + 1, k - 1]
+                _givens(h, q, b, k, x, y, low if k == low else k - 1,
+                        k + 3 if k + 3 < hi + 1 else hi + 1)
+
+
+@device.jit
+def _schur_vectors(t, q, y, vectors):
+    """vectors[b][:, k] = q[b] y for the eigenvector y of the triangular
+    t[b] for t[k, k] (y[k] = 1, back substitution, a gap under float64
+    precision widened to it), of unit length, its largest component real
+    and positive (LAPACK's geev normalises so)."""
+    n = t.shape[1]
+    for b in range(cuda.grid(1), t.shape[0], cuda.gridsize(1)):
+        for k in range(n):
+            y[b, k] = 1.0 + 0j
+            tiny = EPSILON * abs(t[b, k, k]) + 1e-300
+            for i in range(k - 1, -1, -1):
+                total = 0j
+                for j in range(i + 1, k + 1):
+                    total += t[b, i, j] * y[b, j]
+                gap = t[b, i, i] - t[b, k, k]
+                y[b, i] = -total / (gap if abs(gap) >= tiny else tiny + 0j)
+            norm2, largest = 0.0, 0
+            for i in range(n):
+                value = 0j
+                for j in range(k + 1):
+                    value += q[b, i, j] * y[b, j]
+                vectors[b, i, k] = value
+                norm2 += _squares(value)
+                if abs(value) > abs(vectors[b, largest, k]):
+                    largest = i
+            top = vectors[b, largest, k]
+            turn = top.conjugate() / abs(top) / dmath.sqrt(norm2)
+            for i in range(n):
+                vectors[b, i, k] *= turn
+
+
+@device.jit
+def _schur_log(t, q, f, row, failed):
+    """t[b] = q log(t) q^H from the Schur form t[b], q[b]: the principal
+    logarithm of the triangle by Parlett's recurrence, f[b] its work;
+    failed[0] = 1 where two eigenvalues are closer than CLOSE (relative)
+    or one is zero."""
+    n = t.shape[1]
+    for b in range(cuda.grid(1), t.shape[0], cuda.gridsize(1)):
+        for i in range(n):
+            for j in range(n):
+                f[b, i, j] = 0j
+            z = t[b, i, i]
+            if abs(z) == 0.0:
+                failed[0] = 1
+                continue
+            f[b, i, i] = dmath.log(abs(z)) + 1j * dmath.atan2(z.imag, z.real)
+        for d in range(1, n):
+            for i in range(n - d):
+                j = i + d
+                gap = t[b, j, j] - t[b, i, i]
+                if abs(gap) <= CLOSE * (abs(t[b, i, i]) + abs(t[b, j, j])):
+                    failed[0] = 1
+                    continue
+                total = t[b, i, j] * (f[b, j, j] - f[b, i, i])
+                for k in range(i + 1, j):
+                    total += t[b, i, k] * f[b, k, j] - f[b, i, k] * t[b, k, j]
+                f[b, i, j] = total / gap
+        for i in range(n):
+            for c in range(n):
+                total = 0j
+                for k in range(n):
+                    total += q[b, i, k] * f[b, k, c]
+                row[b, c] = total
+            for j in range(n):
+                total = 0j
+                for c in range(n):
+                    total += row[b, c] * q[b, j, c].conjugate()
+                t[b, i, j] = total
+
+
 # --- the host side: work arrays in, results out --------------------------------
 
 def _floats(*tensors) -> bool:
@@ -451,20 +665,20 @@ def _raised(flag) -> bool:
     return bool(device.to_host(flag)[0])
 
 
-def _gather(x, starts, rows, cols, strides, part=ALL, unit=False):
-    """A float64 device array (len(starts), rows, cols) of the matrices of
-    x at element offsets ``starts`` (host int64) read with element
-    ``strides`` (row, column), cut to a triangle and given a unit
-    diagonal where asked (:func:`_load`)."""
-    work = device.empty((len(starts), rows, cols), WORK)
+def _gather(x, starts, rows, cols, strides, part=ALL, unit=False, dtype=WORK):
+    """A device array (len(starts), rows, cols) of ``dtype`` (float64, or
+    complex128 for complex work) of the matrices of x at element offsets
+    ``starts`` (host int64) read with element ``strides`` (row, column),
+    cut to a triangle and given a unit diagonal where asked (:func:`_load`)."""
+    work = device.empty((len(starts), rows, cols), dtype)
     device.launch(_load, work.size, flat(x), device.constant(starts), *strides,
                   part, bool(unit), work)
     return work
 
 
-def _work(x, batch=None, transpose=False, part=ALL, unit=False):
-    """The matrices of x's last two axes as a float64 device array (count,
-    rows, cols), broadcast to the ``batch`` axes (default x's own),
+def _work(x, batch=None, transpose=False, part=ALL, unit=False, dtype=WORK):
+    """The matrices of x's last two axes as a device array (count, rows,
+    cols) of ``dtype``, broadcast to the ``batch`` axes (default x's own),
     transposed, cut to a triangle (``part``, in the loaded orientation)
     and given a unit diagonal where asked."""
     shape = tuple(x.shape)      # (the simulator's shapes take no negative index)
@@ -472,15 +686,15 @@ def _work(x, batch=None, transpose=False, part=ALL, unit=False):
     rows, cols = shape[-2:]
     starts = batch_offsets(batch, shape[:-2], rows * cols)
     if transpose:
-        return _gather(x, starts, cols, rows, (1, cols), part, unit)
-    return _gather(x, starts, rows, cols, (cols, 1), part, unit)
+        return _gather(x, starts, cols, rows, (1, cols), part, unit, dtype)
+    return _gather(x, starts, rows, cols, (cols, 1), part, unit, dtype)
 
 
 def _result(work, shape, dtype):
-    """``work`` (float64, C-contiguous) as a device array of ``shape`` and
-    ``dtype``: itself reshaped for float64, else a rounded copy (the work
-    array then goes back to the pool)."""
-    if np.dtype(dtype) == WORK:
+    """``work`` (float64 or complex128, C-contiguous) as a device array of
+    ``shape`` and ``dtype``: itself reshaped where the dtypes agree, else
+    a rounded copy (the work array then goes back to the pool)."""
+    if np.dtype(dtype) == work.dtype:
         return work.reshape(shape)
     out = device.empty(shape, dtype)
     device.launch(index.convert, out.size, flat(work), flat(out))
@@ -867,6 +1081,57 @@ def lstsq_v2(A, B, driver=None):
             empty if singular is None else singular)
 
 
+def _schur_form(x):
+    """The complex Schur form of x's matrices: (t, q, a scratch vector per
+    matrix) as complex128 device arrays, or None where QR did not
+    converge."""
+    t = _work(x, dtype=COMPLEX)
+    count, n = t.shape[:2]
+    q = device.empty((count, n, n), COMPLEX)
+    scratch, failed = device.empty((count, n), COMPLEX), _flag()
+    device.launch(_schur, count, t, q, scratch, failed)
+    return None if _raised(failed) else (t, q, scratch)
+
+
+def eig(x, compute_v=False):
+    """Eig: t's diagonal and q's eigenvectors of t (complex Schur form);
+    eigenvalues in the order QR deflates them, each vector's phase making
+    its largest component real (order and phase are free: the reference
+    documents that only order-free quantities compare)."""
+    if not _square(x):
+        return None
+    out = np.complex128 if x.dtype == np.float64 else np.complex64
+    schur = _schur_form(x)
+    if schur is None:
+        return None
+    t, q, scratch = schur
+    count, n = t.shape[:2]
+    shape = tuple(x.shape)
+    w = _result(_gather(t, np.arange(count) * n * n, 1, n, (0, n + 1), dtype=COMPLEX),
+                shape[:-1], out)
+    if not compute_v:
+        return w, device.zeros((), out)
+    vectors = device.empty((count, n, n), COMPLEX)
+    device.launch(_schur_vectors, count, t, q, scratch, vectors)
+    return w, _result(vectors, shape, out)
+
+
+def matrix_logarithm(x):
+    """MatrixLogarithm: q log(t) q^H from the complex Schur form (the
+    principal branch, as the reference's eigendecomposition); close or
+    zero eigenvalues decline."""
+    if x.ndim < 2 or x.shape[x.ndim - 1] != x.shape[x.ndim - 2] \
+            or x.dtype.kind != "c" or not x.size:
+        return None
+    schur = _schur_form(x)
+    if schur is None:
+        return None
+    t, q, scratch = schur
+    f, failed = device.empty(t.shape, COMPLEX), _flag()
+    device.launch(_schur_log, t.shape[0], t, q, f, scratch, failed)
+    return None if _raised(failed) else _result(t, tuple(x.shape), x.dtype)
+
+
 KERNELS = {"MatrixDeterminant": matrix_determinant,
            "LogMatrixDeterminant": log_matrix_determinant,
            "MatrixInverse": matrix_inverse, "MatrixSolve": matrix_solve,
@@ -875,7 +1140,8 @@ KERNELS = {"MatrixDeterminant": matrix_determinant,
            "CholeskyInverse": cholesky_inverse, "Lstsq": lstsq,
            "MatrixPower": matrix_power, "Pdist": pdist, "Qr": qr, "Geqrf": geqrf,
            "Svd": svd, "NuclearNorm": nuclear_norm, "Eigh": eigh,
-           "SelfAdjointEig": self_adjoint_eig, "LstsqV2": lstsq_v2}
+           "SelfAdjointEig": self_adjoint_eig, "LstsqV2": lstsq_v2, "Eig": eig,
+           "MatrixLogarithm": matrix_logarithm}
 registry.declare_kernels("cuda", KERNELS)
 
 _3D, _2D, _1D = "float64[:, :, ::1]", "float64[:, ::1]", "float64[::1]"
@@ -897,3 +1163,10 @@ PTX += [("householder", _householder, f"void({_3D}, {_2D})"),
 PTX += [("pseudo solve", _pseudo_solve, f"void({_3D}, {_3D}, {_2D}, {_3D}, float64, {_3D})"),
         ("residuals", _residuals, f"void({_3D}, {_3D}, {_3D}, {_2D})"),
         ("rank", _rank, f"void({_2D}, float64, int64[::1])")]
+_C3, _C2 = "complex128[:, :, ::1]", "complex128[:, ::1]"
+PTX += [(f"load, {dtype}", _load,
+         f"void({dtype}[::1], int64[::1], int64, int64, int64, boolean, {_C3})")
+        for dtype in ("float32", "complex64", "complex128")]
+PTX += [("Schur form", _schur, f"void({_C3}, {_C3}, {_C2}, int32[::1])"),
+        ("Schur vectors", _schur_vectors, f"void({_C3}, {_C3}, {_C2}, {_C3})"),
+        ("Schur logarithm", _schur_log, f"void({_C3}, {_C3}, {_C3}, {_C2}, int32[::1])")]

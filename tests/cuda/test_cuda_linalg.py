@@ -15,6 +15,8 @@ from refinfer.cuda import linalg
 # scaled by the condition numbers of these matrices (diagonally dominant).
 TOLERANCE = {np.float32: dict(rtol=2e-5, atol=2e-5),
              np.float64: dict(rtol=1e-10, atol=1e-10)}
+TOLERANCE.update({np.complex64: TOLERANCE[np.float32],
+                  np.complex128: TOLERANCE[np.float64]})
 IDS = {"ids": lambda d: np.dtype(d).name}
 
 
@@ -52,7 +54,7 @@ def test_every_kernel_is_tested():
         "MatrixDeterminant", "LogMatrixDeterminant", "MatrixInverse", "MatrixSolve",
         "MatrixTriangularSolve", "SolveTriangular", "CholeskySolve",
         "CholeskyInverse", "Lstsq", "MatrixPower", "Pdist", "Qr", "Geqrf", "Svd",
-        "NuclearNorm", "Eigh", "SelfAdjointEig", "LstsqV2"}
+        "NuclearNorm", "Eigh", "SelfAdjointEig", "LstsqV2", "Eig", "MatrixLogarithm"}
 
 
 @pytest.mark.parametrize("dtype", FLOATS, **IDS)
@@ -243,3 +245,37 @@ def test_lstsq_v2(dtype):
     deficient[:, 2] = deficient[:, 0]                   # rank 2: minimum norm
     _same("LstsqV2", deficient, values((5, 2), dtype), "gelsd")
     assert run("LstsqV2", tall, values((2, 4, 2), dtype)) is None   # rows differ
+
+
+def _nearest(got, expected):
+    """For each expected eigenvalue (last axis), the index of the nearest
+    one of ``got`` (their orders are free)."""
+    return np.abs(expected[..., :, None] - got[..., None, :]).argmin(axis=-1)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, **IDS)
+def test_eig(dtype):
+    x = values((2, 4, 4), dtype)
+    reference = registry.get_op("Eig").reference
+    w, v = run("Eig", x, True)
+    w_ref, v_ref = reference(x, True)
+    assert (w.dtype, v.dtype, w.shape, v.shape) == (w_ref.dtype, v_ref.dtype,
+                                                    w_ref.shape, v_ref.shape)
+    for part in (np.real, np.imag):     # the golden case's order-free check
+        np.testing.assert_allclose(np.sort(part(w)), np.sort(part(w_ref)),
+                                   **TOLERANCE[dtype])
+    order = _nearest(w, w_ref)
+    np.testing.assert_allclose(np.take_along_axis(w, order, -1), w_ref, **TOLERANCE[dtype])
+    v = np.take_along_axis(v, order[..., None, :], -1)
+    phase = np.sum(v.conj() * v_ref, axis=-2, keepdims=True)
+    np.testing.assert_allclose(v * phase / np.abs(phase), v_ref, **VECTORS[dtype])
+    w, empty = run("Eig", x[0])
+    assert empty.shape == () and empty.dtype == w.dtype
+    assert run("Eig", np.eye(3, dtype=np.float16)) is None
+
+
+@pytest.mark.parametrize("dtype", (np.complex64, np.complex128), **IDS)
+def test_matrix_logarithm(dtype):
+    x = values((2, 4, 4), np.float64) + 1j * values((2, 4, 4), np.float64)
+    _same("MatrixLogarithm", (x + 4 * np.eye(4)).astype(dtype))
+    assert run("MatrixLogarithm", np.eye(3, dtype=dtype)) is None   # repeated values

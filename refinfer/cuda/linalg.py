@@ -1160,11 +1160,12 @@ PTX += [("householder", _householder, f"void({_3D}, {_2D})"),
         ("form q", _form_q, f"void({_3D}, {_2D}, {_3D})"),
         ("Jacobi SVD", _jacobi_svd, f"void({_3D}, {_3D}, {_3D}, {_2D})"),
         ("Jacobi eigen", _jacobi_eigen, f"void({_3D}, boolean, {_3D}, {_2D})")]
-PTX += [("pseudo solve", _pseudo_solve, f"void({_3D}, {_3D}, {_2D}, {_3D}, float64, {_3D})"),
+PTX += [("pseudo solve", _pseudo_solve,
+         f"void({_3D}, {_3D}, {_2D}, {_3D}, float64, {_3D})"),
         ("residuals", _residuals, f"void({_3D}, {_3D}, {_3D}, {_2D})"),
         ("rank", _rank, f"void({_2D}, float64, int64[::1])")]
 _C3, _C2 = "complex128[:, :, ::1]", "complex128[:, ::1]"
-PTX += [(f"load, {dtype}", _load,
+PTX += [(f"load into complex work, {dtype}", _load,
          f"void({dtype}[::1], int64[::1], int64, int64, int64, boolean, {_C3})")
         for dtype in ("float32", "complex64", "complex128")]
 PTX += [("Schur form", _schur, f"void({_C3}, {_C3}, {_C2}, int32[::1])"),

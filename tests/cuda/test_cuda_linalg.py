@@ -196,7 +196,8 @@ def test_svd(dtype):
             for g, e in zip(got[1:], expected[1:]):
                 sign = np.sign(np.sum(got[1][..., :k] * expected[1][..., :k], axis=-2,
                                       keepdims=True))
-                np.testing.assert_allclose(g[..., :k] * sign, e[..., :k], **VECTORS[dtype])
+                np.testing.assert_allclose(g[..., :k] * sign, e[..., :k],
+                                           **VECTORS[dtype])
                 _orthonormal_columns(g, dtype)
         _same("Svd", x, False, False)   # values only, zeros for the vectors
     rank_one = np.outer([1, 2, 3], [1, -1]).astype(dtype)   # a zero singular value
@@ -265,7 +266,8 @@ def test_eig(dtype):
         np.testing.assert_allclose(np.sort(part(w)), np.sort(part(w_ref)),
                                    **TOLERANCE[dtype])
     order = _nearest(w, w_ref)
-    np.testing.assert_allclose(np.take_along_axis(w, order, -1), w_ref, **TOLERANCE[dtype])
+    np.testing.assert_allclose(np.take_along_axis(w, order, -1), w_ref,
+                               **TOLERANCE[dtype])
     v = np.take_along_axis(v, order[..., None, :], -1)
     phase = np.sum(v.conj() * v_ref, axis=-2, keepdims=True)
     np.testing.assert_allclose(v * phase / np.abs(phase), v_ref, **VECTORS[dtype])

@@ -297,19 +297,21 @@ def _complete(u, b, have):
 
 
 @device.jit
-def _jacobi_svd(a, u, v, s):
+def _jacobi_svd(a, u, v, s, failed):
     """One-sided Jacobi SVD of each a[b] (rows >= cols): the columns of
     a copy in u[b] rotated in cyclic sweeps until every pair is orthogonal
     to float64 precision (at most SWEEPS), the rotations gathered in v[b];
     s[b] = the column norms, descending, u's columns normalised; u's
     columns for zero singular values and past cols completed to an
-    orthonormal set. a = u[:, :cols] diag(s) v^T."""
+    orthonormal set. a = u[:, :cols] diag(s) v^T. failed[0] = 1 where the
+    sweeps do not converge (NaN: LAPACK's "did not converge")."""
     rows, cols = a.shape[1], a.shape[2]
     for b in range(cuda.grid(1), a.shape[0], cuda.gridsize(1)):
         for i in range(rows):
             for j in range(cols):
                 u[b, i, j] = a[b, i, j]
         _identity(v, b)
+        converged = False
         for _ in range(SWEEPS):
             rotated = False
             for p in range(cols - 1):
@@ -323,7 +325,10 @@ def _jacobi_svd(a, u, v, s):
                     _rotate(u, b, p, q, rows, cos, sin)
                     _rotate(v, b, p, q, cols, cos, sin)
             if not rotated:
+                converged = True
                 break
+        if not converged:
+            failed[0] = 1
         for j in range(cols):
             s[b, j] = dmath.sqrt(_dot(u, b, j, j))
         for j in range(cols):               # selection sort, descending
@@ -345,30 +350,33 @@ def _jacobi_svd(a, u, v, s):
 
 
 @device.jit
-def _jacobi_eigen(a, lower, v, w):
+def _jacobi_eigen(a, lower, v, w, failed):
     """Cyclic Jacobi on each symmetric a[b], read from its lower (``lower``)
     or upper triangle: rotations J^T a J zero each off-diagonal pair in
     sweeps until their squares sum to nothing against the whole (at most
     SWEEPS), gathered in v[b]; w[b] = the diagonal, ascending, with v's
-    columns."""
+    columns; failed[0] = 1 where the sweeps do not converge (NaN)."""
     n = a.shape[1]
     for b in range(cuda.grid(1), a.shape[0], cuda.gridsize(1)):
-        total = 0.0
         for i in range(n):
             for j in range(i):
                 if lower:
                     a[b, j, i] = a[b, i, j]
                 else:
                     a[b, i, j] = a[b, j, i]
+        total = 0.0
+        for i in range(n):
             for j in range(n):
                 total += a[b, i, j] * a[b, i, j]
         _identity(v, b)
+        converged = False
         for _ in range(SWEEPS):
             off = 0.0
             for p in range(n - 1):
                 for q in range(p + 1, n):
                     off += a[b, p, q] * a[b, p, q]
             if off <= EPSILON * EPSILON * total:
+                converged = True
                 break
             for p in range(n - 1):
                 for q in range(p + 1, n):
@@ -383,6 +391,8 @@ def _jacobi_eigen(a, lower, v, w):
                     a[b, p, p], a[b, q, q] = app - tan * apq, aqq + tan * apq
                     a[b, p, q] = a[b, q, p] = 0.0
                     _rotate(v, b, p, q, n, cos, sin)
+        if not converged:
+            failed[0] = 1
         for j in range(n):
             w[b, j] = a[b, j, j]
         for j in range(n):                  # selection sort, ascending
@@ -950,14 +960,15 @@ def qr(x, full_matrices=False):
 
 def _singular(work, full=False):
     """The Jacobi SVD of float64 matrices (count, rows >= cols): (s, u,
-    v) with u (count, rows, rows if full else cols), v (count, cols, cols)."""
+    v) with u (count, rows, rows if full else cols), v (count, cols, cols);
+    None where it did not converge (the reference raises)."""
     count, rows, cols = work.shape
     u = device.empty((count, rows, rows if full else cols), WORK)
     v = device.empty((count, cols, cols), WORK)
-    s = device.empty((count, cols), WORK)
-    device.launch(_jacobi_svd, count, work, u, v, s)
+    s, failed = device.empty((count, cols), WORK), _flag()
+    device.launch(_jacobi_svd, count, work, u, v, s, failed)
     device.release(work)
-    return s, u, v
+    return None if _raised(failed) else (s, u, v)
 
 
 def svd(input, full_matrices=False, compute_uv=True):
@@ -968,8 +979,10 @@ def svd(input, full_matrices=False, compute_uv=True):
     if not _decomposable(input):
         return None
     batch, (m, n) = tuple(input.shape)[:-2], tuple(input.shape)[-2:]
-    s, u, v = _singular(_work(input, transpose=m < n), full_matrices)
-    k = min(m, n)
+    parts = _singular(_work(input, transpose=m < n), full_matrices)
+    if parts is None:
+        return None
+    (s, u, v), k = parts, min(m, n)
     s = _result(s, batch + (k,), input.dtype)
     if not compute_uv:
         return (s, *(device.zeros((1,), input.dtype) for _ in range(2)))
@@ -1000,10 +1013,12 @@ def nuclear_norm(input, dim=None, keepdim=False):
     work = _gather(input, starts, *((rows, cols) if tall else (cols, rows)),
                    (strides[first], strides[second]) if tall
                    else (strides[second], strides[first]))
-    s, u, v = _singular(work)
-    for scratch in (u, v):
+    parts = _singular(work)
+    if parts is None:
+        return None
+    for scratch in parts[1:]:
         device.release(scratch)
-    norm = reduce.reduce_sum(s, (1,))
+    norm = reduce.reduce_sum(parts[0], (1,))
     kept = [1 if a in (first, second) else shape[a] for a in range(input.ndim)] \
         if keepdim else [shape[a] for a in others]
     return _result(norm, tuple(kept), input.dtype)
@@ -1011,13 +1026,16 @@ def nuclear_norm(input, dim=None, keepdim=False):
 
 def _eigen(x, lower, vectors=True):
     """(w, v) of x's symmetric matrices (the lower or upper triangle), or
-    w alone: cyclic Jacobi, w ascending."""
+    w alone: cyclic Jacobi, w ascending; None where it did not converge."""
     shape = tuple(x.shape)
     work = _work(x)
     count, n = work.shape[:2]
     v, w = device.empty((count, n, n), WORK), device.empty((count, n), WORK)
-    device.launch(_jacobi_eigen, count, work, bool(lower), v, w)
+    failed = _flag()
+    device.launch(_jacobi_eigen, count, work, bool(lower), v, w, failed)
     device.release(work)
+    if _raised(failed):
+        return None
     w = _result(w, shape[:-1], x.dtype)
     return (w, _result(v, shape, x.dtype)) if vectors else w
 
@@ -1036,7 +1054,8 @@ def self_adjoint_eig(x, compute_v=True):
         return None
     if compute_v:
         return _eigen(x, True)
-    return _eigen(x, True, False), device.zeros(tuple(x.shape), x.dtype)
+    w = _eigen(x, True, False)
+    return None if w is None else (w, device.zeros(tuple(x.shape), x.dtype))
 
 
 def lstsq_v2(A, B, driver=None):
@@ -1054,7 +1073,10 @@ def lstsq_v2(A, B, driver=None):
         batch = np.broadcast_shapes(own, tuple(rhs.shape)[:-2])
     except ValueError:
         return None
-    s, u, v = _singular(_work(A, batch, transpose=m < n))
+    parts = _singular(_work(A, batch, transpose=m < n))
+    if parts is None:
+        return None
+    s, u, v = parts
     left, right = (v, u) if m < n else (u, v)
     b, x = _work(rhs, batch), device.empty((math.prod(batch), n, k), WORK)
     device.launch(_pseudo_solve, x.shape[0], left, right, s, b, EPSILON * max(m, n), x)
@@ -1066,7 +1088,10 @@ def lstsq_v2(A, B, driver=None):
         device.launch(_residuals, squares.size, _work(A, batch), x, b, squares)
         residual = _result(squares, batch + (k,), A.dtype)
     if own != batch:        # rank and singular values are A's own
-        s, u, v = _singular(_work(A, transpose=m < n))
+        parts = _singular(_work(A, transpose=m < n))
+        if parts is None:
+            return None
+        s = parts[0]
     if driver != "gels":
         rank = device.empty(own, np.int64)
         device.launch(_rank, rank.size, s, max(m, n) * float(np.finfo(A.dtype).eps),
@@ -1158,8 +1183,9 @@ PTX += [(f"pair distances, {dtype}", _pair_distances,
          f" {dtype}[::1])") for dtype in ("float32", "float64")]
 PTX += [("householder", _householder, f"void({_3D}, {_2D})"),
         ("form q", _form_q, f"void({_3D}, {_2D}, {_3D})"),
-        ("Jacobi SVD", _jacobi_svd, f"void({_3D}, {_3D}, {_3D}, {_2D})"),
-        ("Jacobi eigen", _jacobi_eigen, f"void({_3D}, boolean, {_3D}, {_2D})")]
+        ("Jacobi SVD", _jacobi_svd, f"void({_3D}, {_3D}, {_3D}, {_2D}, int32[::1])"),
+        ("Jacobi eigen", _jacobi_eigen,
+         f"void({_3D}, boolean, {_3D}, {_2D}, int32[::1])")]
 PTX += [("pseudo solve", _pseudo_solve,
          f"void({_3D}, {_3D}, {_2D}, {_3D}, float64, {_3D})"),
         ("residuals", _residuals, f"void({_3D}, {_3D}, {_3D}, {_2D})"),

@@ -281,3 +281,16 @@ def test_matrix_logarithm(dtype):
     x = values((2, 4, 4), np.float64) + 1j * values((2, 4, 4), np.float64)
     _same("MatrixLogarithm", (x + 4 * np.eye(4)).astype(dtype))
     assert run("MatrixLogarithm", np.eye(3, dtype=dtype)) is None   # repeated values
+
+
+def test_no_convergence_declines():
+    """NaN never converges: the iterative kernels decline and the reference
+    raises (LAPACK's "did not converge") or answers as it does."""
+    x = np.ones((3, 3), np.float32)
+    x[0, 1] = np.nan
+    for op, args in (("Svd", ()), ("NuclearNorm", ()), ("Eigh", (True, False)),
+                     ("Eig", ()), ("LstsqV2", (x[:, :1].copy(),))):
+        assert run(op, x, *args) is None, op
+    with pytest.raises(np.linalg.LinAlgError):
+        registry.get_op("Svd").reference(x)
+    _same("SelfAdjointEig", x, False)   # the NaN is outside the lower triangle read

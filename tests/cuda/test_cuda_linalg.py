@@ -1,9 +1,12 @@
 """The cuda kernels of the linear-algebra family (refinfer/cuda/linalg.py)
-against their NumPy references on small batches in float32 and float64:
-float64 work on the device against LAPACK in the reference's dtype, so
-float32 results agree to float32 rounding of well-conditioned matrices
-(TOLERANCE); what they decline (singular matrices, float16, shapes the
-reference refuses) runs the reference, error included."""
+against their NumPy references on small batches in float32 and float64
+(complex64 and complex128 for MatrixLogarithm, integers exact for
+MatrixPower): float64 work on the device against LAPACK in the
+reference's dtype, so float32 results agree to float32 rounding of
+well-conditioned matrices (TOLERANCE); vectors defined up to sign or phase
+compare aligned; what they decline (singular matrices, close eigenvalues,
+no convergence, float16, shapes the reference refuses) runs the
+reference, error included."""
 import numpy as np
 import pytest
 from cuda_check import FLOATS, run, values

@@ -1,6 +1,7 @@
 """The ``cuda`` kernels of the integer, bitwise and division ops (bitwise
 and/or/xor and their Tensor/Scalar forms, Invert, LeftShift, RightShift,
-FloorDiv, FloorMod, Remainder*, Mod, Fmod*, DivMod, Gcd, Lcm, Heaviside)
+FloorDiv, FloorMod, Remainder*, Mod, Fmod*, DivMod, TruncateDiv,
+TruncateMod, Gcd, Lcm, Heaviside)
 IsClose, MaskedFill and Ger: two
 broadcast binary kernels, one for integer and bool results (computed in
 int64, stored wrapping into the result's dtype), one for float results,
@@ -272,7 +273,8 @@ BINARY = {"BitwiseAnd": AND, "BitwiseAndScalar": AND, "BitwiseAndTensor": AND,
           "FloorMod": FLOOR_MOD, "RemainderTensorTensor": FLOOR_MOD,
           "RemainderTensorScalar": FLOOR_MOD, "RemainderScalarTensor": FLOOR_MOD,
           "Mod": TRUNC_MOD, "FmodScalar": TRUNC_MOD, "FmodTensor": TRUNC_MOD,
-          "Gcd": GCD, "Lcm": LCM, "Heaviside": HEAVISIDE}
+          "Gcd": GCD, "Lcm": LCM, "Heaviside": HEAVISIDE,
+          "TruncateDiv": TRUNC_DIV, "TruncateMod": TRUNC_MOD}
 KERNELS = {name: binary_kernel(name, op) for name, op in BINARY.items()}
 KERNELS.update({"Invert": invert, "DivMod": div_mod, "IsClose": is_close,
                 "MaskedFill": masked_fill, "Ger": ger})

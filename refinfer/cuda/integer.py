@@ -1,7 +1,7 @@
 """The ``cuda`` kernels of the integer, bitwise and division ops (bitwise
 and/or/xor and their Tensor/Scalar forms, Invert, LeftShift, RightShift,
 FloorDiv, FloorMod, Remainder*, Mod, Fmod*, DivMod, TruncateDiv,
-TruncateMod, Gcd, Lcm, Heaviside)
+TruncateMod, Gcd, Lcm, Heaviside, MulNoNan, Xdivy, Fmax)
 IsClose, MaskedFill and Ger: two
 broadcast binary kernels, one for integer and bool results (computed in
 int64, stored wrapping into the result's dtype), one for float results,
@@ -27,7 +27,8 @@ from .device import cuda
 from .moments import offset
 
 (AND, OR, XOR, LEFT_SHIFT, RIGHT_SHIFT, FLOOR_DIV, FLOOR_MOD, TRUNC_MOD, GCD, LCM,
- HEAVISIDE, INVERT, TRUNC_DIV, TRUE_DIV, IS_CLOSE, MULTIPLY) = range(16)
+ HEAVISIDE, INVERT, TRUNC_DIV, TRUE_DIV, IS_CLOSE, MULTIPLY, MUL_NO_NAN, X_DIV_Y,
+ FMAX) = range(19)
 
 
 @device.device_function
@@ -44,6 +45,10 @@ def _integer(op, x, y, low, high):
         return ~x
     if op == MULTIPLY:
         return x * y
+    if op == MUL_NO_NAN:
+        return 0 if y == 0 else x * y
+    if op == FMAX:
+        return x if x >= y else y
     if op == LEFT_SHIFT:
         return x << y if 0 <= y < 64 else 0
     if op == RIGHT_SHIFT:
@@ -95,8 +100,10 @@ def _toward_zero(q):
 def _float_binary(a, b, table, op, rtol, atol, equal_nan, out):
     """out[o] = x op y at o's broadcast offsets, x and y read as floats:
     x / y, floor(x / y), trunc(x / y), x mod y (the divisor's sign, NumPy's
-    mod), C's fmod (the dividend's), the Heaviside step, or IsClose with
-    rtol, atol and equal_nan; x / 0 follows IEEE."""
+    mod), C's fmod (the dividend's), the Heaviside step, IsClose with
+    rtol, atol and equal_nan, MulNoNan, Xdivy or Fmax; x / 0 follows IEEE.
+    (Read in float64: one rounding of a float32 product or quotient to
+    float32 is the float32 operation's own result.)"""
     start, stride = cuda.grid(1), cuda.gridsize(1)
     for o in range(start, out.size, stride):
         x = a[offset(o, table[0], table[1])] + 0.0 * rtol
@@ -105,6 +112,12 @@ def _float_binary(a, b, table, op, rtol, atol, equal_nan, out):
             out[o] = x / y
         elif op == MULTIPLY:
             out[o] = x * y
+        elif op == MUL_NO_NAN:      # 0 where y is 0, also for x inf or NaN
+            out[o] = 0.0 if y == 0 else x * y
+        elif op == X_DIV_Y:         # 0 where x is 0, also for y 0 or NaN
+            out[o] = 0.0 if x == 0 else x / y
+        elif op == FMAX:            # the other value where one is NaN
+            out[o] = y if x != x or y > x else x
         elif op == FLOOR_DIV:
             q = x / y
             out[o] = q if q - q != 0 else q - q % 1     # inf and NaN stay
@@ -274,7 +287,8 @@ BINARY = {"BitwiseAnd": AND, "BitwiseAndScalar": AND, "BitwiseAndTensor": AND,
           "RemainderTensorScalar": FLOOR_MOD, "RemainderScalarTensor": FLOOR_MOD,
           "Mod": TRUNC_MOD, "FmodScalar": TRUNC_MOD, "FmodTensor": TRUNC_MOD,
           "Gcd": GCD, "Lcm": LCM, "Heaviside": HEAVISIDE,
-          "TruncateDiv": TRUNC_DIV, "TruncateMod": TRUNC_MOD}
+          "TruncateDiv": TRUNC_DIV, "TruncateMod": TRUNC_MOD, "MulNoNan": MUL_NO_NAN,
+          "Xdivy": X_DIV_Y, "Fmax": FMAX}
 KERNELS = {name: binary_kernel(name, op) for name, op in BINARY.items()}
 KERNELS.update({"Invert": invert, "DivMod": div_mod, "IsClose": is_close,
                 "MaskedFill": masked_fill, "Ger": ger})

@@ -47,7 +47,7 @@ def test_integer_ops(op, dtype):
 
 
 @pytest.mark.parametrize("op", ["FloorDiv", "FloorMod", "RemainderTensorTensor", "Mod",
-                                "TruncateDiv", "TruncateMod",
+                                "TruncateDiv", "TruncateMod", "MulNoNan", "Xdivy", "Fmax",
                                 "FmodTensor", "Heaviside"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
 def test_float_ops(op, dtype):

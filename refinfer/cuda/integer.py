@@ -1,8 +1,8 @@
 """The ``cuda`` kernels of the integer, bitwise and division ops (bitwise
 and/or/xor and their Tensor/Scalar forms, Invert, LeftShift, RightShift,
 FloorDiv, FloorMod, Remainder*, Mod, Fmod*, DivMod, TruncateDiv,
-TruncateMod, Gcd, Lcm, Heaviside, MulNoNan, Xdivy, Fmax)
-IsClose, MaskedFill and Ger: two
+TruncateMod, Gcd, Lcm, Heaviside, MulNoNan, Xdivy, Fmax),
+IsClose, MaskedFill, Ger, AddN (a sum at a time) and PopulationCount: two
 broadcast binary kernels, one for integer and bool results (computed in
 int64, stored wrapping into the result's dtype), one for float results,
 each parametrised by an op code, and a masked select.
@@ -28,7 +28,7 @@ from .moments import offset
 
 (AND, OR, XOR, LEFT_SHIFT, RIGHT_SHIFT, FLOOR_DIV, FLOOR_MOD, TRUNC_MOD, GCD, LCM,
  HEAVISIDE, INVERT, TRUNC_DIV, TRUE_DIV, IS_CLOSE, MULTIPLY, MUL_NO_NAN, X_DIV_Y,
- FMAX) = range(19)
+ FMAX, ADD, POPCOUNT) = range(21)
 
 
 @device.device_function
@@ -45,6 +45,14 @@ def _integer(op, x, y, low, high):
         return ~x
     if op == MULTIPLY:
         return x * y
+    if op == ADD:
+        return x + y
+    if op == POPCOUNT:              # the set bits of x & y, y the dtype's mask
+        bits, rest = 0, x & y
+        while rest != 0:
+            rest &= rest - 1        # (clears the lowest set bit)
+            bits += 1
+        return bits
     if op == MUL_NO_NAN:
         return 0 if y == 0 else x * y
     if op == FMAX:
@@ -112,6 +120,8 @@ def _float_binary(a, b, table, op, rtol, atol, equal_nan, out):
             out[o] = x / y
         elif op == MULTIPLY:
             out[o] = x * y
+        elif op == ADD:
+            out[o] = x + y
         elif op == MUL_NO_NAN:      # 0 where y is 0, also for x inf or NaN
             out[o] = 0.0 if y == 0 else x * y
         elif op == X_DIV_Y:         # 0 where x is 0, also for y 0 or NaN
@@ -266,6 +276,35 @@ def masked_fill(input_x, mask, value):
     return out
 
 
+def add_n(inputs):
+    """AddN: the tensors added left to right in their dtype (integers wrap,
+    bool is logical or). Tensors of several shapes or dtypes, float16,
+    complex and uint64 decline (the CPU kernel adds or raises)."""
+    tensors = list(inputs)
+    if not tensors or not all(device.is_device_array(t) for t in tensors):
+        return None
+    dtype, shape = np.dtype(tensors[0].dtype), tuple(tensors[0].shape)
+    if any(np.dtype(t.dtype) != dtype or tuple(t.shape) != shape for t in tensors) \
+            or dtype.kind not in "biuf" or dtype in (np.float16, np.uint64):
+        return None
+    total = device.copy(tensors[0])
+    for t in tensors[1:]:
+        partial, total = total, _launch(ADD, dtype, shape, [total, t], dtype.kind == "f")
+        device.release(partial)         # (a sum made here: no one else reads it)
+    return total
+
+
+def population_count(input_x):
+    """PopulationCount: the set bits of each element's pattern in its
+    dtype's width, as uint8; uint64 and non-integers decline."""
+    dtype = np.dtype(input_x.dtype)
+    if dtype.kind not in "iu" or dtype == np.uint64:
+        return None
+    mask = -1 if dtype.itemsize == 8 else (1 << 8 * dtype.itemsize) - 1
+    return _launch(POPCOUNT, np.dtype(np.uint8), tuple(input_x.shape),
+                   [input_x, device.to_device(np.asarray(mask, np.int64))], False)
+
+
 def ger(input, vec2):
     """Ger: the outer product in the reference's promoted dtype; None for
     operands that are not vectors (the reference raises)."""
@@ -291,7 +330,8 @@ BINARY = {"BitwiseAnd": AND, "BitwiseAndScalar": AND, "BitwiseAndTensor": AND,
           "Xdivy": X_DIV_Y, "Fmax": FMAX}
 KERNELS = {name: binary_kernel(name, op) for name, op in BINARY.items()}
 KERNELS.update({"Invert": invert, "DivMod": div_mod, "IsClose": is_close,
-                "MaskedFill": masked_fill, "Ger": ger})
+                "MaskedFill": masked_fill, "Ger": ger, "AddN": add_n,
+                "PopulationCount": population_count})
 registry.declare_kernels("cuda", KERNELS)
 
 # (name, kernel, argument types) for tools/check_ptx.py.

@@ -59,3 +59,10 @@ def test_a_result_of_another_shape_declines():
     assert run("InplaceMul", x, other) is None
     with pytest.raises(ValueError, match="InplaceMul: the result's shape"):
         registry.get_op("InplaceMul").reference(x, other)
+
+
+def test_inheriting_again_changes_nothing():
+    before = {name: registry.get_op(name).kernels["cuda"] for name in VARIANTS}
+    load_kernels()
+    assert all(registry.get_op(name).kernels["cuda"] is kernel
+               for name, kernel in before.items())

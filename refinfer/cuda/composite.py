@@ -131,9 +131,11 @@ def trace_v2(input, offset=0, axis1=1, axis2=0, dtype=None):
 @composed
 def kl_div_loss(logits, labels, reduction="mean"):
     """KLDivLoss: l = labels (log(labels) - logits), 0 where labels <= 0,
-    then reduced ("none", "mean", "sum", "batchmean")."""
-    if tuple(logits.shape) != tuple(labels.shape) or reduction not in (
-            "none", "mean", "sum", "batchmean"):
+    then reduced ("none", "mean", "sum", "batchmean"). Labels of another
+    dtype decline (the reference computes in logits' dtype, the steps
+    would promote)."""
+    if tuple(logits.shape) != tuple(labels.shape) or labels.dtype != logits.dtype \
+            or reduction not in ("none", "mean", "sum", "batchmean"):
         return None
     positive = _run("Greater", labels, 0.0)
     safe = _run("Select", positive, labels, _constant(1, labels.dtype))

@@ -76,6 +76,8 @@ def test_kl_div_loss(reduction, dtype):
     labels[0, :2] = 0.0, -0.5                            # no term where labels <= 0
     check("KLDivLoss", logits, labels, reduction)
     assert run("KLDivLoss", logits, labels[:2], reduction) is None
+    other = np.float64 if dtype == np.float32 else np.float32
+    assert run("KLDivLoss", logits, labels.astype(other), reduction) is None
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)

@@ -11,7 +11,9 @@ whole-array loops stop when every element has converged; here each
 element stops on its own, which changes results by a few units of 1e-16.
 Mvlgamma is the reference's sum of ``math.lgamma``; an element it refuses
 (not above (p - 1) / 2) sets a flag, read back, and the kernel declines so
-the CPU kernel raises the reference's error.
+the CPU kernel raises the reference's error. The K functions decline a
+subnormal x the same way: their integral's range, acosh(1 + 45 / x), has
+no finite bound there (the reference fails on it too).
 
 The result's dtype and the references' refusals (integer operands) come
 from the reference run on one-element samples; float16 is declined.
@@ -381,7 +383,8 @@ def _special(a, b, c, table, op, p, refused, out):
     """out[o] = the function ``op`` of the operands at o's broadcast
     offsets (table rows: out's shape, a's, b's and c's strides), read as
     float64. Mvlgamma (order ``p``) sets refused[0] where x <= (p - 1) / 2
-    (or is NaN) and leaves that element."""
+    (or is NaN), the K functions where x is so small (subnormal) that 45 / x
+    overflows, and leave that element."""
     start, stride = cuda.grid(1), cuda.gridsize(1)
     for o in range(start, out.size, stride):
         x = np.float64(a[offset(o, table[0], table[1])])
@@ -394,6 +397,8 @@ def _special(a, b, c, table, op, p, refused, out):
                 out[o] = _mvlgamma(x, p)
             else:
                 refused[0] = 1
+        elif op >= BESSEL_K0 and x > 0 and 45 / x == math.inf:
+            refused[0] = 1      # (subnormal: the trapezoid rule cannot reach)
         elif op >= BESSEL_J0:
             out[o] = _bessel(op, x)
         else:
@@ -413,7 +418,7 @@ def special(name: str, op: int, *operands, p: int = 0):
     """``op`` of ``operands`` (device arrays or Python numbers) broadcast,
     in the dtype of op ``name``'s reference run on one-element samples
     (which raises its refusals); None for float16, shapes that do not
-    broadcast, and a refused Mvlgamma element."""
+    broadcast, and a refused element (the one-element flag read back)."""
     samples = [_sample(v) * (p or 1) for v in operands]    # (x = p: no refusal)
     dtype = registry.get_op(name).reference(*samples, *((p,) if p else ())).dtype
     if dtype not in DTYPES:
@@ -435,7 +440,7 @@ def special(name: str, op: int, *operands, p: int = 0):
     device.launch(_special, out.size, *flat,
                   _table(tuple(shape), *(tuple(v.shape) for v in operands)),
                   op, p, refused, out.reshape(-1))
-    if op == MVLGAMMA and device.to_host(refused)[0]:
+    if device.to_host(refused)[0]:
         return None
     return out
 

@@ -83,6 +83,12 @@ def test_a_refused_mvlgamma_element_declines():
         registry.get_op("Mvlgamma").reference(x, 3)
 
 
+@pytest.mark.parametrize("name", ["BesselK0", "BesselK1e"])
+def test_a_subnormal_k_argument_declines(name):
+    assert run(name, np.asarray([1.0, 5e-324])) is None
+    assert run(name, np.asarray([1.0, 1e-300])) is not None
+
+
 def test_float16_declines_and_integers_are_refused():
     assert run("Lgamma", np.ones(3, np.float16)) is None
     with pytest.raises(TypeError, match="Igamma: operands must be float"):

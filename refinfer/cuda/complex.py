@@ -17,7 +17,7 @@ from refinfer import registry
 
 from . import device
 from .device import cuda, dmath
-from .integer import _table
+from .integer import broadcast_table
 from .moments import offset
 
 REAL, IMAG, ANGLE, ABS = range(4)
@@ -117,7 +117,7 @@ def make(op: int):
         out = device.empty(shape, COMPLEX_OF[np.dtype(a.dtype)])
         if out.size:
             device.launch(_make, out.size, a.reshape(-1), b.reshape(-1),
-                          _table(shape, tuple(a.shape), tuple(b.shape)), op,
+                          broadcast_table(shape, tuple(a.shape), tuple(b.shape)), op,
                           out.reshape(-1))
         return out
     return run

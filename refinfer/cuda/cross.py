@@ -15,7 +15,7 @@ from refinfer.ops.cross import FIRST_OF_LENGTH_3
 
 from . import device
 from .device import cuda
-from .integer import _table
+from .integer import broadcast_table
 from .moments import offset
 
 
@@ -49,7 +49,7 @@ def cross(input, other, dim=FIRST_OF_LENGTH_3):
         return None
     out = device.empty(shape, input.dtype)
     device.launch(_cross, out.size, input.reshape(-1), other.reshape(-1),
-                  _table(shape, tuple(input.shape), tuple(other.shape)),
+                  broadcast_table(shape, tuple(input.shape), tuple(other.shape)),
                   math.prod(shape[dim % len(shape) + 1:]), out.reshape(-1))
     return out
 

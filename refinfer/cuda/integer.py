@@ -147,7 +147,7 @@ def _float_binary(a, b, table, op, rtol, atol, equal_nan, out):
 
 
 @functools.lru_cache(maxsize=256)
-def _table(shape: tuple, *operand_shapes: tuple):
+def broadcast_table(shape: tuple, *operand_shapes: tuple):
     """The device copy of the broadcast table: ``shape`` and each
     operand's element strides along it (0 where it broadcasts)."""
     rows = [list(shape)]
@@ -160,7 +160,7 @@ def _table(shape: tuple, *operand_shapes: tuple):
                                      np.int64))
 
 
-def _sample(value):
+def sample(value):
     """A one-element host sample of a device operand (its dtype and rank),
     else the value."""
     if device.is_device_array(value):
@@ -175,7 +175,7 @@ def binary(reference, op: int, input, other, *rest, floats=False, tolerances=(0,
     float kernel whatever that dtype (IsClose's bool, DivMod's true
     division of integers); None for a uint64 or complex operand or result
     and shapes that do not broadcast."""
-    dtype = reference(_sample(input), _sample(other), *rest).dtype
+    dtype = reference(sample(input), sample(other), *rest).dtype
     work = dtype if dtype.kind != "b" or not floats else np.dtype(np.float64)
     operands = [v if device.is_device_array(v)
                 else device.to_device(np.asarray(v).astype(work))
@@ -205,7 +205,7 @@ def _launch(op: int, dtype: np.dtype, shape: tuple, operands: list, floats: bool
     out = device.empty(shape, dtype)
     if not out.size:
         return out
-    table = _table(tuple(shape), *(tuple(v.shape) for v in operands))
+    table = broadcast_table(tuple(shape), *(tuple(v.shape) for v in operands))
     flat = [v.reshape(-1) for v in operands]
     if floats:
         rtol, atol, equal_nan = tolerances
@@ -271,7 +271,7 @@ def masked_fill(input_x, mask, value):
     out = device.empty(shape, input_x.dtype)
     if out.size:
         device.launch(_masked, out.size, input_x.reshape(-1), mask.reshape(-1), fill,
-                      _table(tuple(shape), tuple(input_x.shape), tuple(mask.shape)),
+                      broadcast_table(tuple(shape), tuple(input_x.shape), tuple(mask.shape)),
                       out.reshape(-1))
     return out
 
@@ -310,7 +310,7 @@ def ger(input, vec2):
     operands that are not vectors (the reference raises)."""
     if input.ndim != 1 or vec2.ndim != 1:
         return None
-    dtype = registry.get_op("Ger").reference(_sample(input), _sample(vec2)).dtype
+    dtype = registry.get_op("Ger").reference(sample(input), sample(vec2)).dtype
     if np.dtype(np.uint64) in (dtype, input.dtype, vec2.dtype):
         return None
     n, m = input.shape[0], vec2.shape[0]

@@ -13,7 +13,7 @@ from refinfer import registry
 
 from . import device
 from .device import cuda
-from .integer import _table
+from .integer import broadcast_table
 from .moments import offset
 
 BITS = {np.dtype(np.float32): np.dtype(np.int32), np.dtype(np.float64): np.dtype(np.int64)}
@@ -61,7 +61,7 @@ def next_after(input, other):
         flat = input.reshape(-1)
         negative_tiny = np.asarray(-np.finfo(dtype).smallest_subnormal, dtype).view(bits)
         device.launch(_next_after, out.size, flat, other.reshape(-1), flat.view(bits),
-                      _table(shape, tuple(input.shape), tuple(other.shape)),
+                      broadcast_table(shape, tuple(input.shape), tuple(other.shape)),
                       negative_tiny[()], out.reshape(-1), out.reshape(-1).view(bits))
     return out
 

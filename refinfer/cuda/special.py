@@ -31,9 +31,9 @@ from refinfer.ops._ref.special import (_DIGAMMA_SERIES, _STIRLING, _ZETA_A,
 
 from . import device
 from .device import cuda, dmath
-from .integer import _sample, _table
+from .integer import sample, broadcast_table
 from .moments import offset
-from .program import _rint
+from .program import rint
 
 (LGAMMA, DIGAMMA, ZETA, IGAMMA, IGAMMAC, BETAINC, MVLGAMMA, BESSEL_J0, BESSEL_J1,
  BESSEL_Y0, BESSEL_Y1, BESSEL_I0, BESSEL_I0E, BESSEL_I1, BESSEL_I1E, BESSEL_K0,
@@ -70,7 +70,7 @@ def lgamma(x):
     value = ((y - 0.5) * dmath.log(y) - y + HALF_LOG_TWO_PI + series * inverse
              - dmath.log(product))
     if x < 0.5:
-        return dmath.log(math.pi / abs(dmath.sin(math.pi * (x - _rint(x))))) - value
+        return dmath.log(math.pi / abs(dmath.sin(math.pi * (x - rint(x))))) - value
     return value
 
 
@@ -94,7 +94,7 @@ def digamma(x):
         series = (series + coefficient) * inverse_square
     psi = dmath.log(y) - 0.5 / y - series + shift
     if x < 0.5:
-        psi -= math.pi / dmath.tan(math.pi * (x - _rint(x)))
+        psi -= math.pi / dmath.tan(math.pi * (x - rint(x)))
     return psi
 
 
@@ -419,7 +419,7 @@ def special(name: str, op: int, *operands, p: int = 0):
     in the dtype of op ``name``'s reference run on one-element samples
     (which raises its refusals); None for float16, shapes that do not
     broadcast, and a refused element (the one-element flag read back)."""
-    samples = [_sample(v) * (p or 1) for v in operands]    # (x = p: no refusal)
+    samples = [sample(v) * (p or 1) for v in operands]    # (x = p: no refusal)
     dtype = registry.get_op(name).reference(*samples, *((p,) if p else ())).dtype
     if dtype not in DTYPES:
         return None
@@ -438,7 +438,7 @@ def special(name: str, op: int, *operands, p: int = 0):
     flat += [flat[0]] * (3 - len(flat))         # (unread operands)
     refused = device.zeros(1, np.int64)
     device.launch(_special, out.size, *flat,
-                  _table(tuple(shape), *(tuple(v.shape) for v in operands)),
+                  broadcast_table(tuple(shape), *(tuple(v.shape) for v in operands)),
                   op, p, refused, out.reshape(-1))
     if (op == MVLGAMMA or op >= BESSEL_K0) and device.to_host(refused)[0]:
         return None             # (only these refuse: the others need no wait)

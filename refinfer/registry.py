@@ -253,6 +253,31 @@ def register_variant(of: str, *names: str, wrap: Callable,
             base, name=name, reference=wrap(base.reference, name),
             kernels={k: wrap(fn, name) for k, fn in base.kernels.items()},
             recipe=None, mutates=mutates, _runners={})
+        _VARIANTS.append((of, name, wrap))
+
+
+# (base op, variant, wrap) of every register_variant, for inherit_kernels.
+_VARIANTS: list[tuple[str, str, Callable]] = []
+
+
+def variants() -> list[tuple[str, str]]:
+    """(base op, variant) of every op registered by register_variant."""
+    load_all()
+    return [(of, name) for of, name, _ in _VARIANTS]
+
+
+def inherit_kernels(backend: str, wraps: dict[Callable, Callable]) -> None:
+    """Give each variant without a ``backend`` kernel its base op's, declared
+    since (declare_kernels), wrapped by the backend's twin of the variant's
+    wrap (``wraps``: the host wrap -> the backend's, which takes that
+    backend's arrays); a variant whose wrap has no twin keeps none. Called
+    once a backend's tables are loaded; calling it again changes nothing."""
+    load_all()
+    for of, name, wrap in _VARIANTS:
+        kernel, twin = _REGISTRY[of].kernels.get(backend), wraps.get(wrap)
+        if kernel is not None and twin is not None \
+                and backend not in _REGISTRY[name].kernels:
+            _REGISTRY[name].kernels[backend] = twin(kernel, name)
 
 
 def _names(mutates: str | tuple[str, ...]) -> tuple[str, ...]:

@@ -19,6 +19,8 @@ the Numba CPU kernels (docs/architecture.md, "The cuda backend").
   ``logic.py`` (comparisons, logical ops), ``resize.py`` (resizes),
   ``sample.py`` (grid sampling, ROIAlign), ``boxes.py`` (box encoding,
   IOU), ``histogram.py``...
+- ``inplace.py``: the device twin of the in-place variants' wrap, through
+  which they inherit their base ops' kernels.
 - ``plan.py``: the device plan: placement, copy steps, the count of host
   crossings.
 
@@ -30,9 +32,14 @@ the first import to run the kernels in numba's CUDA simulator.
 
 def load_kernels() -> None:
     """Import every module of this package once: the kernel tables among
-    them declare their ops' cuda kernels (registry.declare_kernels)."""
+    them declare their ops' cuda kernels (registry.declare_kernels); then
+    the variants (in-place spellings) inherit their base ops' kernels."""
     import importlib
     import pkgutil
     for info in pkgutil.iter_modules(__path__):
         if not info.name.startswith("_"):
             importlib.import_module(f"{__name__}.{info.name}")
+    from refinfer import registry
+
+    from .inplace import WRAPS
+    registry.inherit_kernels("cuda", WRAPS)

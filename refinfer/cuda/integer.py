@@ -1,7 +1,8 @@
 """The ``cuda`` kernels of the integer, bitwise and division ops (bitwise
 and/or/xor and their Tensor/Scalar forms, Invert, LeftShift, RightShift,
-FloorDiv, FloorMod, Remainder*, Mod, Fmod*, DivMod, Gcd, Lcm, Heaviside)
-IsClose, MaskedFill and Ger: two
+FloorDiv, FloorMod, Remainder*, Mod, Fmod*, DivMod, TruncateDiv,
+TruncateMod, Gcd, Lcm, Heaviside, MulNoNan, Xdivy, Fmax),
+IsClose, MaskedFill, Ger, AddN (a sum at a time) and PopulationCount: two
 broadcast binary kernels, one for integer and bool results (computed in
 int64, stored wrapping into the result's dtype), one for float results,
 each parametrised by an op code, and a masked select.
@@ -26,7 +27,8 @@ from .device import cuda
 from .moments import offset
 
 (AND, OR, XOR, LEFT_SHIFT, RIGHT_SHIFT, FLOOR_DIV, FLOOR_MOD, TRUNC_MOD, GCD, LCM,
- HEAVISIDE, INVERT, TRUNC_DIV, TRUE_DIV, IS_CLOSE, MULTIPLY) = range(16)
+ HEAVISIDE, INVERT, TRUNC_DIV, TRUE_DIV, IS_CLOSE, MULTIPLY, MUL_NO_NAN, X_DIV_Y,
+ FMAX, ADD, POPCOUNT) = range(21)
 
 
 @device.device_function
@@ -43,6 +45,18 @@ def _integer(op, x, y, low, high):
         return ~x
     if op == MULTIPLY:
         return x * y
+    if op == ADD:
+        return x + y
+    if op == POPCOUNT:              # the set bits of x & y, y the dtype's mask
+        bits, rest = 0, x & y
+        while rest != 0:
+            rest &= rest - 1        # (clears the lowest set bit)
+            bits += 1
+        return bits
+    if op == MUL_NO_NAN:
+        return 0 if y == 0 else x * y
+    if op == FMAX:
+        return x if x >= y else y
     if op == LEFT_SHIFT:
         return x << y if 0 <= y < 64 else 0
     if op == RIGHT_SHIFT:
@@ -94,8 +108,10 @@ def _toward_zero(q):
 def _float_binary(a, b, table, op, rtol, atol, equal_nan, out):
     """out[o] = x op y at o's broadcast offsets, x and y read as floats:
     x / y, floor(x / y), trunc(x / y), x mod y (the divisor's sign, NumPy's
-    mod), C's fmod (the dividend's), the Heaviside step, or IsClose with
-    rtol, atol and equal_nan; x / 0 follows IEEE."""
+    mod), C's fmod (the dividend's), the Heaviside step, IsClose with
+    rtol, atol and equal_nan, MulNoNan, Xdivy or Fmax; x / 0 follows IEEE.
+    (Read in float64: one rounding of a float32 product or quotient to
+    float32 is the float32 operation's own result.)"""
     start, stride = cuda.grid(1), cuda.gridsize(1)
     for o in range(start, out.size, stride):
         x = a[offset(o, table[0], table[1])] + 0.0 * rtol
@@ -104,6 +120,14 @@ def _float_binary(a, b, table, op, rtol, atol, equal_nan, out):
             out[o] = x / y
         elif op == MULTIPLY:
             out[o] = x * y
+        elif op == ADD:
+            out[o] = x + y
+        elif op == MUL_NO_NAN:      # 0 where y is 0, also for x inf or NaN
+            out[o] = 0.0 if y == 0 else x * y
+        elif op == X_DIV_Y:         # 0 where x is 0, also for y 0 or NaN
+            out[o] = 0.0 if x == 0 else x / y
+        elif op == FMAX:            # the other value where one is NaN
+            out[o] = y if x != x or y > x else x
         elif op == FLOOR_DIV:
             q = x / y
             out[o] = q if q - q != 0 else q - q % 1     # inf and NaN stay
@@ -123,7 +147,7 @@ def _float_binary(a, b, table, op, rtol, atol, equal_nan, out):
 
 
 @functools.lru_cache(maxsize=256)
-def _table(shape: tuple, *operand_shapes: tuple):
+def broadcast_table(shape: tuple, *operand_shapes: tuple):
     """The device copy of the broadcast table: ``shape`` and each
     operand's element strides along it (0 where it broadcasts)."""
     rows = [list(shape)]
@@ -136,7 +160,7 @@ def _table(shape: tuple, *operand_shapes: tuple):
                                      np.int64))
 
 
-def _sample(value):
+def sample(value):
     """A one-element host sample of a device operand (its dtype and rank),
     else the value."""
     if device.is_device_array(value):
@@ -151,7 +175,7 @@ def binary(reference, op: int, input, other, *rest, floats=False, tolerances=(0,
     float kernel whatever that dtype (IsClose's bool, DivMod's true
     division of integers); None for a uint64 or complex operand or result
     and shapes that do not broadcast."""
-    dtype = reference(_sample(input), _sample(other), *rest).dtype
+    dtype = reference(sample(input), sample(other), *rest).dtype
     work = dtype if dtype.kind != "b" or not floats else np.dtype(np.float64)
     operands = [v if device.is_device_array(v)
                 else device.to_device(np.asarray(v).astype(work))
@@ -181,7 +205,7 @@ def _launch(op: int, dtype: np.dtype, shape: tuple, operands: list, floats: bool
     out = device.empty(shape, dtype)
     if not out.size:
         return out
-    table = _table(tuple(shape), *(tuple(v.shape) for v in operands))
+    table = broadcast_table(tuple(shape), *(tuple(v.shape) for v in operands))
     flat = [v.reshape(-1) for v in operands]
     if floats:
         rtol, atol, equal_nan = tolerances
@@ -247,9 +271,38 @@ def masked_fill(input_x, mask, value):
     out = device.empty(shape, input_x.dtype)
     if out.size:
         device.launch(_masked, out.size, input_x.reshape(-1), mask.reshape(-1), fill,
-                      _table(tuple(shape), tuple(input_x.shape), tuple(mask.shape)),
+                      broadcast_table(tuple(shape), tuple(input_x.shape), tuple(mask.shape)),
                       out.reshape(-1))
     return out
+
+
+def add_n(inputs):
+    """AddN: the tensors added left to right in their dtype (integers wrap,
+    bool is logical or). Tensors of several shapes or dtypes, float16,
+    complex and uint64 decline (the CPU kernel adds or raises)."""
+    tensors = list(inputs)
+    if not tensors or not all(device.is_device_array(t) for t in tensors):
+        return None
+    dtype, shape = np.dtype(tensors[0].dtype), tuple(tensors[0].shape)
+    if any(np.dtype(t.dtype) != dtype or tuple(t.shape) != shape for t in tensors) \
+            or dtype.kind not in "biuf" or dtype in (np.float16, np.uint64):
+        return None
+    total = device.copy(tensors[0])
+    for t in tensors[1:]:
+        partial, total = total, _launch(ADD, dtype, shape, [total, t], dtype.kind == "f")
+        device.release(partial)         # (a sum made here: no one else reads it)
+    return total
+
+
+def population_count(input_x):
+    """PopulationCount: the set bits of each element's pattern in its
+    dtype's width, as uint8; uint64 and non-integers decline."""
+    dtype = np.dtype(input_x.dtype)
+    if dtype.kind not in "iu" or dtype == np.uint64:
+        return None
+    mask = -1 if dtype.itemsize == 8 else (1 << 8 * dtype.itemsize) - 1
+    return _launch(POPCOUNT, np.dtype(np.uint8), tuple(input_x.shape),
+                   [input_x, device.to_device(np.asarray(mask, np.int64))], False)
 
 
 def ger(input, vec2):
@@ -257,7 +310,7 @@ def ger(input, vec2):
     operands that are not vectors (the reference raises)."""
     if input.ndim != 1 or vec2.ndim != 1:
         return None
-    dtype = registry.get_op("Ger").reference(_sample(input), _sample(vec2)).dtype
+    dtype = registry.get_op("Ger").reference(sample(input), sample(vec2)).dtype
     if np.dtype(np.uint64) in (dtype, input.dtype, vec2.dtype):
         return None
     n, m = input.shape[0], vec2.shape[0]
@@ -272,10 +325,13 @@ BINARY = {"BitwiseAnd": AND, "BitwiseAndScalar": AND, "BitwiseAndTensor": AND,
           "FloorMod": FLOOR_MOD, "RemainderTensorTensor": FLOOR_MOD,
           "RemainderTensorScalar": FLOOR_MOD, "RemainderScalarTensor": FLOOR_MOD,
           "Mod": TRUNC_MOD, "FmodScalar": TRUNC_MOD, "FmodTensor": TRUNC_MOD,
-          "Gcd": GCD, "Lcm": LCM, "Heaviside": HEAVISIDE}
+          "Gcd": GCD, "Lcm": LCM, "Heaviside": HEAVISIDE,
+          "TruncateDiv": TRUNC_DIV, "TruncateMod": TRUNC_MOD, "MulNoNan": MUL_NO_NAN,
+          "Xdivy": X_DIV_Y, "Fmax": FMAX}
 KERNELS = {name: binary_kernel(name, op) for name, op in BINARY.items()}
 KERNELS.update({"Invert": invert, "DivMod": div_mod, "IsClose": is_close,
-                "MaskedFill": masked_fill, "Ger": ger})
+                "MaskedFill": masked_fill, "Ger": ger, "AddN": add_n,
+                "PopulationCount": population_count})
 registry.declare_kernels("cuda", KERNELS)
 
 # (name, kernel, argument types) for tools/check_ptx.py.

@@ -50,7 +50,7 @@ erfinv = device_function(_erfinv_scalar)    # the reference's own algorithm
 
 
 @device_function
-def _rint(x):
+def rint(x):
     """x rounded to an integer, halves to even (math has no rint)."""
     r = dmath.floor(x)
     rest = x - r
@@ -196,7 +196,7 @@ def _call(op, x):
     if op == OP_TRUNC:
         return dmath.trunc(x)
     if op == OP_RINT:
-        return _rint(x)
+        return rint(x)
     if op == OP_SIGN:           # NaN gives 0, as MindSpore's CPU kernel
         return 1.0 if x > 0 else (-1.0 if x < 0 else 0.0)
     if op == OP_SIN:

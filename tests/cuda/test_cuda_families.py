@@ -12,7 +12,7 @@ from numba.core import sigutils
 
 import refinfer.cuda
 from refinfer import registry
-from refinfer.cuda import elementwise, gemm, load_kernels
+from refinfer.cuda import composite, elementwise, gemm, load_kernels
 
 
 def _families() -> list:
@@ -47,7 +47,8 @@ def _module_kernels(module) -> set:
 def test_every_kernel_is_listed_for_the_compile_check(family):
     listed = _listed(family)
     functions = {function for _, function, _ in listed}
-    assert family is gemm or _module_kernels(family)  # (gemm's: one per dtype)
+    # (gemm's kernels: one per dtype; composite runs the other families')
+    assert family in (gemm, composite) or _module_kernels(family)
     assert _module_kernels(family) <= functions
     for name, function, signature in listed:
         assert len(signature) == function.__code__.co_argcount, name
@@ -64,5 +65,9 @@ def test_load_kernels_declares_every_family():
     load_kernels()
     declared = {op.name for op in registry.list_ops() if "cuda" in op.kernels}
     tables = [elementwise.KERNELS] + [family.KERNELS for family in FAMILIES]
-    assert declared == set().union(*tables)
-    assert len(declared) == sum(map(len, tables))     # no op in two tables
+    tabled = set().union(*tables)
+    assert len(tabled) == sum(map(len, tables))     # no op in two tables
+    # the rest: variants, their base ops' kernels inherited (cuda/inplace.py)
+    inherited = {name for of, name in registry.variants() if of in tabled}
+    assert inherited and not inherited & tabled
+    assert declared == tabled | inherited

@@ -1,10 +1,12 @@
 """The cuda kernels of the integer, bitwise and division ops
 (refinfer/cuda/integer.py) equal their NumPy references exactly for
 integers and within tolerance for floats: broadcasts, Python numbers,
-division by zero, shifts past the width, mixed dtypes; the references'
+division by zero, shifts past the width, mixed dtypes, AddN and
+PopulationCount in every integer width; the references'
 refusals raise their errors."""
 import numpy as np
 import pytest
+import cuda_check
 from test_cuda_elementwise import check, on_device
 
 from refinfer.cuda import integer
@@ -38,7 +40,8 @@ def _operands(op, dtype):
 @pytest.mark.parametrize("dtype", INTS, ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("op", [op for op in OPS
                                 if op not in ("Invert", "DivMod", "IsClose",
-                                              "MaskedFill", "Ger")])
+                                              "MaskedFill", "Ger", "AddN",
+                                              "PopulationCount")])
 def test_integer_ops(op, dtype):
     if op in ("Gcd", "Lcm") and np.dtype(dtype).kind == "u":
         return                                         # signed only
@@ -47,6 +50,7 @@ def test_integer_ops(op, dtype):
 
 
 @pytest.mark.parametrize("op", ["FloorDiv", "FloorMod", "RemainderTensorTensor", "Mod",
+                                "TruncateDiv", "TruncateMod", "MulNoNan", "Xdivy", "Fmax",
                                 "FmodTensor", "Heaviside"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
 def test_float_ops(op, dtype):
@@ -129,3 +133,26 @@ def test_ger(dtype):
     check("Ger", _ints((4,), dtype) * 3, _ints((5,), dtype))       # int8 wraps
     check("Ger", np.asarray(rng.standard_normal(3), dtype), _ints((2,), np.int32))
     check("Ger", _ints((2, 2), dtype), _ints((3,), dtype))           # 2-D: refused
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.int32, np.uint8,
+                                   np.bool_], ids=lambda d: np.dtype(d).name)
+def test_add_n(dtype):
+    tensors = tuple(_ints((2, 3), dtype) * 40 if dtype != np.bool_    # int8 wraps
+                    else rng.integers(0, 2, (2, 3)).astype(bool) for _ in range(3))
+    if np.dtype(dtype).kind == "f":
+        tensors = tuple(np.asarray(rng.standard_normal((2, 3)), dtype) for _ in range(3))
+    cuda_check.check("AddN", tensors)
+    cuda_check.check("AddN", tensors[:1])               # one tensor: a copy
+    assert cuda_check.run("AddN", (tensors[0], tensors[1][:1])) is None   # two shapes
+    assert cuda_check.run("AddN", (np.ones(2, np.float16),) * 2) is None
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8,
+                                   np.uint32], ids=lambda d: np.dtype(d).name)
+def test_population_count(dtype):
+    info = np.iinfo(dtype)
+    x = rng.integers(info.min, info.max, (3, 4), dtype=dtype, endpoint=True)
+    x.flat[:3] = info.min, info.max, 0                  # (-1 of int16: 16 bits)
+    cuda_check.check("PopulationCount", x)
+    assert cuda_check.run("PopulationCount", np.ones(3, np.uint64)) is None

@@ -116,11 +116,10 @@ def scatter_lines(out, index, src, dims, strides, step, length, count, inner, co
 
 
 @device.jit
-def write_runs(out, ids, updates, limit, bad):
+def write_runs(out, ids, updates, run, limit, bad):
     """out[ids[m] * run + j] = updates[m * run + j] for the ids in [0, limit),
-    m in order (a thread per j < run, the grid's size); bad[0] = 1 where a
-    run reaches past out's end."""
-    run = updates.size // ids.size
+    m in order (a thread per j < run); bad[0] = 1 where a run reaches past
+    out's end."""
     for j in range(cuda.grid(1), run, cuda.gridsize(1)):
         for m in range(ids.size):
             at = np.int64(ids[m])
@@ -178,7 +177,7 @@ def ptx_kernels() -> list[tuple]:
         ("scatter rows", scatter_rows.py_func, (f32, i64, f32, n, n, n, n, n)),
         ("scatter lines", scatter_lines.py_func, (f32, i64, f32, i64, i64, n, n, n, n,
                                                   n, i8)),
-        ("write runs", write_runs.py_func, (f32, i64, f32, n, i8)),
+        ("write runs", write_runs.py_func, (f32, i64, f32, n, n, i8)),
         ("gather rows", gather_rows.py_func, (f32, i64, f32, n)),
         ("shifted rows", shifted_rows.py_func, (i64, n, n, i64)),
         ("gather along", gather_along.py_func, (f32, i64, f32, i64, i64, n, n, i8)),
@@ -412,7 +411,7 @@ def update_cache(input_x, indices, updates, max_num):
     out = device.copy(input_x)
     if run and indices.size:
         bad = device.zeros(1, np.int8)
-        device.launch(write_runs, run, flat(out), flat(indices), flat(updates),
+        device.launch(write_runs, run, flat(out), flat(indices), flat(updates), run,
                       int(max_num), bad)
         if device.to_host(bad)[0]:
             return None

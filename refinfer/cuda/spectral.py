@@ -385,6 +385,9 @@ def ptx_kernels() -> list[tuple]:
     c128, f64, f32 = numba.complex128[::1], numba.float64[::1], numba.float32[::1]
     n, real = numba.int64, numba.float64
     return [
+        ("convert float32 -> complex128", convert.py_func, (f32, c128)),
+        ("convert complex128 -> complex64", convert.py_func,
+         (c128, numba.complex64[::1])),
         ("dft", _dft.py_func, (c128, c128, n, n, n, n, n, real)),
         ("dft, Hermitian to real", _dft_real.py_func, (c128, f64, n, n, n, n, real)),
         ("cosine, float64", _cosine.py_func, (f64, f64, n, n, n, numba.boolean)),

@@ -117,6 +117,8 @@ def test_copies_with_rows_written(dtype):
     cache, ids_ = values((6, 3), dtype), np.array([4, 9, -1, 0, 4], np.int32)
     check("UpdateCache", cache, ids_, values((5, 3), dtype), 6)   # 9 and -1 skipped
     check("UpdateCache", cache, ids_.reshape(5, 1), values((5, 3), dtype), 3)
+    # runs of updates.shape[1] = 2 elements: a part of updates is never read
+    check("UpdateCache", cache, np.array([[0, 8], [3, 1]]), values((2, 2, 3), dtype), 9)
     check("InplaceCopy", x, values((4, 1), np.float32))
     check("InplaceCopy", x, values((), np.bool_))
 

@@ -330,6 +330,8 @@ def shift(direction: int):
     def run(input, dim=None):
         axes = tuple(range(input.ndim)) if dim is None else spec.optional_ints(dim)
         shape = tuple(input.shape)      # (the simulator's shape has no negative index)
+        if not axes:
+            return None                 # (np.roll refuses an empty tuple of axes)
         try:
             shifts = [direction * (shape[a] // 2) for a in axes]
         except IndexError:

@@ -121,6 +121,7 @@ def test_refused_arguments_decline():
     assert run("DCT", x, 1) is None                      # type 1
     assert run("DCTN", x, 2, None, (0, -2)) is None
     assert run("FFTShift", x, (2,)) is None
+    assert run("IFFTShift", values((), np.float32)) is None   # no axes: np.roll raises
     assert run("FFTFreq", 0) is None
     assert run("HammingWindow", -1) is None
     assert run("FFT", values((4,), np.float16)) is None

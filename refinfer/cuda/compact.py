@@ -185,6 +185,8 @@ def kept_positions(keep):
     total = int(device.to_host(starts[chunks:])[0])     # the one value read back
     positions = device.empty((total,), np.int64)
     device.launch(_positions, chunks, keep, chunk, starts, positions, ranks)
+    device.release(counts)      # scratch: back to the pool (stream order keeps
+    device.release(starts)      # the launches above reading them first)
     return positions, ranks
 
 

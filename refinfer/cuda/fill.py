@@ -1,5 +1,5 @@
 """The ``cuda`` kernels of the ops that make constant tensors (the *Like,
-New*, Fill* ops, Eye), progressions (Arange, Range, LinSpace, LinSpaceExt)
+New*, Fill* ops, Ones, Zeros, Eye), progressions (Arange, Range, LinSpace, LinSpaceExt)
 and of Dropout as inference sees it (the input itself and a constant
 mask): results made on the device, from the same shape and values as the
 reference (ops/_ref/fill.py: fill_of; ops/_ref/sequence.py, given a device
@@ -137,6 +137,11 @@ FILLS = {
     "NewFull": lambda input, size, fill_value, dtype=None: (
         size, fill_value, _dtype_of(input, dtype)),
     "FillScalar": lambda size, fill_value, dtype=None: (size, fill_value, dtype),
+    "Ones": lambda shape, type=None: (shape, 1, np.float32 if type is None else type),
+    "Zeros": lambda shape, type=None: (shape, 0, np.float32 if type is None else type),
+    # (zeros where MindSpore leaves the memory as it was, as the reference)
+    "NewEmpty": lambda input, size, dtype=None, device=None: (
+        size, 0, _dtype_of(input, dtype)),
 }
 ALIASES = {"ZerosLikeExt": "ZerosLike", "OnesLikeExt": "OnesLike"}
 

@@ -437,8 +437,8 @@ def fill_diagonal(input_x, fill_value, wrap=False):
 
 
 def device_copy(input_x):
-    """Contiguous / Copy: a device copy (Identity, their alias, is placed
-    as a reshape by plan.py and never reaches a kernel)."""
+    """Contiguous / Copy / Identity: a device copy (plan.py places Identity
+    as a reshape, so only a direct call of its kernel copies)."""
     return device.copy(input_x)
 
 
@@ -459,5 +459,6 @@ KERNELS = {"TransposeView": transpose_view, "TransposeExtView": transpose_ext_vi
            "BatchToSpaceND": batch_to_space_nd, "SpaceToBatchND": space_to_batch_nd,
            "RepeatInterleaveInt": repeat_interleave,
            "RepeatInterleaveTensor": repeat_interleave, "OneHotExt": one_hot_ext,
-           "Meshgrid": meshgrid, "Contiguous": device_copy, "Copy": device_copy}
+           "Meshgrid": meshgrid, "Contiguous": device_copy, "Copy": device_copy,
+           "Identity": device_copy}
 registry.declare_kernels("cuda", KERNELS)

@@ -1,9 +1,10 @@
 """The ``cuda`` kernels of the gathers and scatters by index tuples and
 along an axis: GatherD, GatherNd, EmbeddingLookup, ScatterNd, the
 ScatterNd{Add,Sub,Mul,Div,Max,Min,Update}, TensorScatter* and Scatter*
-families, IndexAdd, InplaceIndexAdd, IndexFill, and the element scatters
-along an axis (Scatter, TensorScatterElements, ScatterAddWithAxis),
-declared in :data:`KERNELS`.
+families, IndexAdd, InplaceIndexAdd, IndexFill, the element scatters
+along an axis (Scatter, TensorScatterElements, ScatterAddWithAxis,
+InplaceScatterSrc), and the copies with rows written (IndexPut,
+InplaceUpdateV2, UpdateCache, InplaceCopy), declared in :data:`KERNELS`.
 
 Everything addresses *rows*: a tensor of shape (outer, length, width)
 whose middle axis is indexed (the leading ``depth`` axes of an ND index
@@ -34,6 +35,7 @@ from . import device
 from .device import cuda, device_function
 from .fill import filled
 from .layout import contiguous_strides, flat, offset
+from .index import broadcast_to, cast, concat, slice_
 from .movement import axis_of
 
 DIV = 6     # after the CPU kernels' codes (they leave Div to NumPy)
@@ -115,6 +117,21 @@ def scatter_lines(out, index, src, dims, strides, step, length, count, inner, co
 
 
 @device.jit
+def write_runs(out, ids, updates, run, limit, bad):
+    """out[ids[m] * run + j] = updates[m * run + j] for the ids in [0, limit),
+    m in order (a thread per j < run); bad[0] = 1 where a run reaches past
+    out's end."""
+    for j in range(cuda.grid(1), run, cuda.gridsize(1)):
+        for m in range(ids.size):
+            at = np.int64(ids[m])
+            if 0 <= at < limit:
+                if (at + 1) * run > out.size:
+                    bad[0] = 1
+                else:
+                    out[at * run + j] = updates[m * run + j]
+
+
+@device.jit
 def gather_rows(x, rows, out, width):
     """out (count, width)[m, j] = x (rows, width)[rows[m], j], 0 where
     rows[m] < 0."""
@@ -161,6 +178,7 @@ def ptx_kernels() -> list[tuple]:
         ("scatter rows", scatter_rows.py_func, (f32, i64, f32, n, n, n, n, n)),
         ("scatter lines", scatter_lines.py_func, (f32, i64, f32, i64, i64, n, n, n, n,
                                                   n, numba.boolean, i8)),
+        ("write runs", write_runs.py_func, (f32, i64, f32, n, n, i8)),
         ("gather rows", gather_rows.py_func, (f32, i64, f32, n)),
         ("shifted rows", shifted_rows.py_func, (i64, n, n, i64)),
         ("gather along", gather_along.py_func, (f32, i64, f32, i64, i64, n, n, i8)),
@@ -340,6 +358,92 @@ def index_fill(x, dim, index, value):
     return out
 
 
+# -- copies with rows written: IndexPut, InplaceUpdateV2, UpdateCache, ... -----
+def _as_dtype(x, dtype):
+    """x in ``dtype`` (the references' casts), x itself where it is."""
+    return x if x.dtype == np.dtype(dtype) else cast(x, dtype)
+
+
+def index_put(x1, x2, indices, accumulate=0):
+    """IndexPut: x2 (cast to x1's dtype, broadcast over the points)
+    written, or added where ``accumulate``, at the points of 1 to rank
+    1-D index tensors of one length (or 1); repeats in order."""
+    indices = list(indices) if isinstance(indices, (tuple, list)) else [indices]
+    if not 0 < len(indices) <= x1.ndim or not all(map(_is_index, indices)):
+        return None
+    code = ADD if int(accumulate) else UPDATE
+    try:
+        count = np.broadcast_shapes(*((i.size,) for i in indices))[0]
+    except ValueError:
+        return None
+    shape, depth = tuple(x1.shape), len(indices)
+    columns = [cast(broadcast_to(i.reshape((i.size, 1)), (count, 1)), np.int64)
+               for i in indices]
+    updates = _as_dtype(x2, x1.dtype)
+    updates = None if updates is None else broadcast_to(updates,
+                                                        (count,) + shape[depth:])
+    if updates is None or not _accepts(code, x1.dtype) \
+            or any(c is None for c in columns):
+        return None
+    if count == 0:
+        return device.copy(x1)
+    rows = _rows(concat(columns, 1), shape, wrap=True)
+    if rows is None:
+        return None
+    return _combine_rows(device.copy(x1), rows, updates, 1, math.prod(shape[depth:]),
+                         code)
+
+
+def inplace_update_v2(x, indices, v):
+    """InplaceUpdateV2: the rows of x at the 1-D indices (negative from the
+    end) replaced by v's, cast to x's dtype; the last repeat wins."""
+    if not _is_index(indices) or indices.ndim != 1 or x.ndim == 0 \
+            or tuple(v.shape) != tuple(indices.shape) + tuple(x.shape[1:]):
+        return None
+    rows = _rows(indices.reshape((indices.size, 1)), (x.shape[0],), wrap=True)
+    v = _as_dtype(v, x.dtype)
+    if rows is None or v is None:
+        return None
+    return _combine_rows(device.copy(x), rows, v, 1, math.prod(x.shape[1:]), UPDATE)
+
+
+def update_cache(input_x, indices, updates, max_num):
+    """UpdateCache: runs of updates.shape[1] elements written at id * run
+    of input_x (flat) for the ids in [0, max_num), in order; an id
+    reaching past input_x's end sets a flag and the kernel declines."""
+    if updates.ndim < 2 or not _is_index(indices):
+        return None
+    run = updates.shape[1]
+    updates = _as_dtype(updates, input_x.dtype)
+    if updates is None or indices.size * run > updates.size:
+        return None
+    out = device.copy(input_x)
+    if run and indices.size:
+        bad = device.zeros(1, np.int8)
+        device.launch(write_runs, run, flat(out), flat(indices), flat(updates), run,
+                      int(max_num), bad)
+        if device.to_host(bad)[0]:
+            return None
+    return out
+
+
+def inplace_scatter_src(input, dim, index, src):
+    """InplaceScatterSrc: Scatter of src (its leading part of index's shape,
+    cast to input's dtype) at index along dim."""
+    if not _is_index(index) or index.ndim != input.ndim or src.ndim != input.ndim \
+            or any(n > m for n, m in zip(index.shape, src.shape)):
+        return None
+    part = slice_(src, (0,) * src.ndim, tuple(index.shape))
+    part = None if part is None else _as_dtype(part, input.dtype)
+    return None if part is None else scatter_along(input, dim, index, part)
+
+
+def inplace_copy(input, src, non_blocking=False):
+    """InplaceCopy: src cast to input's dtype, broadcast to its shape."""
+    wide = broadcast_to(src, tuple(input.shape))
+    return None if wide is None else _as_dtype(wide, input.dtype)
+
+
 # -- gathers ---------------------------------------------------------------------
 def _gathered(x, rows, shape: tuple):
     """The rows of x (viewed (n, width), width the size of one row of
@@ -407,6 +511,9 @@ KERNELS = {"GatherD": gather_d, "GatherNd": gather_nd,
            **{f"Scatter{kind}": row_scatter(code) for kind, code in CODES.items()},
            "IndexAdd": index_add, "InplaceIndexAdd": inplace_index_add,
            "IndexFill": index_fill, "Scatter": scatter_along,
+           "IndexPut": index_put, "InplaceUpdateV2": inplace_update_v2,
+           "UpdateCache": update_cache, "InplaceScatterSrc": inplace_scatter_src,
+           "InplaceCopy": inplace_copy,
            "TensorScatterElements": tensor_scatter_elements,
            "ScatterAddWithAxis": scatter_add_with_axis}
 registry.declare_kernels("cuda", KERNELS)

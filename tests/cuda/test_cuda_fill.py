@@ -21,6 +21,9 @@ CASES = {
     "NewOnes": [(x, (4,)), (x, (2, 2), np.dtype(np.uint8))],
     "NewFull": [(x, (2, 3), 1.5), (ints, (3,), -2, np.dtype(np.int8)),
                 (x, (2,), True, None)],
+    "Ones": [((2, 3),), ((4,), np.dtype(np.int32)), ((0, 2), np.dtype(np.bool_))],
+    "Zeros": [((3,),), ((2, 2), np.dtype(np.float64)), ((), np.dtype(np.int8))],
+    "NewEmpty": [(x, (3, 2)), (ints, (2,), np.dtype(np.float16), None)],
     "FillScalar": [((2, 3), 1.25), ((4,), 3), ((2,), True), ((3,), 2, np.dtype(np.float64))],
     "FillV2": [((2, 3), np.array(4.5, np.float32)), ((3,), np.array([7], np.int64)),
                ((2,), np.array([1.0, 2.0]))],     # two values: the reference raises

@@ -102,7 +102,7 @@ def test_meshgrid_and_copies(dtype):
     check("Meshgrid", (a, b, c), "xy")
     check("Meshgrid", (a, b), "ij")
     x = values((2, 3), dtype)
-    for op in ("Contiguous", "Copy"):
+    for op in ("Contiguous", "Copy", "Identity"):
         check(op, x)
 
 

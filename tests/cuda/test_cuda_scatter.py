@@ -99,3 +99,36 @@ def test_scatter_along_out_of_range_declines():
     assert run("ScatterAddWithAxis", x, np.array([[0, -5]]),
                values((1, 2), np.float32), 1) is None
     assert run("Scatter", x, 0, np.array([[0]]), values((1, 1), np.float32), "MAX") is None
+
+
+@pytest.mark.parametrize("dtype", (np.float32, np.float64, np.int32, np.int64), ids=ids)
+def test_copies_with_rows_written(dtype):
+    x = values((3, 4, 2), dtype)
+    rows, columns = np.array([2, -1, 2, 0], np.int64), np.array([1, 3, 1, 0], np.int32)
+    for accumulate in (0, 1):                            # repeats: last wins / add up
+        check("IndexPut", x, values((2,), dtype), (rows, columns), accumulate)
+        check("IndexPut", x, values((1,), np.float32), (rows, columns[:1]), accumulate)
+        check("IndexPut", x, values((4,), dtype), (rows, columns, rows % 2), accumulate)
+    check("InplaceUpdateV2", x, rows, values((4, 4, 2), dtype))
+    check("InplaceUpdateV2", x, np.array([1], np.int32), values((1, 4, 2), np.float64))
+    check("InplaceScatterSrc", x, 1, np.array([[[3, 0]], [[-1, 2]]]),
+          values((2, 2, 2), dtype))
+    check("InplaceScatterSrc", x, -1, np.array([[[1], [0]]]), values((1, 2, 2), np.int32))
+    cache, ids_ = values((6, 3), dtype), np.array([4, 9, -1, 0, 4], np.int32)
+    check("UpdateCache", cache, ids_, values((5, 3), dtype), 6)   # 9 and -1 skipped
+    check("UpdateCache", cache, ids_.reshape(5, 1), values((5, 3), dtype), 3)
+    # runs of updates.shape[1] = 2 elements: a part of updates is never read
+    check("UpdateCache", cache, np.array([[0, 8], [3, 1]]), values((2, 2, 3), dtype), 9)
+    check("InplaceCopy", x, values((4, 1), np.float32))
+    check("InplaceCopy", x, values((), np.bool_))
+
+
+def test_copies_with_rows_written_decline():
+    x = values((3, 4), np.float32)
+    assert run("IndexPut", x, values((4,), np.float32), (np.array([3]),)) is None
+    assert run("IndexPut", x, values((3,), np.float32), (np.array([1]),)) is None
+    assert run("InplaceUpdateV2", x, np.array([0, -4]), values((2, 4), np.float32)) is None
+    assert run("UpdateCache", x, np.array([2]), values((1, 5), np.float32), 3) is None
+    assert run("InplaceScatterSrc", x, 0, np.array([[5]]), values((1, 1), np.float32)) \
+        is None
+    assert run("InplaceCopy", x, values((2, 4), np.float32)) is None

@@ -1,8 +1,9 @@
 """Input data for command-line runs: files or seeded random data.
 
-Files are ``.npy`` (shape and dtype checked against the model input: an
-array of the right byte size but another shape or dtype is an error naming
-the file, never reinterpreted) or raw ``.bin`` (any other suffix; like
+Files are ``.npy`` or one array of an ``.npz`` archive, ``ARCHIVE.npz:KEY``
+(shape and dtype checked against the model input: an array of the right byte
+size but another shape or dtype is an error naming the file, never
+reinterpreted) or raw ``.bin`` (any other suffix; like
 Lite's benchmark, the bytes are taken in the model input's dtype and
 shape). Without files, inputs are random in the ranges Lite's ``benchmark``
 uses: floats U[0.1, 1.0), int32/int64 and bool {0, 1}, int8 [-127, 127],
@@ -15,17 +16,18 @@ import os
 import numpy as np
 
 from .runtime import IOSpec, shape_fits
-from .tools.tensorio import read_npy
+from .tools.tensorio import read_array, safe_stem, split_member
 
 _INT_RANGES = {"int8": (-127, 128), "uint8": (0, 255)}
 
 
 def load_input(path: str, spec: IOSpec) -> np.ndarray:
     """One input from ``path``, shaped and typed as ``spec``."""
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"input file {path!r} does not exist")
-    if path.endswith(".npy"):
-        return _checked_npy(path, spec)
+    archive, key = split_member(path)
+    if not os.path.isfile(archive):
+        raise FileNotFoundError(f"input file {archive!r} does not exist")
+    if key is not None or path.endswith((".npy", ".npz")):
+        return _checked_array(path, spec)
     data = np.fromfile(path, dtype=spec.dtype)
     count = int(np.prod(spec.shape))
     if any(d < 0 for d in spec.shape) or data.size != count:
@@ -36,16 +38,20 @@ def load_input(path: str, spec: IOSpec) -> np.ndarray:
     return data.reshape(spec.shape)
 
 
-def _checked_npy(path: str, spec: IOSpec) -> np.ndarray:
-    """The array of ``path`` if it has ``spec``'s dtype and shape (a dynamic
-    dim, -1, takes any size)."""
-    array = read_npy(path)
+def _checked_array(path: str, spec: IOSpec) -> np.ndarray:
+    """The array of ``path`` (a .npy file or ``ARCHIVE.npz:KEY``) if it has
+    ``spec``'s dtype and shape (a dynamic dim, -1, takes any size)."""
+    array = read_array(path)
     needs = f"input {spec.name!r} needs {spec.dtype}{list(spec.shape)}"
     holds = f"input file {path!r} holds {array.dtype}{list(array.shape)}"
     if spec.dtype is not None and array.dtype != spec.dtype:
+        archive, key = split_member(path)
+        load = f"np.load({path!r})" if key is None else \
+            f"np.load({archive!r})[{key!r}]"
+        saved = path if key is None else f"{safe_stem(spec.name)}.npy"
         raise ValueError(
-            f"{holds}; {needs}: cast it, e.g. np.save({path!r}, "
-            f"np.load({path!r}).astype(np.{spec.dtype.name}))")
+            f"{holds}; {needs}: cast it, e.g. np.save({saved!r}, "
+            f"{load}.astype(np.{spec.dtype.name}))")
     if not shape_fits(array.shape, spec.shape):
         hint = " (-1: any size)" if any(d < 0 for d in spec.shape) else ""
         if array.size == np.prod(spec.shape):

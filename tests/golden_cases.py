@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from refinfer.format import schema
-from refinfer.tools.tensorio import read_entry
+from refinfer.tools.tensorio import entry_path, read_entry
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLDEN_DIRS = [os.path.join(ROOT, "golden"), os.path.join(ROOT, "golden_big")]
@@ -32,7 +32,14 @@ class GoldenCase:
         return [read_entry(self.directory, i) for i in self.meta["inputs"]]
 
     def outputs(self) -> list[np.ndarray]:
-        return [np.load(self.file(o["file"])) for o in self.meta["outputs"]]
+        return [read_entry(self.directory, o) for o in self.meta["outputs"]]
+
+    def input_files(self) -> list[str]:
+        """The inputs as ``refinfer run --input`` takes them: raw .bin files
+        (as Lite's benchmark reads them) where the case has them, else .npy
+        files or ``arrays.npz:KEY``."""
+        return [self.file(i["raw_file"]) if i.get("raw_file")
+                else entry_path(self.directory, i) for i in self.meta["inputs"]]
 
     @property
     def tolerance(self) -> dict:

@@ -1,10 +1,10 @@
 """Dynamic-shape models through the Lite API: ``resize`` then ``predict`` at
 every input shape MindSpore ran them at (the ``shapes`` runs of a golden
 case, see tools/golden/make_golden.py ``shape_runs``)."""
-import numpy as np
 import pytest
 
 import refinfer as mslite
+from refinfer.tools.tensorio import read_entry
 
 from golden_cases import all_cases, assert_close
 
@@ -12,7 +12,7 @@ DYNAMIC = [c for c in all_cases() if "shapes" in c.meta]
 
 
 def _arrays(case, entries):
-    return [np.load(case.file(e["file"])) for e in entries]
+    return [read_entry(case.directory, e) for e in entries]
 
 
 def _build(case):

@@ -36,8 +36,7 @@ def test_api_matches_mindspore(case):
 @pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_cli_run_matches_mindspore(case, tmp_path, capsys):
-    files = [case.file(i.get("raw_file") or i["file"]) for i in case.meta["inputs"]]
-    code = cli_main(["run", case.model_path, "--input", *files,
+    code = cli_main(["run", case.model_path, "--input", *case.input_files(),
                      "--output-dir", str(tmp_path)])
     assert code == 0
     printed = capsys.readouterr().out.splitlines()

@@ -38,7 +38,8 @@ def add(sub) -> None:
     flag("--modelType", "--model-type", dest="model_type", default="MindIR",
          help="MindIR (default); MindIR_Lite (.ms) needs MindSpore Lite")
     flag("--inDataFile", "--in-data-file", dest="in_data_file", default="",
-         metavar="FILES", help="raw .bin (or .npy) inputs, comma or space "
+         metavar="FILES", help="raw .bin (or .npy, ARCHIVE.npz:KEY) inputs, "
+         "comma or space "
          "separated (default: random data in Lite's ranges, seeded)")
     add_input_shapes(bench)
     flag("--seed", type=int, default=0, help="seed of the random inputs "

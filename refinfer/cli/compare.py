@@ -10,8 +10,9 @@ from .options import add_progress_arg, add_tolerance_args
 def add(sub) -> None:
     compare = sub.add_parser(
         "compare", help="compare tensors: metrics and pass/fail per tensor")
-    compare.add_argument("expected", help=".npy, Lite calibration .txt, or "
-                         "a directory (golden, dump or .npy files)")
+    compare.add_argument("expected", help=".npy, ARCHIVE.npz:KEY, Lite "
+                         "calibration .txt, or a directory (golden, dump or "
+                         ".npy files)")
     compare.add_argument("actual", help="same kinds as EXPECTED")
     add_tolerance_args(compare)
     compare.add_argument("--json", metavar="FILE",

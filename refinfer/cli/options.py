@@ -25,8 +25,9 @@ def add_model_inputs(parser: argparse.ArgumentParser) -> None:
     """MODEL, ``--input`` and ``--seed``."""
     parser.add_argument("model", help=".mindir file")
     parser.add_argument("--input", nargs="+", metavar="FILE",
-                        help="one file per input: .npy or raw .bin "
-                        "(default: seeded random data)")
+                        help="one file per input: .npy, ARCHIVE.npz:KEY (one "
+                        "array of an .npz, as golden/ops/<case>/arrays.npz "
+                        "holds them) or raw .bin (default: seeded random data)")
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the random inputs (default 0)")
 

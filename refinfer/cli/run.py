@@ -29,8 +29,10 @@ def add(sub) -> None:
                      version=f"refinfer {__version__}")
     run.add_argument("model", help=".mindir file")
     run.add_argument("--input", nargs="+", metavar="FILE",
-                     help="one file per input: .npy, or raw .bin like Lite's "
-                     "benchmark (default: seeded random data)")
+                     help="one file per input: .npy, ARCHIVE.npz:KEY (one "
+                     "array of an .npz, as golden/ops/<case>/arrays.npz holds "
+                     "them), or raw .bin like Lite's benchmark (default: "
+                     "seeded random data)")
     add_input_shapes(run)
     run.add_argument("--output-dir", metavar="DIR",
                      help="also write each output as output_<i>.npy and .bin")

@@ -23,8 +23,9 @@ def load_model(path: str, precision: str = "float32",
 
 def model_inputs(model: LoadedModel, files: list[str] | None,
                  seed: int = 0) -> list[np.ndarray]:
-    """Inputs from ``files`` (.npy or raw .bin, one per input) or seeded
-    random ones, checked against the model before anything runs."""
+    """Inputs from ``files`` (.npy, ``ARCHIVE.npz:KEY`` or raw .bin, one per
+    input) or seeded random ones, checked against the model before anything
+    runs."""
     arrays = make_inputs(model.inputs, files, seed)
     model.check_inputs(arrays)
     return arrays

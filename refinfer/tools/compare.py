@@ -1,7 +1,8 @@
 """``refinfer compare``: compare tensors, with per-tensor metrics and verdicts.
 
-EXPECTED and ACTUAL are each a ``.npy`` file, a Lite calibration ``.txt``,
-or a directory (see :mod:`.tensorio`). Tensors are matched by name, then by
+EXPECTED and ACTUAL are each a ``.npy`` file, an archive's array
+(``ARCHIVE.npz:KEY``), a Lite calibration ``.txt``, or a directory (see
+:mod:`.tensorio`). Tensors are matched by name, then by
 file stem. A single tensor against a single tensor whose name differs is
 paired by position, and the report says so, when one of them is a lone
 ``.npy`` file (its name is only a file name); two tensors that both carry

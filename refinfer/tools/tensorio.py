@@ -3,6 +3,8 @@
 Formats:
 
 - ``.npy``: NumPy arrays (never pickles).
+- ``ARCHIVE.npz:KEY``: the array ``KEY`` of an ``.npz`` archive (a golden
+  case's ``arrays.npz``; meta.json entries name it as ``file`` + ``key``).
 - ``.bin``: raw bytes, as MindSpore Lite's ``benchmark`` reads inputs;
   shape and dtype come from a manifest.
 - ``.txt``: MindSpore Lite ``benchmark`` calibration text
@@ -25,6 +27,7 @@ import os
 import re
 import shutil
 import tempfile
+import zipfile
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
@@ -37,6 +40,8 @@ MANIFEST_SECTIONS = ("inputs", "outputs", "tensors")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_STEM = 96
 _DIGEST = 8         # hex digits of a name's hash in a shortened stem
+_MEMBER = re.compile(r"(?P<archive>.+\.npz):(?P<key>[^:/\\]+)")
+_LISTED_KEYS = 8    # keys an error names before "..."
 
 
 @dataclass
@@ -70,19 +75,68 @@ def read_npy(path: str) -> np.ndarray:
     except (ValueError, EOFError, OSError) as exc:
         raise ValueError(f"{path}: not a readable .npy file ({exc})") from exc
     if not isinstance(array, np.ndarray):
+        keys = _key_list(array.files)
         array.close()
-        raise ValueError(f"{path}: an .npz archive, not a .npy file")
+        raise ValueError(f"{path}: an .npz archive, not a .npy file (name one "
+                         f"of its arrays as {path}:KEY; it holds {keys})")
     return array
 
 
+def split_member(path: str) -> tuple[str, str | None]:
+    """``ARCHIVE.npz:KEY`` as ``(ARCHIVE.npz, KEY)``; another path as
+    ``(path, None)``."""
+    match = _MEMBER.fullmatch(path)
+    return (match["archive"], match["key"]) if match else (path, None)
+
+
+def read_npz_member(path: str, key: str) -> np.ndarray:
+    """The array ``key`` of the .npz archive ``path``; a clear ValueError
+    for an unreadable archive or a missing key."""
+    _require_file(path)
+    try:
+        archive = np.load(path, allow_pickle=False)
+    except (ValueError, EOFError, OSError, zipfile.BadZipFile) as exc:
+        raise ValueError(f"{path}: not a readable .npz archive ({exc})") from exc
+    if not isinstance(archive, np.lib.npyio.NpzFile):
+        raise ValueError(f"{path}: a .npy file, not an .npz archive (give it "
+                         f"without :{key})")
+    with archive:
+        if key not in archive.files:
+            raise ValueError(f"{path}: no array {key!r} in this archive (it "
+                             f"holds {_key_list(archive.files)})")
+        try:
+            return archive[key]
+        except (ValueError, EOFError, OSError, zipfile.BadZipFile) as exc:
+            raise ValueError(f"{path}: array {key!r} is unreadable "
+                             f"({exc})") from exc
+
+
+def read_array(path: str) -> np.ndarray:
+    """A ``.npy`` file, or one array of an archive: ``ARCHIVE.npz:KEY``."""
+    archive, key = split_member(path)
+    return read_npy(path) if key is None else read_npz_member(archive, key)
+
+
 def read_entry(folder: str, entry: dict) -> np.ndarray:
-    """The tensor a golden case's meta.json entry names: its ``file``
-    (.npy), else its ``raw_file`` (.bin) of the entry's shape and dtype
-    (big inputs keep only the raw file)."""
+    """The tensor a golden case's meta.json entry names: the member ``key``
+    of its ``file`` (a case's arrays.npz), else its ``file`` (.npy), else
+    its ``raw_file`` (.bin) of the entry's shape and dtype (big inputs keep
+    only the raw file). The one way the tests and tools read a case."""
+    if entry.get("file") and entry.get("key"):
+        return read_npz_member(os.path.join(folder, entry["file"]),
+                               entry["key"])
     if entry.get("file"):
         return read_npy(os.path.join(folder, entry["file"]))
     return read_bin(os.path.join(folder, entry["raw_file"]), entry["shape"],
                     entry["dtype"])
+
+
+def entry_path(folder: str, entry: dict) -> str:
+    """The array a meta.json entry names, as ``refinfer run --input`` takes
+    it: ``folder/ARCHIVE.npz:KEY``, ``folder/FILE.npy`` or the raw file."""
+    if entry.get("file") and entry.get("key"):
+        return f"{os.path.join(folder, entry['file'])}:{entry['key']}"
+    return os.path.join(folder, entry.get("file") or entry["raw_file"])
 
 
 def read_bin(path: str, shape, dtype) -> np.ndarray:
@@ -241,10 +295,16 @@ def _calibration_values(path, line_no, name, shape, line) -> np.ndarray:
 # -- whole sources (file or directory) -------------------------------------
 
 def read_tensors(path: str) -> list[TensorRef]:
-    """The tensors in ``path``: a ``.npy`` or calibration ``.txt`` file, a
-    directory with a manifest, or a directory of ``.npy`` files."""
+    """The tensors in ``path``: a ``.npy`` or calibration ``.txt`` file, an
+    archive's array (``ARCHIVE.npz:KEY``), a directory with a manifest, or a
+    directory of ``.npy`` files."""
     if os.path.isdir(path):
         return _read_dir(path)
+    archive, key = split_member(path)
+    if key is not None:
+        _require_file(archive)
+        return [TensorRef(key, key, path, functools.partial(
+            read_npz_member, archive, key), named=False)]
     _require_file(path)
     if path.endswith(".npy"):
         stem = _stem(path)
@@ -252,8 +312,9 @@ def read_tensors(path: str) -> list[TensorRef]:
                           named=False)]
     if path.endswith(".txt"):
         return read_calibration(path)
-    raise ValueError(f"{path}: unknown tensor file type (expected .npy, a "
-                     "Lite calibration .txt, or a directory; .bin files need "
+    raise ValueError(f"{path}: unknown tensor file type (expected .npy, "
+                     "ARCHIVE.npz:KEY, a Lite calibration .txt, or a "
+                     "directory; .bin files need "
                      f"a directory with a {MANIFEST})")
 
 
@@ -337,6 +398,12 @@ def safe_stem(name: str, limit: int = MAX_STEM) -> str:
     kept = limit - _DIGEST - 4
     head = kept // 2
     return f"{stem[:head]}..{digest}..{stem[len(stem) - (kept - head):]}"
+
+
+def _key_list(keys) -> str:
+    """An archive's keys for a message: the first few, then "..."."""
+    shown = ", ".join(keys[:_LISTED_KEYS]) or "no arrays"
+    return shown + (", ..." if len(keys) > _LISTED_KEYS else "")
 
 
 def _stem(path: str) -> str:

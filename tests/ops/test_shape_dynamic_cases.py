@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import refinfer as mslite
+from refinfer.tools.tensorio import read_entry
 
 OPS_GOLDEN = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "golden", "ops")
@@ -40,12 +41,12 @@ def test_dynamic_op_case_matches_golden(folder, meta):
                           mslite.ModelType.MINDIR)
     inputs = model.get_inputs()
     assert any(d == -1 for t in inputs for d in t.shape)
-    arrays = [np.load(os.path.join(folder, i["file"])) for i in meta["inputs"]]
+    arrays = [read_entry(folder, i) for i in meta["inputs"]]
     model.resize(inputs, [list(a.shape) for a in arrays])
     for tensor, array in zip(inputs, arrays):
         tensor.set_data_from_numpy(array)
     outputs = [t.get_data_to_numpy() for t in model.predict(inputs)]
-    expected = [np.load(os.path.join(folder, o["file"])) for o in meta["outputs"]]
+    expected = [read_entry(folder, o) for o in meta["outputs"]]
     assert len(outputs) == len(expected)
     for got, exp in zip(outputs, expected):
         assert got.dtype == exp.dtype and got.shape == exp.shape

@@ -9,7 +9,7 @@ import numpy as np
 
 from refinfer.cli import main as cli_main
 from refinfer.runtime import LoadedModel
-from refinfer.tools.tensorio import read_entry
+from refinfer.tools.tensorio import entry_path, read_entry
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))))
@@ -30,8 +30,13 @@ def golden_inputs(case: str) -> list[np.ndarray]:
             for i in golden_meta(case)["inputs"]]
 
 
+def golden_outputs(case: str) -> list[np.ndarray]:
+    return [read_entry(golden_file(case, ""), o)
+            for o in golden_meta(case)["outputs"]]
+
+
 def golden_input_files(case: str) -> list[str]:
-    return [golden_file(case, i.get("file") or i["raw_file"])
+    return [entry_path(golden_file(case, ""), i)
             for i in golden_meta(case)["inputs"]]
 
 

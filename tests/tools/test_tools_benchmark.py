@@ -7,7 +7,8 @@ import sys
 
 import numpy as np
 import pytest
-from helpers_tools import ROOT, golden_file, golden_meta, golden_model, run_cli
+from helpers_tools import (ROOT, golden_file, golden_meta, golden_model,
+                           golden_outputs, run_cli)
 
 from refinfer.api.debug import CallBackParam
 from refinfer.tools.benchmark import TimeProfile, check_accuracy
@@ -22,8 +23,7 @@ def calibration(tmp_path, case: str, scale: float = 1.0) -> str:
     """A Lite calibration file of the case's MindSpore outputs (times
     ``scale``), named as the model names its outputs."""
     names = [spec.name for spec in golden_model(case).outputs]
-    arrays = [np.load(golden_file(case, o["file"])) * np.float32(scale)
-              for o in golden_meta(case)["outputs"]]
+    arrays = [a * np.float32(scale) for a in golden_outputs(case)]
     path = str(tmp_path / f"{case}_{scale}.txt")
     write_calibration(path, list(zip(names, arrays)))
     return path

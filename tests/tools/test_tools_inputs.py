@@ -75,3 +75,48 @@ def test_a_dynamic_dim_takes_any_size(tmp_path, shape, fits):
         load_input(path, spec)
     assert str(info.value) == (f"input file {path!r} holds float32{list(shape)}"
                                "; input 'x' needs float32[-1, 4] (-1: any size)")
+
+
+def archived(tmp_path, **arrays) -> str:
+    path = str(tmp_path / "arrays.npz")
+    np.savez(path, **arrays)
+    return path
+
+
+def test_run_takes_an_array_of_an_npz_archive(tmp_path, capsys):
+    """``ARCHIVE.npz:KEY``, as the per-op golden cases store their arrays:
+    the same outputs as the .npy file holding the same array."""
+    x = np.load(golden_file("lenet5", "input_0.npy"))
+    member = archived(tmp_path, input_0=x, output_0=np.zeros(3)) + ":input_0"
+    code, out, err = run_cli(capsys, "run", LENET, "--input", member)
+    assert code == 0 and out.count("tensor's name is:") == 1
+    code, plain, _ = run_cli(capsys, "run", LENET, "--input", saved(tmp_path, x))
+    assert code == 0 and out == plain
+
+
+def test_an_npz_input_needs_a_key_that_is_there(tmp_path, capsys):
+    path = archived(tmp_path, input_0=np.zeros((1, 1, 32, 32), np.float32),
+                    output_0=np.zeros(3))
+    code, out, err = run_cli(capsys, "run", LENET, "--input", path)
+    assert (code, out) == (3, "")
+    assert err == (f"refinfer run: error: {path}: an .npz archive, not a .npy "
+                   f"file (name one of its arrays as {path}:KEY; it holds "
+                   "input_0, output_0)\n")
+    code, _, err = run_cli(capsys, "run", LENET, "--input", f"{path}:input_1")
+    assert code == 3
+    assert err == (f"refinfer run: error: {path}: no array 'input_1' in this "
+                   "archive (it holds input_0, output_0)\n")
+    code, _, err = run_cli(capsys, "run", LENET, "--input",
+                           str(tmp_path / "none.npz") + ":input_0")
+    assert code == 3 and "none.npz' does not exist" in err
+
+
+def test_an_npz_member_of_the_wrong_dtype_is_named_with_a_cast(tmp_path):
+    path = archived(tmp_path, input_0=np.zeros((1, 1, 32, 32), np.float64))
+    with pytest.raises(ValueError) as info:
+        load_input(f"{path}:input_0", IOSpec("x", (1, 1, 32, 32),
+                                             np.dtype(np.float32)))
+    assert str(info.value) == (
+        f"input file '{path}:input_0' holds float64[1, 1, 32, 32]; {NEEDS}: "
+        f"cast it, e.g. np.save('x.npy', np.load({path!r})['input_0']"
+        ".astype(np.float32))")

@@ -199,3 +199,44 @@ def test_staged_dir_existing_destination(tmp_path):
         (tmp_path / os.path.basename(staging) / "new").write_text("y")
     assert sorted(os.listdir(out)) == ["new"]
     assert leftovers(tmp_path) == []
+
+
+def test_read_entry_reads_every_layout_of_a_golden_case(tmp_path):
+    """A packed case's ``file`` + ``key`` (arrays.npz), a ``file`` (.npy),
+    a ``raw_file`` (.bin): the same array, and entry_path names each as
+    ``refinfer run --input`` takes it."""
+    x = np.arange(6, dtype=np.int32).reshape(2, 3)
+    np.savez(tmp_path / "arrays.npz", input_0=x)
+    np.save(tmp_path / "input_0.npy", x)
+    x.tofile(tmp_path / "input_0.bin")
+    entries = [{"file": "arrays.npz", "key": "input_0"}, {"file": "input_0.npy"},
+               {"raw_file": "input_0.bin", "shape": [2, 3], "dtype": "int32"}]
+    folder = str(tmp_path)
+    for entry in entries:
+        array = tensorio.read_entry(folder, entry)
+        assert array.dtype == x.dtype and np.array_equal(array, x)
+    assert [tensorio.entry_path(folder, e) for e in entries] == [
+        os.path.join(folder, "arrays.npz:input_0"),
+        os.path.join(folder, "input_0.npy"), os.path.join(folder, "input_0.bin")]
+
+
+def test_npz_members_are_tensors_and_errors_name_the_archive(tmp_path):
+    path = str(tmp_path / "arrays.npz")
+    np.savez(path, **{f"a{k}": np.full(2, k) for k in range(10)})
+    [ref] = tensorio.read_tensors(f"{path}:a3")
+    assert ref.name == "a3" and ref.source == f"{path}:a3"
+    assert np.array_equal(ref.load(), [3, 3])
+    with pytest.raises(ValueError) as info:
+        tensorio.read_npz_member(path, "b")
+    assert str(info.value) == (f"{path}: no array 'b' in this archive (it "
+                               "holds a0, a1, a2, a3, a4, a5, a6, a7, ...)")
+    with open(tmp_path / "x.npz", "wb") as f:     # a .npy file named .npz
+        np.save(f, np.zeros(2))
+    with pytest.raises(ValueError, match=r"x.npz: a .npy file, not an .npz "
+                       r"archive \(give it without :k\)"):
+        tensorio.read_array(str(tmp_path / "x.npz") + ":k")
+    (tmp_path / "bad.npz").write_bytes(b"PK\x03\x04 not a zip")
+    with pytest.raises(ValueError, match=r"bad.npz: not a readable .npz"):
+        tensorio.read_npz_member(str(tmp_path / "bad.npz"), "a")
+    with pytest.raises(FileNotFoundError, match="none.npz: no such file"):
+        tensorio.read_tensors(str(tmp_path / "none.npz:a"))

@@ -10,7 +10,9 @@ written under ``--big-out`` (default ``golden_big/``, git-ignored).
 Each case directory gets the model file(s), ``input_<i>.npy`` + ``input_<i>.bin`` (raw
 C-order bytes, like MindSpore Lite benchmark inputs; an input of RAW_ONLY_BYTES or more keeps
 only the .bin), ``output_<i>.npy`` (MindSpore's
-outputs on the *exported* file, tuples flattened depth-first) and ``meta.json``.
+outputs on the *exported* file, tuples flattened depth-first) and ``meta.json``. A packed
+case (the per-op cases) keeps its inputs and outputs in one ``arrays.npz`` instead, members
+``input_<i>``/``output_<i>`` (see case_files.py).
 Everything except the model bytes is deterministic (fixed seeds).
 """
 import argparse
@@ -20,7 +22,6 @@ import functools
 import inspect
 import json
 import os
-import re
 import shutil
 import sys
 from pathlib import Path
@@ -37,6 +38,7 @@ from mindspore.train import serialization
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mindir_proto
 import nets
+from case_files import ARRAYS_FILE, npy_bytes, packed_entry, to_json, write_npz
 
 FLOAT_TOL = {"rtol": 1e-4, "atol": 1e-5}
 FLOAT16_TOL = {"rtol": 1e-3, "atol": 1e-3}  # one float16 ulp is ~1e-3 relative
@@ -330,6 +332,9 @@ class Case:
     # Also write inputs as raw .bin, as Lite's benchmark reads them. Per-op cases skip it:
     # the .npy holds the same bytes, and hundreds of tiny files cost disk blocks.
     raw_inputs: bool = True
+    # Inputs and outputs as members of one arrays.npz (meta.json names each one's key)
+    # rather than a file per array: the per-op cases, for the same reason.
+    packed: bool = False
     extra: dict = dataclasses.field(default_factory=dict)
     # Writes more files after the standard ones; returns extra meta.json entries.
     also_write: Optional[Callable] = None
@@ -625,6 +630,28 @@ def write_arrays(case_dir, prefix, arrays, raw=False):
             (case_dir / f"{prefix}_{i}.bin").write_bytes(np.ascontiguousarray(array).tobytes())
 
 
+def write_case_arrays(case_dir, case, inputs, outputs):
+    """The case's inputs and outputs: one arrays.npz (packed) or files per array."""
+    if case.packed:
+        assert not case.raw_inputs, f"{case.name}: a packed case has no raw .bin inputs"
+        members = {f"{prefix}_{i}": npy_bytes(a)
+                   for prefix, arrays in (("input", inputs), ("output", outputs))
+                   for i, a in enumerate(arrays)}
+        write_npz(case_dir / ARRAYS_FILE, members)
+        return
+    write_arrays(case_dir, "input", inputs, raw=case.raw_inputs)
+    write_arrays(case_dir, "output", outputs)
+
+
+def array_fields(case, prefix, i, array):
+    """meta.json's file fields of array ``i`` of ``prefix`` (input/output)."""
+    if case.packed:
+        return packed_entry(f"{prefix}_{i}")
+    raw = prefix == "input" and case.raw_inputs
+    return {**({"file": f"{prefix}_{i}.npy"} if npy_too(array, raw) else {}),
+            **({"raw_file": f"{prefix}_{i}.bin"} if raw else {})}
+
+
 def make_writable(case_dir):
     """MindSpore writes its files read-only (0400) and folders 0700; normalise them."""
     for path in [case_dir, *case_dir.rglob("*")]:
@@ -642,10 +669,10 @@ def write_meta(case_dir, case, exported, names, arrays, outputs, info):
         "model_file": exported.model_file,
         "rng": "weights np.random.default_rng([seed, 0]), inputs np.random.default_rng([seed, 1])",
         "inputs": [{"name": n, "shape": list(a.shape), "dtype": str(a.dtype),
-                    **({"file": f"input_{i}.npy"} if npy_too(a, case.raw_inputs) else {}),
-                    **({"raw_file": f"input_{i}.bin"} if case.raw_inputs else {})}
+                    **array_fields(case, "input", i, a)}
                    for i, (n, a) in enumerate(zip(names, arrays))],
-        "outputs": [{"shape": list(o.shape), "dtype": str(o.dtype), "file": f"output_{i}.npy"}
+        "outputs": [{"shape": list(o.shape), "dtype": str(o.dtype),
+                     **array_fields(case, "output", i, o)}
                     for i, o in enumerate(outputs)],
         "tolerance": case.tolerance or tolerance(outputs),
         **info,
@@ -653,13 +680,6 @@ def write_meta(case_dir, case, exported, names, arrays, outputs, info):
         **case.extra,
     }
     (case_dir / "meta.json").write_text(to_json(meta) + "\n")
-
-
-def to_json(obj):
-    """Indented JSON with lists of numbers (shapes) kept on one line."""
-    text = json.dumps(obj, indent=2, ensure_ascii=False)
-    return re.sub(r"\[\s+([-+.\deE,\s]*?)\s+\]",
-                  lambda m: "[" + ", ".join(v.strip() for v in m.group(1).split(",")) + "]", text)
 
 
 def export_tensors(case, arrays):
@@ -691,8 +711,7 @@ def make_case(case, out_root):
     check_input_names(case_dir, exported, names)
     outputs, info = compute_outputs(case, case_dir, exported, net, arrays)
 
-    write_arrays(case_dir, "input", arrays, raw=case.raw_inputs)
-    write_arrays(case_dir, "output", outputs)
+    write_case_arrays(case_dir, case, arrays, outputs)
     if case.also_write is not None:
         info.update(case.also_write(case, case_dir, exported, net, arrays))
     write_meta(case_dir, case, exported, names, arrays, outputs, info)

@@ -18,11 +18,12 @@ or state gives ``cell`` (a zero-argument factory returning an ``nn.Cell``) inste
 ``expr``; its parameters get seeded values (``make_golden.randomize_parameters``).
 
 Exporting, running the exported file and writing the case directory reuse
-``make_golden.make_case``, so a per-op case has the layout of a model case (``model.mindir``,
-``input_<i>.npy/.bin``, ``output_<i>.npy``, ``meta.json``) and tests/test_golden.py runs
-it. meta.json also records ``op`` (the primitives the case is for: the export must contain
-each of them, or generation fails), ``family`` and ``primitives`` (every primitive in the
-file, for the coverage table).
+``make_golden.make_case``, so a per-op case is a model case (``model.mindir``, ``meta.json``)
+whose inputs and outputs are packed into one ``arrays.npz`` (members ``input_<i>``,
+``output_<i>``; meta.json names each one's key, see case_files.py), and
+tests/test_golden.py runs it. meta.json also records ``op`` (the primitives the case is
+for: the export must contain each of them, or generation fails), ``family`` and
+``primitives`` (every primitive in the file, for the coverage table).
 """
 import argparse
 import dataclasses
@@ -190,7 +191,7 @@ def make_op_case(case, family, out_root, source_dir):
         case.name, case.description or f"{', '.join(case.ops)}: {case.expr}",
         net_factory(case, source_dir), lambda rng: [spec(rng) for spec in case.inputs],
         seed=case.seed, reference=output_list(case.reference), tolerance=case.tolerance,
-        dynamic=case.dynamic, raw_inputs=False, extra=extra)
+        dynamic=case.dynamic, raw_inputs=False, packed=True, extra=extra)
     case_dir = make_golden.make_case(golden_case, out_root)
     meta_path = case_dir / "meta.json"
     meta = json.loads(meta_path.read_text())

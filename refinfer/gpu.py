@@ -78,11 +78,12 @@ def kernel_ops() -> set[str]:
     return {op.name for op in registry.list_ops() if "cuda" in op.kernels}
 
 
-def counting():
-    """A context counting the host crossings of the device plans run in
-    this thread while it lasts; yields the refinfer.cuda.plan.Transfers."""
+def running(program):
+    """A context for running the device plan ``program`` in this thread:
+    on the plan's stream for this thread, counting the host crossings;
+    yields the refinfer.cuda.plan.Transfers."""
     from .cuda import plan
-    return plan.counting()
+    return plan.running(program)
 
 
 def describe(program) -> str:

@@ -241,13 +241,18 @@ def available() -> bool:
     return cuda.is_available()
 
 
+def count() -> int:
+    """How many GPUs numba.cuda sees (one under the simulator)."""
+    return len(cuda.gpus)
+
+
 def select(device_id: int) -> None:
     """Make GPU ``device_id`` this thread's device; ValueError naming the
     id and how many GPUs there are when there is no such GPU."""
-    count = len(cuda.gpus)
-    if not 0 <= device_id < count:
+    gpus = count()
+    if not 0 <= device_id < gpus:
         raise ValueError(f"context.gpu.device_id={device_id}: this machine "
-                         f"has {count} GPU(s) (ids 0 to {count - 1})")
+                         f"has {gpus} GPU(s) (ids 0 to {gpus - 1})")
     cuda.select_device(device_id)
 
 

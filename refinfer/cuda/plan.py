@@ -57,6 +57,7 @@ from . import device
 HOST, DEVICE, ANY, NONE = "host", "device", "any", "none"   # where a slot's value is
 MIXED = "mixed"     # a sequence gathered from both sides (counts in _Placer.sides)
 CPU_BACKEND = "numba"       # the CPU kernels host steps and declines run
+COMMUNICATION = "communication"     # the family of AllReduce, AllGather... (host)
 
 # Ops whose result is their first argument's data in another shape.
 RESHAPES = frozenset({"Reshape", "ExpandDims", "Squeeze", "Flatten",
@@ -591,4 +592,26 @@ def describe(program: Program) -> str:
     lines.append(f"total: {to_device + to_host} host crossing(s), {to_device} to "
                  f"the device, {to_host} to the host; {len(found) - len(certain)} "
                  f"more conditional ones (values passed into graph calls)")
+    talking, carried = communication_crossings(program)
+    if talking:
+        lines.append(f"communication: {carried} of the crossings carry the values "
+                     f"of {talking} communication op(s) to and from the "
+                     f"communicator, which reads and writes host memory (MPI)")
     return "\n".join(lines)
+
+
+def communication_crossings(program: Program) -> tuple[int, int]:
+    """(communication ops, the tensors their certain crossings carry): a
+    communication op (AllReduce, AllGather...) runs on the host, so its
+    device arguments cross to the host and its result back, like any host
+    op's."""
+    talking = carried = 0
+    for plan in program.plans.values():
+        talkers = {step.out for step in plan.steps if isinstance(step, DeviceStep)
+                   and step.node.op.family == COMMUNICATION}
+        talking += len(talkers)
+        carried += sum(step.arrays for step in plan.steps
+                       if isinstance(step, CopyStep) and step.certain
+                       and (step.source in talkers or step.node is not None
+                            and step.node.op.family == COMMUNICATION))
+    return talking, carried

@@ -2,6 +2,7 @@
 exactly on small graphs with a known mix of device and host ops, declined
 kernels, hooks on host copies; golden models with ``target=["gpu"]``
 matching their references; the GPU target's fallback and error."""
+import os
 import sys
 import threading
 
@@ -377,3 +378,32 @@ def test_each_thread_running_a_plan_has_its_own_stream():
     loaded.run(case.inputs())
     mine = loaded.program.lanes.mine()
     assert mine not in lanes and mine.synchronizations == 2
+
+
+# -- weight sharing between processes ------------------------------------------------
+def test_weight_sharing_on_the_gpu_target_shares_the_host_weights():
+    """Master and worker (one process here) on the GPU target: the worker
+    builds on the master's segment (tests/test_weight_sharing.py checks its
+    pages) and its device plan copies those weights to the device once, as
+    the master's does: a device copy per process (CUDA IPC would share one:
+    docs/weight-sharing.md)."""
+    case = golden_case("mlp")
+
+    def build(section):
+        model = mslite.Model()
+        context = mslite.Context()
+        context.target = ["gpu"]
+        model.build_from_file(case.model_path, mslite.ModelType.MINDIR, context,
+                              config_dict={"cpu_context": section})
+        return model
+    own = build({"shareable_weight_pid_list": str(os.getpid())})
+    other = build({"shareable_weight_mem_handle":
+                   own.get_model_info("shareable_weight_mem_handle")})
+    weights = other._loaded.parameters()
+    assert own._shared is not None and weights
+    for model in (own, other):
+        assert model._loaded.backend == "cuda"
+        assert device_plan.device_weights_bytes(model._loaded.program) == sum(
+            w.nbytes for w in weights.values())
+        got = model.predict(case.inputs())[0].get_data_to_numpy()
+        np.testing.assert_allclose(got, case.outputs()[0], **case.tolerance)

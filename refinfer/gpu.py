@@ -48,7 +48,7 @@ def choose(targets, cpu_backend: str) -> str:
 def count() -> int:
     """How many GPUs numba.cuda sees (one under the simulator)."""
     from .cuda import device
-    return device.count()
+    return device.gpu_count()
 
 
 def rank_device(device_id: int | None, rank: tuple[int, int, int] | None) -> int:

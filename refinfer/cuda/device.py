@@ -241,7 +241,7 @@ def available() -> bool:
     return cuda.is_available()
 
 
-def count() -> int:
+def gpu_count() -> int:
     """How many GPUs numba.cuda sees (one under the simulator)."""
     return len(cuda.gpus)
 
@@ -249,7 +249,7 @@ def count() -> int:
 def select(device_id: int) -> None:
     """Make GPU ``device_id`` this thread's device; ValueError naming the
     id and how many GPUs there are when there is no such GPU."""
-    gpus = count()
+    gpus = gpu_count()
     if not 0 <= device_id < gpus:
         raise ValueError(f"context.gpu.device_id={device_id}: this machine "
                          f"has {gpus} GPU(s) (ids 0 to {gpus - 1})")

@@ -596,7 +596,8 @@ def describe(program: Program) -> str:
     if talking:
         lines.append(f"communication: {carried} of the crossings carry the values "
                      f"of {talking} communication op(s) to and from the "
-                     f"communicator, which reads and writes host memory (MPI)")
+                     f"communicator (MPI, or run_local's threads), which reads and "
+                     f"writes host memory")
     return "\n".join(lines)
 
 

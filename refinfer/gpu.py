@@ -45,6 +45,33 @@ def choose(targets, cpu_backend: str) -> str:
                 "NUMBA_ENABLE_CUDASIM=1 to run numba's CUDA simulator")
 
 
+def count() -> int:
+    """How many GPUs numba.cuda sees (one under the simulator)."""
+    from .cuda import device
+    return device.gpu_count()
+
+
+def rank_device(device_id: int | None, rank: tuple[int, int, int] | None) -> int:
+    """The GPU a model is built on: ``device_id`` where the context sets
+    one; else, for a rank of a distributed run (``rank``: its rank, the
+    job's size and its rank on this machine, distributed.local_rank), the
+    GPU of its local rank; else 0. A local rank beyond the GPUs present is
+    a ValueError naming the rank and how many GPUs there are."""
+    if device_id is not None:
+        return device_id
+    if rank is None:
+        return 0
+    number, size, local = rank
+    gpus = count()
+    if local >= gpus:
+        raise ValueError(
+            f"rank {number} of {size} is rank {local} on this machine, so it runs "
+            f"on GPU {local} (device_id = local rank, as context.gpu.device_id "
+            f"is not set), but this machine has {gpus} GPU(s): launch at most "
+            f"{gpus} rank(s) per machine or set context.gpu.device_id")
+    return local
+
+
 def select(device_id: int) -> None:
     """Make GPU ``device_id`` (``context.gpu.device_id``) the device of
     this thread; ValueError when there is no such GPU."""
@@ -78,11 +105,12 @@ def kernel_ops() -> set[str]:
     return {op.name for op in registry.list_ops() if "cuda" in op.kernels}
 
 
-def counting():
-    """A context counting the host crossings of the device plans run in
-    this thread while it lasts; yields the refinfer.cuda.plan.Transfers."""
+def running(program):
+    """A context for running the device plan ``program`` in this thread:
+    on the plan's stream for this thread, counting the host crossings;
+    yields the refinfer.cuda.plan.Transfers."""
     from .cuda import plan
-    return plan.counting()
+    return plan.running(program)
 
 
 def describe(program) -> str:

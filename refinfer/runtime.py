@@ -100,19 +100,20 @@ class LoadedModel:
             self.threads.apply()
         program = self._program(keep, fused=hooks is None if fused is None
                                 else fused)
-        with self._counting() as transfers:
+        with self._on_device(program) as transfers:
             values = executor.flatten(executor.run(
                 program, args, hooks, self.max_call_depth,
                 self.max_graph_calls if max_calls is None else max_calls))
         self.last_transfers = transfers
         return [self._output_array(k, v) for k, v in enumerate(values)]
 
-    def _counting(self):
-        """The run's count of host crossings on the GPU (on the CPU: none)."""
+    def _on_device(self, program: Program):
+        """On the GPU, a run of ``program`` on its stream for the calling
+        thread, counting the host crossings (on the CPU: nothing)."""
         if self.backend != gpu.CUDA:
             return contextlib.nullcontext()
         gpu.select(self.device_id)      # (the calling thread's device)
-        return gpu.counting()
+        return gpu.running(program)
 
     def _output_array(self, index: int, value) -> np.ndarray:
         """Output ``index`` as an array; a value that is no tensor (a

@@ -88,11 +88,26 @@ class _CPU:
 
 class _GPU:
     precision_mode = _setting("_precision_mode", _precision("gpu_precision_mode"))
-    device_id = _setting("_device_id", _non_negative("gpu_device_id"))
 
     def __init__(self):
         self._precision_mode = "enforce_fp32"
-        self._device_id = 0
+        self._device_id = None      # not set: 0, or a distributed rank's local rank
+
+    @property
+    def device_id(self):
+        return 0 if self._device_id is None else self._device_id
+
+    @device_id.setter
+    def device_id(self, value):
+        check_non_negative_int("gpu_device_id", value)
+        self._device_id = value
+
+    @property
+    def explicit_device_id(self):
+        """[refinfer] ``device_id`` where it was set, else None: a rank of a
+        distributed run then uses the GPU of its local rank (refinfer/gpu.py,
+        :func:`rank_device`)."""
+        return self._device_id
 
     rank_id = _rank_reader(0)
     group_size = _rank_reader(1)

@@ -130,6 +130,9 @@ class Model:
             backend = effective_backend(target_backend(context, backend),
                                         precision)
             threads = thread_settings(context, backend)
+            device_id = gpu.rank_device(context.gpu.explicit_device_id,
+                                        distributed.local_rank()) \
+                if backend == gpu.CUDA else context.gpu.device_id
         except (ValueError, gpu.NoGPU) as exc:
             raise RuntimeError(f"{failed} {exc}") from exc
         try:
@@ -142,7 +145,7 @@ class Model:
                                  process_tuning=tuning, max_call_depth=depth,
                                  max_graph_calls=calls,
                                  data=source.data, weight_data=source.weight_data,
-                                 device_id=context.gpu.device_id)
+                                 device_id=device_id)
             variable = variable_weight_names(config, config_path,
                                              loaded.parameters())
             shared = sharing.setup(loaded, config, attached)

@@ -1,5 +1,6 @@
 """numba.cuda for the rest of refinfer/cuda: the import, the launch helper,
-host/device copies, and the math functions kernels call.
+host/device copies, the stream they are ordered on, and the math functions
+kernels call.
 
 The import is here only, so a later switch to NVIDIA's ``numba-cuda``
 (which also answers to ``numba.cuda``) or to ``numba-cuda-mlir`` (which
@@ -12,10 +13,21 @@ after another. Python's ``math`` raises where the GPU returns inf or NaN
 of :data:`dmath`: ``math`` itself on a GPU (what the compiler lowers to
 libdevice), NumPy's ufuncs with their warnings silenced under the
 simulator.
+
+Streams: every launch, copy and pool buffer here goes through the
+:class:`Lane` current in the calling thread (:func:`using`): one CUDA
+stream and the pool of buffers freed in its order. A device plan owns one
+lane per thread that runs it (refinfer/cuda/plan.py: ModelParallelRunner's
+workers each get theirs and run concurrently on a GPU); outside a plan's
+run (a kernel called directly, the weights copied at build) the lane is
+:data:`DEFAULT_LANE`: CUDA's default stream and the process-wide
+:data:`POOL`. Copies to the host wait for their stream
+(:func:`synchronize`): the only points where the host waits for the GPU.
 """
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import math
 import threading
 from types import SimpleNamespace
@@ -76,14 +88,15 @@ def launch(kernel, count: int, *args) -> None:
     turn; a GPU takes them as they come."""
     blocks, threads = launch_shape(count)
     with _SIMULATOR_TURN if SIMULATED else contextlib.nullcontext():
-        kernel[blocks, threads](*args)
+        kernel[blocks, threads, stream()](*args)
 
 
 def to_device(array: np.ndarray):
     """A device copy of a host array (made C-contiguous first; a 0-d
     array stays 0-d, where NumPy's ascontiguousarray makes it 1-d)."""
     array = np.asarray(array)
-    return cuda.to_device(np.ascontiguousarray(array).reshape(array.shape))
+    return cuda.to_device(np.ascontiguousarray(array).reshape(array.shape),
+                          stream=stream())
 
 
 class Pool:
@@ -91,9 +104,10 @@ class Pool:
     buffer released by the plan (refinfer/cuda/plan.py, ReleaseStep) or a
     kernel's scratch serves the next :func:`empty` of that dtype and size,
     reshaped, instead of a new allocation. At most ``per_size`` arrays a
-    bucket are kept (the rest go to numba's deallocation as before). One
-    stream orders every kernel, so a buffer reused by a later kernel is
-    never written while an earlier one still reads it."""
+    bucket are kept (the rest go to numba's deallocation as before). A
+    pool belongs to one :class:`Lane`: its stream orders every kernel that
+    uses the pool, so a buffer reused by a later kernel is never written
+    while an earlier one still reads it."""
 
     def __init__(self, per_size: int = 4):
         self.per_size = per_size
@@ -112,7 +126,7 @@ class Pool:
             else:
                 self.reused += 1
         if array is None:
-            return cuda.device_array(shape, dtype)
+            return cuda.device_array(shape, dtype, stream=stream())
         return array if array.shape == shape else array.reshape(shape)
 
     def give(self, array) -> None:
@@ -134,20 +148,79 @@ class Pool:
 POOL = Pool()
 
 
+class Lane:
+    """One CUDA stream and the :class:`Pool` of the buffers freed in its
+    order. ``stream`` 0 is CUDA's default stream; None makes a stream of
+    the calling thread's device. ``synchronizations``: how many times the
+    host waited for the stream (:func:`synchronize`)."""
+
+    def __init__(self, stream=None, pool: Pool | None = None):
+        self.stream = cuda.stream() if stream is None else stream
+        self.pool = Pool() if pool is None else pool
+        self.synchronizations = 0
+
+
+DEFAULT_LANE = Lane(0, POOL)
+_LANE: contextvars.ContextVar[Lane] = contextvars.ContextVar(
+    "refinfer_cuda_lane", default=DEFAULT_LANE)
+
+
+def lane() -> Lane:
+    """The lane of the calling thread's launches and copies."""
+    return _LANE.get()
+
+
+def stream():
+    """The CUDA stream launches and copies are ordered on (0: the default
+    stream)."""
+    return _LANE.get().stream
+
+
+@contextlib.contextmanager
+def using(chosen: Lane):
+    """Launch, copy and pool on ``chosen`` until the block ends."""
+    token = _LANE.set(chosen)
+    try:
+        yield chosen
+    finally:
+        _LANE.reset(token)
+
+
+def synchronize() -> None:
+    """Wait until everything queued on the current stream has run."""
+    current = _LANE.get()
+    current.synchronizations += 1
+    if current.stream == 0:
+        cuda.synchronize()
+    else:
+        current.stream.synchronize()
+
+
 def empty(shape, dtype):
     """An uninitialised device array: a dead one of this dtype and size
-    from :data:`POOL`, else a new one."""
-    return POOL.take(shape, dtype)
+    from the current lane's pool, else a new one."""
+    return _LANE.get().pool.take(shape, dtype)
 
 
 def release(array) -> None:
-    """Give ``array`` (C-contiguous, read by nothing any more) to the pool."""
-    POOL.give(array)
+    """Give ``array`` (C-contiguous, read by nothing any more) to the
+    current lane's pool."""
+    _LANE.get().pool.give(array)
+
+
+def copy_out(device_array) -> np.ndarray:
+    """A host copy of the device array, queued on the current stream: its
+    values are there once the stream is synchronised (:func:`synchronize`;
+    :func:`to_host` does both)."""
+    return device_array.copy_to_host(stream=stream())
 
 
 def to_host(device_array) -> np.ndarray:
-    """The device array's values, copied into a new host array."""
-    return device_array.copy_to_host()
+    """The device array's values, copied into a new host array once the
+    kernels queued before have run."""
+    host = copy_out(device_array)
+    synchronize()
+    return host
 
 
 def is_device_array(value) -> bool:
@@ -168,13 +241,18 @@ def available() -> bool:
     return cuda.is_available()
 
 
+def gpu_count() -> int:
+    """How many GPUs numba.cuda sees (one under the simulator)."""
+    return len(cuda.gpus)
+
+
 def select(device_id: int) -> None:
     """Make GPU ``device_id`` this thread's device; ValueError naming the
     id and how many GPUs there are when there is no such GPU."""
-    count = len(cuda.gpus)
-    if not 0 <= device_id < count:
+    gpus = gpu_count()
+    if not 0 <= device_id < gpus:
         raise ValueError(f"context.gpu.device_id={device_id}: this machine "
-                         f"has {count} GPU(s) (ids 0 to {count - 1})")
+                         f"has {gpus} GPU(s) (ids 0 to {gpus - 1})")
     cuda.select_device(device_id)
 
 
@@ -186,7 +264,7 @@ def launch_blocks(kernel, count: int, threads, *args) -> None:
     a Python thread per CUDA thread of every block)."""
     blocks = 1 if SIMULATED else max(1, min(count, MAX_BLOCKS))
     with _SIMULATOR_TURN if SIMULATED else contextlib.nullcontext():
-        kernel[blocks, threads](*args)
+        kernel[blocks, threads, stream()](*args)
 
 
 def constant(array: np.ndarray):
@@ -194,17 +272,17 @@ def constant(array: np.ndarray):
     reads: int64, C-contiguous, at least one element (a zero-size argument
     is the same as any other to a kernel)."""
     array = np.ascontiguousarray(array, np.int64).reshape(-1)
-    return cuda.to_device(array if array.size else np.zeros(1, np.int64))
+    return to_device(array if array.size else np.zeros(1, np.int64))
 
 
 def zeros(shape, dtype):
     """A device array of zeros (a small one: copied from the host)."""
-    return cuda.to_device(np.zeros(shape, dtype))
+    return to_device(np.zeros(shape, dtype))
 
 
 def copy(array):
     """A device copy of a device array (an output that must not alias an
     input)."""
     out = empty(array.shape, array.dtype)
-    out.copy_to_device(array)
+    out.copy_to_device(array, stream=stream())
     return out

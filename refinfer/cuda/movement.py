@@ -364,7 +364,7 @@ def space_to_batch_nd(input_x, block_shape, paddings):
     if not _block_axes(input_x, block, pairs):
         return None
     x = padded(input_x, [(0, 0)] * (input_x.ndim - m) + pairs, "constant",
-               cuda.to_device(np.zeros(1, input_x.dtype)))
+               device.to_device(np.zeros(1, input_x.dtype)))
     batch, *rest = x.shape[:x.ndim - m]
     sizes = tuple(x.shape[x.ndim - m:])
     if any(size % k for size, k in zip(sizes, block)):
@@ -393,7 +393,7 @@ def repeat_interleave(input, repeats, dim=None, output_size=None):
         return None
     if output_size is not None and sources.size != int(output_size):
         return None
-    return gather(x, cuda.to_device(sources), axis)
+    return gather(x, device.to_device(sources), axis)
 
 
 def one_hot_ext(tensor, num_classes, on_value, off_value, axis=-1):

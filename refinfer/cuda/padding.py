@@ -78,8 +78,8 @@ def _fill(value, dtype):
     reference casts), a host value cast as NumPy does."""
     if device.is_device_array(value):
         return value if value.size == 1 and value.dtype == dtype else None
-    return cuda.to_device(np.asarray(0 if value is None else value).astype(dtype)
-                          .reshape(1))
+    return device.to_device(np.asarray(0 if value is None else value)
+                            .astype(dtype).reshape(1))
 
 
 def mirror_pad(x, paddings, mode="reflect"):

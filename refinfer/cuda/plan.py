@@ -26,13 +26,23 @@ only for a tensor on the other side (explain marks them).
 
 Every copy of a run is counted in a :class:`Transfers` (count and bytes
 each way, declined kernels), the run's when :func:`counting` is active.
+
+One stream: a :class:`DevicePlan` owns a lane (refinfer/cuda/device.py: a
+CUDA stream and its buffer pool) per thread that runs it, made at that
+thread's first run (:func:`running`). Every kernel, copy and pooled buffer
+of a run is ordered on that one stream; the host waits for it only where
+values cross to the host: once before the outputs are copied out, and at
+each host crossing the plan lists. ModelParallelRunner's workers are
+threads sharing one plan: each has its own stream (they run concurrently
+on a GPU) and its own pool (a buffer is reused only in its stream's order).
 """
 from __future__ import annotations
 
 import contextlib
 import contextvars
 import dataclasses
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 import numpy as np
@@ -47,6 +57,7 @@ from . import device
 HOST, DEVICE, ANY, NONE = "host", "device", "any", "none"   # where a slot's value is
 MIXED = "mixed"     # a sequence gathered from both sides (counts in _Placer.sides)
 CPU_BACKEND = "numba"       # the CPU kernels host steps and declines run
+COMMUNICATION = "communication"     # the family of AllReduce, AllGather... (host)
 
 # Ops whose result is their first argument's data in another shape.
 RESHAPES = frozenset({"Reshape", "ExpandDims", "Squeeze", "Flatten",
@@ -104,6 +115,36 @@ def counting() -> Iterator[Transfers]:
         _current.reset(token)
 
 
+class Lanes:
+    """A device plan's lanes, one per thread that runs it (made on the
+    thread's GPU at its first run, gone with the thread)."""
+
+    def __init__(self):
+        self._mine = threading.local()
+
+    def mine(self) -> device.Lane:
+        lane = getattr(self._mine, "lane", None)
+        if lane is None:
+            lane = self._mine.lane = device.Lane()
+        return lane
+
+
+@dataclass
+class DevicePlan(Program):
+    """A program placed on the GPU (:func:`place`) and its lanes."""
+    lanes: Lanes = field(default_factory=Lanes, compare=False, repr=False)
+
+
+@contextlib.contextmanager
+def running(program: Program) -> Iterator[Transfers]:
+    """Run ``program`` on the calling thread's stream of it (a device
+    plan's own, see the module's docstring) while counting the copies."""
+    lane = program.lanes.mine() if isinstance(program, DevicePlan) \
+        else device.lane()
+    with device.using(lane), counting() as transfers:
+        yield transfers
+
+
 def send(value):
     """``value`` with every host array in it (tuples and lists walked)
     copied to the device, counted."""
@@ -119,15 +160,27 @@ def send(value):
 
 
 def fetch(value):
-    """``value`` with every device array in it copied to the host, counted."""
+    """``value`` with every device array in it copied to the host, counted;
+    the host waits for the stream once, after queueing every copy."""
+    copied = _copy_out(value)
+    if copied is not value:
+        device.synchronize()
+    return copied
+
+
+def _copy_out(value):
+    """``value`` with its device arrays' copies to the host queued."""
     if device.is_device_array(value):
         count = _current.get()
         if count is not None:
             count.to_host += 1
             count.to_host_bytes += value.nbytes
-        return device.to_host(value)
+        return device.copy_out(value)
     if isinstance(value, (tuple, list)):
-        return type(value)(fetch(v) for v in value)
+        copied = [_copy_out(v) for v in value]
+        if all(c is v for c, v in zip(copied, value)):
+            return value
+        return type(value)(copied)
     return value
 
 
@@ -307,7 +360,7 @@ def place(program: Program, model: Model) -> Program:
     plans = {name: _Placer(plan, model.graphs[name], name == program.main,
                            pinned, on_device, program.keep).place()
              for name, plan in program.plans.items()}
-    return Program(plans, program.main, "cuda", program.keep, program.precision)
+    return DevicePlan(plans, program.main, "cuda", program.keep, program.precision)
 
 
 class _Placer:
@@ -539,4 +592,27 @@ def describe(program: Program) -> str:
     lines.append(f"total: {to_device + to_host} host crossing(s), {to_device} to "
                  f"the device, {to_host} to the host; {len(found) - len(certain)} "
                  f"more conditional ones (values passed into graph calls)")
+    talking, carried = communication_crossings(program)
+    if talking:
+        lines.append(f"communication: {carried} of the crossings carry the values "
+                     f"of {talking} communication op(s) to and from the "
+                     f"communicator (MPI, or run_local's threads), which reads and "
+                     f"writes host memory")
     return "\n".join(lines)
+
+
+def communication_crossings(program: Program) -> tuple[int, int]:
+    """(communication ops, the tensors their certain crossings carry): a
+    communication op (AllReduce, AllGather...) runs on the host, so its
+    device arguments cross to the host and its result back, like any host
+    op's."""
+    talking = carried = 0
+    for plan in program.plans.values():
+        talkers = {step.out for step in plan.steps if isinstance(step, DeviceStep)
+                   and step.node.op.family == COMMUNICATION}
+        talking += len(talkers)
+        carried += sum(step.arrays for step in plan.steps
+                       if isinstance(step, CopyStep) and step.certain
+                       and (step.source in talkers or step.node is not None
+                            and step.node.op.family == COMMUNICATION))
+    return talking, carried

@@ -345,7 +345,8 @@ def _values(operands, dtype):
     values = device.empty(sum(a.size for a in operands), dtype)
     start = 0
     for a in operands:
-        values[start:start + a.size].copy_to_device(a.reshape(a.size))
+        values[start:start + a.size].copy_to_device(a.reshape(a.size),
+                                                    stream=device.stream())
         start += a.size
     return values
 

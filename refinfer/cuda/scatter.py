@@ -351,7 +351,7 @@ def index_fill(x, dim, index, value):
     rows = _rows(index.reshape((index.size, 1)), (shape[axis],), wrap=True)
     if rows is None:
         return None
-    fill = device.cuda.to_device(np.asarray(value).astype(x.dtype).reshape(1))
+    fill = device.to_device(np.asarray(value).astype(x.dtype).reshape(1))
     out = device.copy(x)
     _combine_rows(out.reshape(shape), rows, fill, math.prod(shape[:axis]),
                   math.prod(shape[axis + 1:]), UPDATE)

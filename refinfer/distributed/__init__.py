@@ -15,8 +15,8 @@ the session made current for it. See docs/distributed.md.
     launch.py        mpirun detection, MPI set-up, threads per rank, mpirun jobs
     shm.py           /dev/shm segments of dead MPI jobs
 """
-from .binding import (each_rank, expand_rank, model_session, rank_and_size,
-                      rank_file, rank_threads)
+from .binding import (each_rank, expand_rank, local_rank, model_session,
+                      rank_and_size, rank_file, rank_threads)
 from .communicator import CommAborted, Communicator, DistributedError
 from .groups import GroupTable, hashed_group_name, std_hash
 from .launch import launched_by_mpi, run_mpirun
@@ -28,5 +28,5 @@ __all__ = ["CommAborted", "Communicator", "DistributedError", "GroupTable",
            "LocalWorld", "RankError", "Session", "ThreadCommunicator",
            "activated", "current", "each_rank", "expand_rank", "failing_aborts",
            "group_communicator", "hashed_group_name", "launched_by_mpi",
-           "model_session", "rank_and_size", "rank_file", "rank_threads",
+           "local_rank", "model_session", "rank_and_size", "rank_file", "rank_threads",
            "run_local", "run_mpirun", "std_hash"]

@@ -31,6 +31,17 @@ def rank_and_size() -> tuple[int, int]:
     return (active.rank, active.size) if active is not None else (0, 1)
 
 
+def local_rank() -> tuple[int, int, int] | None:
+    """(rank, size, rank on this machine) of the calling rank; None outside
+    a distributed run. Under mpirun from the launcher's environment (MPI is
+    not started for it); ranks run as threads of one process share its
+    machine: their local rank is their rank."""
+    if launch.launched_by_mpi():
+        return launch.machine_rank()
+    active = session.current_or_none()
+    return None if active is None else (active.rank, active.size, active.rank)
+
+
 def expand_rank(path: str) -> str:
     """``model_rank{rank}.mindir`` -> this rank's file."""
     if RANK_FIELD not in path:

@@ -49,6 +49,17 @@ def launched_by_mpi() -> bool:
     return _env_int(RANK_VARS) is not None
 
 
+def machine_rank() -> tuple[int, int, int] | None:
+    """(rank, size, local rank) of this process under mpirun, from the
+    launcher's environment (MPI is not started for it); the local rank is
+    the rank where the launcher names none. None outside mpirun."""
+    rank = _env_int(RANK_VARS)
+    if rank is None:
+        return None
+    local = _env_int(LOCAL_RANK_VARS)
+    return rank, _env_int(SIZE_VARS) or 1, rank if local is None else local
+
+
 def local_ranks() -> int:
     """How many ranks the launcher put on this machine (1 outside mpirun)."""
     return _env_int(LOCAL_SIZE_VARS) or 1

@@ -2,6 +2,8 @@
 exactly on small graphs with a known mix of device and host ops, declined
 kernels, hooks on host copies; golden models with ``target=["gpu"]``
 matching their references; the GPU target's fallback and error."""
+import os
+import sys
 import threading
 
 import numpy as np
@@ -316,4 +318,92 @@ def test_parallel_runner_workers_share_the_device_plan():
         thread.join()
     assert len(results) == 6
     for got in results:
+        np.testing.assert_allclose(got, case.outputs()[0], **case.tolerance)
+
+
+# -- one stream ------------------------------------------------------------------
+def test_a_run_queues_everything_on_the_plans_stream_and_waits_once(monkeypatch):
+    """Exp, Neg, Abs on the device, run as LoadedModel runs a plan: every
+    launch, copy and allocation is on the plan's stream for this thread,
+    the host waits for it once (before the output is copied out), and dead
+    buffers go to that stream's pool, not the process-wide one."""
+    x = Ref(RefKind.INPUT, 0)
+    nodes = [_node(f"n{k}", op, _ref(f"n{k - 1}") if k else x,
+                   abstract=_tensor((2, 4))) for k, op in enumerate(["Exp", "Neg", "Abs"])]
+    program = gpu.compile_model(_model(nodes))
+    lane = program.lanes.mine()
+    streams, callers = [], set()
+    current_stream = device.stream
+
+    def spy():
+        callers.add(sys._getframe(1).f_code.co_name)
+        streams.append(current_stream())
+        return streams[-1]
+    monkeypatch.setattr(device, "stream", spy)
+    device.POOL.clear()
+    with device_plan.running(program) as transfers:
+        result = executor.run(program, [X])
+    np.testing.assert_allclose(result, np.abs(-np.exp(X)), rtol=1e-6)
+    # at least: 1 copy in, 2 new buffers, 3 launches, 1 copy out (the
+    # programs' metadata copies come on top)
+    assert len(streams) >= 7 and all(s is lane.stream for s in streams)
+    assert {"to_device", "take", "launch", "copy_out"} <= callers
+    assert lane.synchronizations == 1
+    assert (lane.pool.allocated, lane.pool.reused) == (2, 1)
+    assert (device.POOL.allocated, device.POOL.reused) == (0, 0)
+    assert (transfers.to_device, transfers.to_host) == (1, 1)
+    assert device.lane() is device.DEFAULT_LANE     # (outside a run)
+
+
+def test_each_thread_running_a_plan_has_its_own_stream():
+    """ModelParallelRunner's workers are threads sharing a plan: each runs
+    it on a stream of its own; one thread keeps its stream from run to
+    run. The loaded model's run waits for the GPU once, for the output."""
+    case = golden_case("mlp")
+    loaded = LoadedModel(case.model_path, "cuda")
+    lanes = []
+
+    def worker():
+        loaded.run(case.inputs())
+        lanes.append(loaded.program.lanes.mine())
+    workers = [threading.Thread(target=worker) for _ in range(2)]
+    for thread in workers:
+        thread.start()
+    for thread in workers:
+        thread.join()
+    assert len(lanes) == 2 and lanes[0] is not lanes[1]
+    assert lanes[0].stream is not lanes[1].stream
+    assert [lane.synchronizations for lane in lanes] == [1, 1]
+    loaded.run(case.inputs())
+    loaded.run(case.inputs())
+    mine = loaded.program.lanes.mine()
+    assert mine not in lanes and mine.synchronizations == 2
+
+
+# -- weight sharing between processes ------------------------------------------------
+def test_weight_sharing_on_the_gpu_target_shares_the_host_weights():
+    """Master and worker (one process here) on the GPU target: the worker
+    builds on the master's segment (tests/test_weight_sharing.py checks its
+    pages) and its device plan copies those weights to the device once, as
+    the master's does: a device copy per process (CUDA IPC would share one:
+    docs/weight-sharing.md)."""
+    case = golden_case("mlp")
+
+    def build(section):
+        model = mslite.Model()
+        context = mslite.Context()
+        context.target = ["gpu"]
+        model.build_from_file(case.model_path, mslite.ModelType.MINDIR, context,
+                              config_dict={"cpu_context": section})
+        return model
+    own = build({"shareable_weight_pid_list": str(os.getpid())})
+    other = build({"shareable_weight_mem_handle":
+                   own.get_model_info("shareable_weight_mem_handle")})
+    weights = other._loaded.parameters()
+    assert own._shared is not None and weights
+    for model in (own, other):
+        assert model._loaded.backend == "cuda"
+        assert device_plan.device_weights_bytes(model._loaded.program) == sum(
+            w.nbytes for w in weights.values())
+        got = model.predict(case.inputs())[0].get_data_to_numpy()
         np.testing.assert_allclose(got, case.outputs()[0], **case.tolerance)

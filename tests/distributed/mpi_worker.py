@@ -15,6 +15,11 @@
     mpi_worker.py collectives OUT      tests/distributed/collectives.py's battery on the MPI
                                        communicator, saved to OUT/rank<r>.npz
     mpi_worker.py info                 print rank, size and the context readers
+    mpi_worker.py gpu OUT CASE [ID]    the case's rank file on target gpu (the job's
+                                       environment chooses numba's CUDA simulator), on
+                                       GPU ID or, without one, on its local rank's; the
+                                       outputs saved to OUT/rank<r>.npz, a line per rank
+                                       with its GPU and host crossings
 
 Everything else (comparing with the goldens) happens in the pytest process.
 """
@@ -91,6 +96,25 @@ def info() -> None:
     sys.stdout.flush()
 
 
+def run_on_gpu(out: str, name: str, device_id: list[str]) -> None:
+    case = dist_cases.case(name)
+    context = mslite.Context()
+    context.target = ["gpu"]
+    if device_id:
+        context.gpu.device_id = int(device_id[0])
+    model = mslite.Model()
+    model.build_from_file(case.rank_model, mslite.ModelType.MINDIR, context,
+                          config_dict=case.config())
+    outputs = [t.get_data_to_numpy() for t in model.predict(case.inputs())]
+    rank = distributed.rank_and_size()[0]
+    np.savez(os.path.join(out, f"rank{rank}.npz"), *outputs)
+    moved = model.host_transfers()
+    sys.stdout.write(f"rank {rank}: gpu {model._loaded.device_id}, "
+                     f"{moved['to_device']} to the device, {moved['to_host']} to "
+                     f"the host\n")
+    sys.stdout.flush()
+
+
 def main() -> None:
     mode = sys.argv[1]
     if mode == "early-exit" and os.environ.get("PMI_RANK") == "1":  # (MPICH's)
@@ -102,6 +126,8 @@ def main() -> None:
         run_collectives(sys.argv[2])
     elif mode == "info":
         info()
+    elif mode == "gpu":
+        run_on_gpu(sys.argv[2], sys.argv[3], sys.argv[4:])
     else:
         failing_rank(mode, sys.argv[2])
 

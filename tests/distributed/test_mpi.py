@@ -27,8 +27,8 @@ FAILURE_DEADLINE_S = 10
 CASES = dist_cases.committed_cases()
 
 
-def mpirun(ranks, *args, timeout=JOB_TIMEOUT):
-    return run_mpirun(ranks, [sys.executable, WORKER, *args], timeout=timeout)
+def mpirun(ranks, *args, timeout=JOB_TIMEOUT, env=None):
+    return run_mpirun(ranks, [sys.executable, WORKER, *args], timeout=timeout, env=env)
 
 
 def _explain(job) -> str:
@@ -230,3 +230,25 @@ def test_the_example_run_sh_tags_every_line_with_its_rank():
         assert float(values[3]) == pytest.approx(0.77097636, abs=1e-6)
         assert len(own) == 3, job.stdout
     assert len(lines) == 6, job.stdout
+
+
+def test_ranks_on_the_gpu_target(tmp_path):
+    """mpirun -n 2 on numba's CUDA simulator (one GPU): with device_id 0
+    both ranks run the sliced model's device plan (the AllReduce's argument
+    crossing to the host for MPI) and match; left to their local rank,
+    rank 1 asks for GPU 1 and the job ends with its clear build error."""
+    simulator = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1"}
+    case = dist_cases.case("matmul_allreduce")
+    job = mpirun(2, "gpu", str(tmp_path), case.name, "0", env=simulator)
+    assert job.returncode == 0, _explain(job)
+    for rank in range(2):
+        with np.load(tmp_path / f"rank{rank}.npz") as saved:
+            outputs = [saved[f"arr_{k}"] for k in range(len(saved.files))]
+        assert dist_cases.mismatches(case, rank, outputs) == [], f"rank {rank}"
+        assert (f"rank {rank}: gpu 0, 1 to the device, 1 to the host"
+                in job.stdout), _explain(job)
+    job = mpirun(2, "gpu", str(tmp_path), case.name, env=simulator, timeout=60)
+    assert job.returncode != 0, _explain(job)
+    assert ("rank 1 of 2 is rank 1 on this machine, so it runs on GPU 1 "
+            "(device_id = local rank, as context.gpu.device_id is not set), but "
+            "this machine has 1 GPU(s)") in job.stderr, _explain(job)

@@ -13,7 +13,12 @@ def _frequencies(name, sample, n, d, dtype):
     n = int(n)
     if n < 1:
         raise ValueError(f"{name}: n must be >= 1, got {n}")
-    return sample(n, float(d)).astype(np.float32 if dtype is None else dtype)
+    # d = 0: MindSpore's CPU kernel divides in floating point (NaN at 0,
+    # then +-inf); a NumPy float spacing does the same where a Python
+    # float would raise ZeroDivisionError.
+    with np.errstate(divide="ignore", invalid="ignore"):
+        frequencies = sample(n, np.float64(d))
+    return frequencies.astype(np.float32 if dtype is None else dtype)
 
 
 @register("FFTFreq", family="fft", dtypes=FLOATS, convert=CONVERT, no_kernel="native")

@@ -25,7 +25,7 @@ def moe_gating_top_k_softmax(x, finished=None, k=1):
     (0 <= k <= E). y has x's dtype (float16 computed in float32),
     expert_idx and row_idx are int32.
     """
-    experts, k = x.shape[-1], int(k)
+    experts, k = x.shape[-1] if x.ndim else 0, int(k)
     if x.ndim not in (2, 3) or not 0 <= k <= experts:
         raise ValueError(f"x must be 2-D or 3-D and k in [0, {experts}], got x of "
                          f"shape {list(x.shape)} and k={k}")

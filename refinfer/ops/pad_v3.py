@@ -8,8 +8,8 @@ from ._ref.pad import padding_mode, torch_pad
 
 
 @register("PadV3", family="shape", dtypes=ALL,
-          convert={"paddings": args.ints, "mode": padding_mode,
-                   "paddings_contiguous": args.boolean},
+          convert={"paddings": args.ints, "constant_value": args.scalar,
+                   "mode": padding_mode, "paddings_contiguous": args.boolean},
           kernels={"numba": shape.pad_v3})
 def pad_v3(x, paddings, constant_value=None, mode="constant",
            paddings_contiguous=True):

@@ -1,5 +1,5 @@
-"""Each failure signature of seven 20,000-case fuzz campaigns (``tools/fuzz.py
---cases 20000 --seed 1 --timeout 20``, then seeds 2 to 7, issue 17), rebuilt
+"""Each failure signature of eight 20,000-case fuzz campaigns (``tools/fuzz.py
+--cases 20000 --seed 1 --timeout 20``, then seeds 2 to 8, issue 17), rebuilt
 from its golden model and mutation steps (the case.json of its reproducer):
 refinfer now refuses every one of them with a clean error that says what is
 wrong."""
@@ -199,6 +199,19 @@ CASES = [
     ("raw:OverflowError@refinfer/ops/fill_diagonal.py:fill_diagonal",
      "golden/ops/fill_diagonal_wrap/model.mindir", "struct", [("float_special", 3807199626), ("external_data", 2917676402)], "numba", 509706195,
      r"FillDiagonal: fill_value -?inf does not fit input_x's int32"),
+    # seed 8's
+    ("raw:IndexError@refinfer/ops/moe_gating_top_k_softmax.py:moe_gating_top_k_softmax",
+     "golden/ops/moe_gating_topk_softmax_3d/model.mindir", "struct", [("drop_repeated", 3642231089)], "reference", 1929212004,
+     r"MoeGatingTopKSoftmax\) failed: ValueError: x must be 2-D or 3-D .* got x of shape \[\]"),
+    ("raw:TypeError@refinfer/ops/_ref/pad.py:<genexpr>",
+     "golden/ops/pad/model.mindir", "struct", [("dtype", 619800326)], "numba", 3347268767,
+     r"\(op Pad\) failed: TypeError: expected an int, ints or an int tensor, got \(\{\}, 1\)"),
+    ("raw:TypeError@refinfer/ops/_ref/pad.py:pad",
+     "golden/ops/pad_v3_crop/model.mindir", "struct", [("duplicate_field", 1742323023), ("drop_field", 2680870222)], "reference", 1309578886,
+     r"\(op PadV3, .*bad constant argument dtype\('int32'\): expected a number"),
+    ("raw:TypeError@refinfer/ops/_ref/search.py:one_axis",
+     "golden/ops/irfft/model.mindir", "struct", [("dtype", 2886418117)], "reference", 3969231221,
+     r"\(op RFFT\) failed: TypeError: expected one int, got \(\)"),
 ]
 
 

@@ -175,6 +175,14 @@ def test_fft_frequencies(call, n, d):
         call("FFTFreq", 0)
 
 
+def test_fft_frequencies_of_a_zero_spacing(call):
+    """d = 0 divides in floating point, as MindSpore 2.7.1's CPU kernel
+    does (ops.fftfreq(5, 0.0) printed these); not a ZeroDivisionError."""
+    np.testing.assert_array_equal(call("FFTFreq", 5, 0.0),
+                                  [np.nan, np.inf, np.inf, -np.inf, -np.inf])
+    np.testing.assert_array_equal(call("RFFTFreq", 5, 0.0), [np.nan, np.inf, np.inf])
+
+
 @pytest.mark.parametrize("rank", [1, 2])
 def test_fft_with_size_is_the_named_transforms(call, rng, rank):
     x = sample(rng, (2, 3, 6), np.float64)

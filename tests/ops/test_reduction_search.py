@@ -212,6 +212,15 @@ def test_running_extremes(call, close, rng, op, largest, index_dtype, dtype):
         close(got_index, index)
 
 
+@pytest.mark.parametrize("op,largest", [("Cummax", True), ("Cummin", False)])
+def test_running_extremes_keep_the_first_nan(call, op, largest):
+    x = np.array([[1.0, np.nan, 3.0, 0.0], [2.0, 2.0, np.nan, np.nan]], np.float32)
+    values, index = call(op, x, 1)
+    np.testing.assert_array_equal(values, [[1, np.nan, np.nan, np.nan],
+                                           [2, 2, np.nan, np.nan]])
+    np.testing.assert_array_equal(index, [[0, 1, 1, 1], [0, 1, 2, 2]])
+
+
 def sorted_loop(values, descending):
     """Stable sort (for reverse=True too: equal values keep index order)."""
     order = sorted(range(len(values)), key=lambda i: values[i], reverse=descending)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from refinfer import args
 from refinfer.errors import describe_value
 
 # Mode names of the pad primitives -> np.pad modes.
@@ -42,7 +43,11 @@ def axis_pairs(x: np.ndarray, paddings) -> list[tuple[int, int]]:
     if len(paddings) != x.ndim:
         raise ValueError(f"Pad: {len(paddings)} (before, after) pairs for "
                          f"rank {x.ndim}")
-    return [tuple(int(v) for v in pair) for pair in paddings]
+    widths = [args.ints(pair) for pair in paddings]
+    if any(len(pair) != 2 for pair in widths):
+        raise ValueError(f"Pad: paddings must be (before, after) pairs, got "
+                         f"{describe_value(paddings)}")
+    return widths
 
 
 def mirror_pairs(x: np.ndarray, paddings, mode) -> list[tuple[int, int]]:

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from refinfer import args
+
 from .common import require_tensors
 
 
 def one_axis(axis, ndim: int) -> int:
     """A single axis wrapped into [0, ndim); a 0-d input takes 0 / -1."""
-    axis = int(axis)
+    axis = args.integer(axis)
     rank = max(ndim, 1)
     if not -rank <= axis < rank:
         raise ValueError(f"axis {axis} out of range for rank {ndim}")
@@ -128,15 +130,19 @@ def running_extreme(x: np.ndarray, axis, largest: bool, index_dtype):
         return x.copy(), np.zeros((), index_dtype)
     ax = one_axis(axis, x.ndim)
     moved = np.moveaxis(x, ax, 0)
-    values, index = moved.copy(), np.zeros(moved.shape, index_dtype)
-    better = np.greater_equal if largest else np.less_equal
-    for i in range(1, moved.shape[0]):
-        take = better(moved[i], values[i - 1])
-        if x.dtype.kind == "f":  # NaN propagates (a NaN running value stays)
-            take = (take | np.isnan(moved[i])) & ~np.isnan(values[i - 1])
-        values[i] = np.where(take, moved[i], values[i - 1])
-        index[i] = np.where(take, i, index[i - 1])
-    return np.moveaxis(values, 0, ax), np.moveaxis(index, 0, ax)
+    extreme = np.maximum if largest else np.minimum    # both propagate NaN
+    values = extreme.accumulate(moved, axis=0)
+    # The index moves where a value is taken: where it equals the running
+    # value (>= on ties), or is the first NaN, which then stays.
+    taken = moved == values
+    if x.dtype.kind == "f":
+        nan = np.isnan(values)
+        taken[1:] |= nan[1:] & ~nan[:-1]
+    taken[:1] = True
+    steps = np.arange(moved.shape[0]).reshape((-1,) + (1,) * (x.ndim - 1))
+    index = np.maximum.accumulate(np.where(taken, steps, 0), axis=0)
+    return (np.moveaxis(values, 0, ax),
+            np.moveaxis(index.astype(index_dtype, copy=False), 0, ax))
 
 
 def lower_median(x: np.ndarray, axis, keepdims: bool = False):

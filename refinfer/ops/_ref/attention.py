@@ -47,6 +47,14 @@ def to_bnsd(x: np.ndarray, layout: str, heads: int, op: str, name: str) -> np.nd
                      f"(expected one of BSH, SBH, BNSD, BSND)")
 
 
+def kv_heads(x: np.ndarray, layout: str, depth: int) -> int:
+    """N2 of a key or value in ``layout``: from its shape (BSH, SBH: H2 / D
+    with the query's D = ``depth``); 0 where its rank does not fit."""
+    if layout in _HIDDEN:
+        return x.shape[-1] // depth if x.ndim == 3 and depth else 0
+    return x.shape[1 if layout == "BNSD" else 2] if x.ndim == 4 else 0
+
+
 def from_bnsd(out: np.ndarray, layout: str) -> np.ndarray:
     """(B, N, S, D) back in ``layout`` (the inverse of :func:`to_bnsd`)."""
     if layout in _HIDDEN:

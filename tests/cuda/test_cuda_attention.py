@@ -1,0 +1,130 @@
+"""The cuda kernels of the attention ops (refinfer/cuda/attention.py:
+FlashAttentionScore, PromptFlashAttention, IncreFlashAttention,
+PagedAttention) equal their NumPy reference (ops/_ref/attention.py) on
+tiny shapes: every layout, the sparse modes' masks and bands, real_shift
+and pse_shift, grouped-query heads, actual lengths, a paged cache; float32
+(rtol 1e-5: the softmax's sum runs in another order) and float64. What
+they decline (float16, TND, quantisation, a block id out of range) runs
+the reference, error included."""
+import numpy as np
+import pytest
+
+from refinfer import registry
+from refinfer.cuda import attention
+
+from cuda_check import FLOATS, check, run, values
+
+ids = lambda d: np.dtype(d).name     # noqa: E731
+
+
+def _qkv(layout, dtype, batch=2, heads=2, kv_heads=1, s1=3, s2=4, depth=4):
+    """query, key, value in ``layout``."""
+    shapes = {"BSH": lambda n, s: (batch, s, n * depth),
+              "SBH": lambda n, s: (s, batch, n * depth),
+              "BNSD": lambda n, s: (batch, n, s, depth),
+              "BSND": lambda n, s: (batch, s, n, depth)}[layout]
+    return (values(shapes(heads, s1), dtype), values(shapes(kv_heads, s2), dtype),
+            values(shapes(kv_heads, s2), dtype))
+
+
+def test_every_kernel_is_tested():
+    assert set(attention.KERNELS) == {"FlashAttentionScore", "PromptFlashAttention",
+                                      "IncreFlashAttention", "PagedAttention"}
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=ids)
+@pytest.mark.parametrize("layout", ["BSH", "SBH", "BNSD", "BSND"])
+def test_flash_attention_score_layouts(dtype, layout):
+    q, k, v = _qkv(layout, dtype)
+    shift = values((1, 2, 3, 4), dtype)
+    check("FlashAttentionScore", q, k, v, shift, head_num=2, scale_value=0.5,
+          input_layout=layout, sparse_mode=2)
+
+
+@pytest.mark.parametrize("mode, mask_shape", [(0, (3, 4)), (0, (2, 3, 4)),
+                                              (1, (2, 1, 3, 4)), (3, None), (4, None)])
+def test_flash_attention_score_masks(mode, mask_shape):
+    q, k, v = _qkv("BNSD", np.float32)
+    mask = None if mask_shape is None else (values(mask_shape, np.float32) > 0.5
+                                            ).astype(np.uint8)
+    check("FlashAttentionScore", q, k, v, attn_mask=mask, head_num=2, scale_value=0.7,
+          pre_tokens=1, next_tokens=0, input_layout="BNSD", sparse_mode=mode)
+
+
+def test_a_row_with_every_key_discarded_is_zeros():
+    q, k, v = _qkv("BNSD", np.float32)
+    mask = np.zeros((3, 4), np.bool_)
+    mask[1] = True
+    check("FlashAttentionScore", q, k, v, attn_mask=mask, head_num=2,
+          input_layout="BNSD", sparse_mode=1)
+    softmax_max, softmax_sum, _, out = run("FlashAttentionScore", q, k, v,
+                                           attn_mask=mask, head_num=2,
+                                           input_layout="BNSD", sparse_mode=1)
+    assert np.all(out[:, :, 1] == 0) and np.all(softmax_max[:, :, 1] == -np.inf)
+    assert np.all(softmax_sum[:, :, 1] == 0) and softmax_max.shape == (2, 2, 3, 8)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=ids)
+def test_prompt_flash_attention(dtype):
+    q, k, v = _qkv("BSH", dtype, kv_heads=2)
+    mask = values((2, 1, 3, 4), dtype) > 0
+    check("PromptFlashAttention", q, k, v, mask, [2, 3], [4, 2],
+          values((2, 2, 3, 4), dtype), num_heads=2, scale_value=0.5, pre_tokens=2,
+          next_tokens=1, sparse_mode=0)
+    check("PromptFlashAttention", q, k, v, None, [3, 1], [2, 4], num_heads=2,
+          sparse_mode=4, pre_tokens=1, next_tokens=0)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=ids)
+def test_incre_flash_attention(dtype):
+    q, k, v = _qkv("BNSD", dtype, heads=4, kv_heads=2, s1=1, s2=5)
+    mask = (values((2, 5), dtype) > 1).astype(np.int8)
+    check("IncreFlashAttention", q, [k], [v], mask, [5, 3], num_heads=4,
+          input_layout="BNSD", scale_value=0.3, num_key_value_heads=2)
+    check("IncreFlashAttention", q, [k[:1], k[1:]], [v[:1], v[1:]],
+          pse_shift=values((1, 4, 1, 5), dtype), num_heads=4, input_layout="BNSD",
+          num_key_value_heads=2)
+
+
+def _paged(dtype, query_shape, kv_heads=1, blocks=4, block_size=2, depth=4):
+    query = values(query_shape, dtype)
+    cache = [values((blocks, block_size, kv_heads * depth), dtype) for _ in range(2)]
+    block_tables = np.array([[3, 0, 1], [2, 1, 0]], np.int32)
+    return query, *cache, block_tables, np.array([5, 2], np.int32)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=ids)
+def test_paged_attention(dtype):
+    query, keys, values_, tables, lengths = _paged(dtype, (2, 2 * 4))
+    check("PagedAttention", query, keys, values_, tables, lengths, head_num=2,
+          scale_value=0.5, kv_head_num=1)
+    query, keys, _, tables, lengths = _paged(dtype, (2, 2, 4), kv_heads=2)
+    check("PagedAttention", query, keys.reshape(4, 2, 2, 4), None, tables, lengths,
+          head_num=2, kv_head_num=2, mla_v_dim=3)
+
+
+@pytest.mark.parametrize("op, args, kwargs", [
+    ("FlashAttentionScore", _qkv("BSH", np.float32), dict(head_num=2, keep_prob=0.5)),
+    ("FlashAttentionScore", _qkv("BSH", np.float32), dict(head_num=2, sparse_mode=9)),
+    ("FlashAttentionScore", _qkv("BSH", np.float32), dict(head_num=3)),
+    ("PromptFlashAttention", _qkv("BSH", np.float32, kv_heads=2),
+     dict(num_heads=2, actual_seq_lengths=[1, 2, 3])),
+    ("PagedAttention", _paged(np.float32, (2, 2 * 4))[:3]
+     + (np.array([[3, 0, 9], [2, 1, 0]], np.int32), np.array([5, 2], np.int32)),
+     dict(head_num=2, kv_head_num=1)),         # block id 9 of 4 blocks
+    ("PagedAttention", _paged(np.float32, (2, 2 * 4))[:4]
+     + (np.array([7, 2], np.int32),), dict(head_num=2, kv_head_num=1)),
+])
+def test_what_the_reference_refuses_declines(op, args, kwargs):
+    """Dropout, an unknown sparse mode, heads that do not divide H,
+    lengths that do not fit the batch, a block id or a context length out
+    of range: the kernel declines, and the reference raises its error."""
+    assert run(op, *args, **kwargs) is None
+    # (PromptFlashAttention's lengths: NumPy's broadcast error, unnamed)
+    with pytest.raises(ValueError, match=f"{op}|broadcast"):
+        registry.get_op(op).reference(*args, **kwargs)
+
+
+def test_float16_declines():
+    """(the CPU kernel computes it in float32)"""
+    assert run("FlashAttentionScore", *_qkv("BSH", np.float16), head_num=2) is None

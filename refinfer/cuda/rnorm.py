@@ -1,7 +1,8 @@
 """The ``cuda`` kernels of the norms no other runner has (RmsNorm and
 AddRmsNorm of LLMs, InstanceNormV2, LRN) and of the rotary position
-embedding: the norms are row kernels, one thread per normalised row (a
-grid-stride loop over rows), LRN and the embedding one thread per element;
+embeddings (RotaryPositionEmbedding, ApplyRotaryPosEmb: one kernel): the
+norms are row kernels, one thread per normalised row (a grid-stride loop
+over rows), LRN and the embeddings one thread per element;
 float32 and float64 (float16 is declined: the CPU kernel computes it in
 float32). Importing this module declares them."""
 from __future__ import annotations
@@ -125,6 +126,36 @@ def rotary_position_embedding(x, cos, sin, mode=0):
     return out
 
 
+def _embed_heads(x, cos, sin, interleaved: bool):
+    """ApplyRotaryPosEmb's rotation of x (T, N * D) or (B, S, N * D) with
+    cos and sin (T, D) of x's dtype, by :func:`_rotate` over x as (1, T,
+    N, D); None where the shapes or dtypes do not fit."""
+    dim = cos.shape[1] if cos.ndim == 2 else 0
+    tokens = x.size // x.shape[x.ndim - 1] if x.ndim and x.shape[x.ndim - 1] else 0
+    if x.dtype not in DTYPES or x.ndim not in (2, 3) or not dim or dim % 2 \
+            or x.shape[x.ndim - 1] % dim or tuple(cos.shape) != (tokens, dim) \
+            or tuple(sin.shape) != (tokens, dim) \
+            or not cos.dtype == sin.dtype == x.dtype:
+        return None
+    out = device.empty(x.shape, x.dtype)
+    if out.size:
+        heads = (1, tokens, x.size // tokens // dim, dim)
+        device.launch(_rotate, out.size, x.reshape(heads),
+                      *(t.reshape(1, tokens, 1, dim) for t in (cos, sin)), interleaved,
+                      out.reshape(heads))
+    return out
+
+
+def apply_rotary_pos_emb(query, key, cos, sin, position_ids, cos_format=0):
+    """ApplyRotaryPosEmb's (query_embed, key_embed): cos_format 2 (rotate
+    half) and 3 (interleaved) on the device; None for the other formats
+    (the reference's error), float16, or shapes that do not fit."""
+    if cos_format not in (2, 3):
+        return None
+    embedded = tuple(_embed_heads(x, cos, sin, cos_format == 3) for x in (query, key))
+    return None if any(e is None for e in embedded) else embedded
+
+
 @device.jit
 def _instance_rows(x, gamma, beta, mean, variance, training, epsilon, y,
                    mean_out, variance_out):
@@ -207,6 +238,7 @@ def lrn(x, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5,
 
 KERNELS = {"RmsNorm": rms_norm, "AddRmsNorm": add_rms_norm,
            "RotaryPositionEmbedding": rotary_position_embedding,
+           "ApplyRotaryPosEmb": apply_rotary_pos_emb,
            "InstanceNormV2": instance_norm_v2, "LRN": lrn}
 registry.declare_kernels("cuda", KERNELS)
 

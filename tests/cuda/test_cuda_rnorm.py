@@ -1,7 +1,8 @@
 """The cuda kernels of refinfer/cuda/rnorm.py (RmsNorm, AddRmsNorm,
 RotaryPositionEmbedding, ApplyRotaryPosEmb, InstanceNormV2, LRN) equal
-their NumPy references in float32 and float64 on small shapes; what they decline (float16, shapes the reference
-refuses) runs the reference, error included."""
+their NumPy references in float32 and float64 on small shapes; what they
+decline (float16, shapes the reference refuses) runs the reference, error
+included."""
 import numpy as np
 import pytest
 from test_cuda_elementwise import check, on_device

@@ -45,7 +45,8 @@ from refinfer.ops._ref.attention import (UNBOUNDED, from_bnsd, kv_heads,
 
 from . import device
 from .device import cuda, dmath
-from .index import probe, view_geometry
+from .fill import filled
+from .index import concat, probe, view_geometry
 from .layout import broadcast_strides, flat
 
 DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
@@ -322,7 +323,7 @@ def flash_attention_score(query, key, value, real_shift=None, drop_mask=None,
     out, (row_max, row_sum) = result
     shape = operands[0].dims[:3] + (STAT_COPIES,)
     return (row_max.reshape(shape), row_sum.reshape(shape),
-            device.zeros(1, query.dtype), out)
+            filled(1, np.zeros((), query.dtype)), out)
 
 
 def prompt_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=None,
@@ -360,8 +361,7 @@ def _joined(tensors):
     items = list(tensors) if isinstance(tensors, (list, tuple)) else [tensors]
     if not items or not all(map(device.is_device_array, items)):
         return None
-    return items[0] if len(items) == 1 \
-        else registry.get_op("Concat").kernels["cuda"](items, 0)
+    return items[0] if len(items) == 1 else concat(items, 0)
 
 
 def incre_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=None,

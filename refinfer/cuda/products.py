@@ -30,6 +30,7 @@ from refinfer import registry
 
 from . import device
 from .device import cuda
+from .fill import filled
 from .gemm import product
 from .index import transpose
 from .layout import broadcast_strides, flat, offset
@@ -97,7 +98,7 @@ def _grouped(x, weight, bias, group_list, transpose_b):
     columns = weight.shape[1 if transpose_b else 2]
     if ends is None or x.dtype != weight.dtype:
         return None
-    y = device.zeros((x.shape[0], columns), x.dtype)
+    y = filled((x.shape[0], columns), np.zeros((), x.dtype))
     for e, (start, end) in enumerate(zip([0, *ends], ends)):
         if end > start:
             part = product(x[start:end], weight[e], transpose_c=transpose_b,

@@ -27,6 +27,7 @@ from refinfer.ops._ref.lstm import split_weights
 
 from . import device
 from .device import cuda, dmath
+from .fill import filled
 from .gemm import product
 from .index import probe, view_geometry
 from .layout import flat
@@ -126,7 +127,8 @@ def lstm(x, hx, cx, w, input_size, hidden_size, num_layers=1, has_bias=True,
                               direction * hidden_size, bool(direction)):
                 return None
         layer_input = y
-    workspace = (device.zeros((1, 1), x.dtype), device.zeros((1, 1), x.dtype))
+    workspace = (filled((1, 1), np.zeros((), x.dtype)),
+                 filled((1, 1), np.zeros((), x.dtype)))
     return (layer_input, h_n, c_n, *workspace)
 
 

@@ -10,8 +10,9 @@ One thread per query row (b, h, i), a grid-stride loop over the rows::
     m   = max of s_j over the keys j kept         (pass 1)
     out = sum_j exp(s_j - m) v_j / sum_j exp(s_j - m)   (pass 2)
 
-two passes over the keys in the input's dtype (float32 stays float32;
-float16 is declined: the CPU kernel computes it in float32). A key is
+two passes over the keys in the compute dtype (float32 stays float32;
+float16 is read as float32 and the result, accumulated in float32,
+rounded once to float16, as the reference). A key is
 discarded (takes no part) where the mask tensor is nonzero, outside the
 band of the sparse mode (``distance = j - i - shift[b]`` above
 ``next_tokens`` or below ``-pre_tokens``: computed here, never uploaded),
@@ -30,7 +31,7 @@ on the device; an out-of-range block id or context length sets a flag,
 read back, and the kernel declines.
 
 What is declined (the CPU kernel runs, or raises the reference's error):
-float16, operands of different dtypes, dropout, TND's packed sequences,
+operands of different dtypes, dropout, TND's packed sequences,
 quantisation inputs, sparse modes outside 0-4.
 """
 from __future__ import annotations
@@ -40,16 +41,17 @@ from typing import NamedTuple
 import numpy as np
 
 from refinfer import registry
+from refinfer.ops._ref.common import compute_dtype
 from refinfer.ops._ref.attention import (UNBOUNDED, from_bnsd, kv_heads,
                                          to_bnsd)
 
 from . import device
 from .device import cuda, dmath
 from .fill import filled
-from .index import concat, probe, view_geometry
+from .index import cast, concat, probe, view_geometry
 from .layout import broadcast_strides, flat
 
-DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+DTYPES = tuple(map(np.dtype, (np.float16, np.float32, np.float64)))
 STAT_COPIES = 8     # FlashAttentionScore's softmax statistics, 8 per row
 
 
@@ -83,11 +85,11 @@ def _score(q, q_at, q_step, k, k_at, k_step, depth, b, h, i, j, bias, bias_strid
     """The scaled score of query row q_at against key row k_at, bias
     (when given) added before or after the scale."""
     total = zero
-    for d in range(depth):
-        total += q[q_at + d * q_step] * k[k_at + d * k_step]
+    for d in range(depth):      # (zero + x: float16 read as the compute dtype)
+        total += (zero + q[q_at + d * q_step]) * (zero + k[k_at + d * k_step])
     if bias.size == 0:
         return total * scale
-    shift = bias[b * bias_strides[0] + h * bias_strides[1] + i * bias_strides[2]
+    shift = zero + bias[b * bias_strides[0] + h * bias_strides[1] + i * bias_strides[2]
                  + j * bias_strides[3]]
     return (total + shift) * scale if bias_first else total * scale + shift
 
@@ -135,7 +137,7 @@ def attend_rows(q, k, v, out, dims, q_strides, k_strides, v_strides, out_strides
                     v_at = b * v_strides[0] + g * v_strides[1] + row * v_strides[2]
                     for d in range(v_depth):
                         out[o_at + d * out_strides[3]] += \
-                            weight * v[v_at + d * v_strides[3]]
+                            weight * (zero + v[v_at + d * v_strides[3]])
             for d in range(v_depth):
                 out[o_at + d * out_strides[3]] /= total
         if row_max.shape[0]:
@@ -219,16 +221,19 @@ def attend(q: Heads, k: Heads, v: Heads, out: Heads, scale, *, mask=None, bias=N
            bias_first=False, band=(UNBOUNDED, UNBOUNDED), shift=None, kv_len=None,
            q_len=None, rows=None, statistics=0) -> tuple | None:
     """Attention of q against k and v written into out (all as (B, N, S,
-    D)); ``mask`` (nonzero: discard) and ``bias`` tensors broadcast to (B,
-    N1, S1, S2); ``band`` (pre_tokens, next_tokens) around the diagonal
-    moved by ``shift`` per batch; ``kv_len``, ``q_len`` per batch (device
-    arrays, lists or None); ``rows`` the paged row table. Returns the
-    (row_max, row_sum) float32 statistics with ``statistics`` copies a row
-    (empty arrays for 0), or None where the operands do not fit."""
+    D); out in the compute dtype); ``mask`` (nonzero: discard) and
+    ``bias`` tensors broadcast to (B, N1, S1, S2); ``band`` (pre_tokens,
+    next_tokens) around the diagonal moved by ``shift`` per batch;
+    ``kv_len``, ``q_len`` per batch (device arrays, lists or None);
+    ``rows`` the paged row table. Returns the (row_max, row_sum) float32
+    statistics with ``statistics`` copies a row (empty arrays for 0), or
+    None where the operands do not fit."""
     batch, heads, s1, depth = q.dims
     _, kv_heads_, s2, _ = k.dims
     dtype = q.array.dtype
+    work = compute_dtype(dtype)
     if (dtype not in DTYPES or any(x.array.dtype != dtype for x in (k, v))
+            or out.array.dtype != work
             or bias is not None and bias.dtype != dtype or kv_heads_ < 1
             or heads % kv_heads_ or v.dims[:3] != k.dims[:3] or k.dims[3] != depth
             or k.dims[0] != (batch if rows is None else 1)
@@ -248,11 +253,11 @@ def attend(q: Heads, k: Heads, v: Heads, out: Heads, scale, *, mask=None, bias=N
             attend_rows, count, q.array, k.array, v.array, out.array,
             device.constant([batch, heads, s1, s2, depth, v.dims[3],
                              heads // kv_heads_]),
-            *(device.constant(x.strides) for x in (q, k, v, out)), dtype.type(scale),
+            *(device.constant(x.strides) for x in (q, k, v, out)), work.type(scale),
             *biased, bool(bias_first), *masked, device.constant(band), lengths[2],
             lengths[0], lengths[1],
             device.empty(0, np.int64) if rows is None else flat(rows), *stats,
-            dtype.type(0), dtype.type(-np.inf))
+            work.type(0), work.type(-np.inf))
     return tuple(stats)
 
 
@@ -292,11 +297,17 @@ def _attention(query, operands, layout: str, scale, statistics=0, **masks):
     """The attention result in query's layout and dtype (and the
     statistics), or None where the runner declines."""
     q, k, v = operands
-    out, written = _output(layout, q.dims[:3] + v.dims[3:], query.dtype)
+    out, written = _output(layout, q.dims[:3] + v.dims[3:], compute_dtype(query.dtype))
     if written is None:
         return None
     stats = attend(q, k, v, written, scale, statistics=statistics, **masks)
-    return None if stats is None else (out, stats)
+    return None if stats is None else (_rounded(out, query.dtype), stats)
+
+
+def _rounded(out, dtype):
+    """The result in the query's dtype: float16 rounded once from the
+    float32 it was computed in (Cast's kernel)."""
+    return out if out.dtype == dtype else cast(out, dtype)
 
 
 def flash_attention_score(query, key, value, real_shift=None, drop_mask=None,
@@ -437,15 +448,16 @@ def paged_attention(query, key_cache, value_cache=None, block_tables=None,
                   key_cache.shape[0], rows, bad)
     if device.to_host(bad)[0]:
         return None
-    out = device.empty((tokens, head_num, 1, v.dims[3]), query.dtype)
+    out = device.empty((tokens, head_num, 1, v.dims[3]), compute_dtype(query.dtype))
     keys, values = (Heads(x.array, x.dims[:2] + (rows.shape[1], x.dims[3]), x.strides)
                     for x in (k, v))      # S2: the keys a row table reaches
     stats = attend(q, keys, values, viewed_heads(out, lambda view: view), scale_value,
                    kv_len=context_lens, rows=rows)
     if stats is None:
         return None
-    return out.reshape((tokens, head_num * v.dims[3]) if query.ndim == 2
-                       else (tokens, head_num, v.dims[3]))
+    return _rounded(out, query.dtype).reshape(
+        (tokens, head_num * v.dims[3]) if query.ndim == 2
+        else (tokens, head_num, v.dims[3]))
 
 
 KERNELS = {"FlashAttentionScore": flash_attention_score,
@@ -454,11 +466,18 @@ KERNELS = {"FlashAttentionScore": flash_attention_score,
            "PagedAttention": paged_attention}
 registry.declare_kernels("cuda", KERNELS)
 
-_F32, _I64 = "float32[::1]", "int64[::1]"
+_I64 = "int64[::1]"
 # (name, kernel, argument types) for tools/check_ptx.py.
-PTX = [("attention rows, float32", attend_rows,
-        f"void({_F32}, {_F32}, {_F32}, {_F32}, {_I64}, {_I64}, {_I64}, {_I64}, {_I64},"
-        f" float32, {_F32}, {_I64}, boolean, boolean[::1], {_I64}, {_I64}, {_I64},"
-        f" {_I64}, {_I64}, {_I64}, float32[:, ::1], float32[:, ::1], float32, float32)"),
+def _rows_signature(value: str, out: str) -> str:
+    """attend_rows' argument types for q, k, v, bias of ``value`` and out
+    and the scalars of ``out`` (the compute dtype)."""
+    return (f"void({value}[::1], {value}[::1], {value}[::1], {out}[::1], {_I64}, {_I64},"
+            f" {_I64}, {_I64}, {_I64}, {out}, {value}[::1], {_I64}, boolean,"
+            f" boolean[::1], {_I64}, {_I64}, {_I64}, {_I64}, {_I64}, {_I64},"
+            f" float32[:, ::1], float32[:, ::1], {out}, {out})")
+
+
+PTX = [("attention rows, float32", attend_rows, _rows_signature("float32", "float32")),
+       ("attention rows, float16", attend_rows, _rows_signature("float16", "float32")),
        ("paged rows, int32", paged_rows,
         "void(int32[:, ::1], int32[::1], int64, int64, int64[:, ::1], int32[::1])")]

@@ -3,9 +3,9 @@ FlashAttentionScore, PromptFlashAttention, IncreFlashAttention,
 PagedAttention) equal their NumPy reference (ops/_ref/attention.py) on
 tiny shapes: every layout, the sparse modes' masks and bands, real_shift
 and pse_shift, grouped-query heads, actual lengths, a paged cache; float32
-(rtol 1e-5: the softmax's sum runs in another order) and float64. What
-they decline (float16, TND, quantisation, a block id out of range) runs
-the reference, error included."""
+(rtol 1e-5: the softmax's sum runs in another order), float64 and
+float16 (computed in float32). What they decline (TND, quantisation, a
+block id out of range) runs the reference, error included."""
 import numpy as np
 import pytest
 
@@ -125,6 +125,13 @@ def test_what_the_reference_refuses_declines(op, args, kwargs):
         registry.get_op(op).reference(*args, **kwargs)
 
 
-def test_float16_declines():
-    """(the CPU kernel computes it in float32)"""
-    assert run("FlashAttentionScore", *_qkv("BSH", np.float16), head_num=2) is None
+def test_float16_computes_in_float32():
+    """float16 in, float32 math, one rounding to float16 (the op tolerance
+    of float16)."""
+    q, k, v = _qkv("BSH", np.float16, kv_heads=2)
+    check("FlashAttentionScore", q, k, v, head_num=2, sparse_mode=2)
+    check("PromptFlashAttention", q, k, v, num_heads=2, pse_shift=values(
+        (1, 2, 3, 4), np.float16))
+    query, keys, values_, tables, lengths = _paged(np.float16, (2, 2 * 4))
+    check("PagedAttention", query, keys, values_, tables, lengths, head_num=2,
+          kv_head_num=1)

@@ -122,9 +122,13 @@ def attend_rows(q, k, v, out, dims, q_strides, k_strides, v_strides, out_strides
                                    b * k_strides[0] + g * k_strides[1]
                                    + row * k_strides[2], k_strides[3], depth, b, h,
                                    i, j, bias, bias_strides, bias_first, scale, zero)
-                    if score > best:
+                    if score > best or score != score:      # (NaN stays)
                         best = score
-        if best > lowest:
+            # The reference's rule: exp(s - max) where the max is finite,
+            # exp(s) and no division where it is not (every key discarded
+            # or -inf: zeros; inf or NaN: what NumPy's arithmetic gives).
+            finite = best - best == zero
+            base = best if finite else zero
             for j in range(s2):
                 if not _discarded(b, h, i, j, mask, mask_strides, band, shift, kv_len):
                     row = rows[b * s2 + j] if rows.size else j
@@ -132,14 +136,15 @@ def attend_rows(q, k, v, out, dims, q_strides, k_strides, v_strides, out_strides
                         q, q_at, q_strides[3], k,
                         b * k_strides[0] + g * k_strides[1] + row * k_strides[2],
                         k_strides[3], depth, b, h, i, j, bias, bias_strides,
-                        bias_first, scale, zero) - best)
+                        bias_first, scale, zero) - base)
                     total += weight
                     v_at = b * v_strides[0] + g * v_strides[1] + row * v_strides[2]
                     for d in range(v_depth):
                         out[o_at + d * out_strides[3]] += \
                             weight * (zero + v[v_at + d * v_strides[3]])
-            for d in range(v_depth):
-                out[o_at + d * out_strides[3]] /= total
+            if finite:
+                for d in range(v_depth):
+                    out[o_at + d * out_strides[3]] /= total
         if row_max.shape[0]:
             for c in range(row_max.shape[1]):
                 row_max[r, c], row_sum[r, c] = best, total

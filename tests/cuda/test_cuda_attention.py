@@ -135,3 +135,14 @@ def test_float16_computes_in_float32():
     query, keys, values_, tables, lengths = _paged(np.float16, (2, 2 * 4))
     check("PagedAttention", query, keys, values_, tables, lengths, head_num=2,
           kv_head_num=1)
+
+
+def test_special_scores_follow_the_reference():
+    """A -inf bias on a whole row (zeros), an inf and a NaN score: the
+    reference's rule (exp(s) undivided where the max is not finite)."""
+    q, k, v = _qkv("BNSD", np.float32)
+    shift = np.zeros((1, 2, 3, 4), np.float32)
+    shift[0, 0, 0] = -np.inf
+    shift[0, 1, 1, 2] = np.inf
+    shift[0, 1, 2, 3] = np.nan
+    check("FlashAttentionScore", q, k, v, shift, head_num=2, input_layout="BNSD")

@@ -17,8 +17,10 @@
   operands, "...", a letter repeated in one operand (a diagonal), a
   letter summed in one operand alone): the CPU kernel runs it.
 
-Floats only (float16 declines: the references round the float32 product
-once at the end); Einsum takes integers too (exact).
+Floats (float16: the product accumulates in float32 and is rounded once,
+as the references' matmul; what is added to it is added in float32 and
+rounded again, as NumPy's float16 arithmetic); Einsum takes integers too
+(exact).
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ import math
 import numpy as np
 
 from refinfer import registry
+from refinfer.ops._ref.common import compute_dtype
 
 from . import device
 from .device import cuda
@@ -35,12 +38,13 @@ from .gemm import product
 from .index import transpose
 from .layout import broadcast_strides, flat, offset
 
-FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+FLOATS = tuple(map(np.dtype, (np.float16, np.float32, np.float64)))
 
 
 @device.jit
 def _scaled_sum(input, dims, input_strides, beta, alpha, out):
-    """out = beta * input (broadcast to out's shape dims) + alpha * out."""
+    """out = beta * input (broadcast to out's shape dims) + alpha * out, in
+    the type of beta and alpha (float32 for float16 arrays)."""
     start, stride = cuda.grid(1), cuda.gridsize(1)
     for i in range(start, out.size, stride):
         out[i] = beta * input[offset(i, dims, input_strides)] + alpha * out[i]
@@ -53,8 +57,13 @@ def baddbmm(input, batch1, batch2, beta=1, alpha=1):
             or batch1.dtype not in FLOATS or input.dtype != batch1.dtype:
         return None
     out = product(batch1, batch2)
-    if out is None:
-        return None
+    return None if out is None else _add_scaled(out, input, beta, alpha)
+
+
+def _add_scaled(out, input, beta, alpha):
+    """out = beta * input + alpha * out in the compute dtype, input
+    broadcast to out's shape (out itself); None where it does not
+    broadcast."""
     shape = tuple(out.shape)
     try:
         if np.broadcast_shapes(tuple(input.shape), shape) != shape:
@@ -62,11 +71,21 @@ def baddbmm(input, batch1, batch2, beta=1, alpha=1):
     except ValueError:
         return None
     if out.size:
-        scalar = out.dtype.type
+        scalar = compute_dtype(out.dtype).type
         device.launch(_scaled_sum, out.size, flat(input), device.constant(shape),
                       broadcast_strides(tuple(input.shape), shape), scalar(beta),
                       scalar(alpha), flat(out))
     return out
+
+
+def _affine(a, w, bias, transpose_a=False, transpose_b=False):
+    """a @ w + bias (n,) or None; float16's bias added to the product
+    rounded to float16, as the reference's (y + b); None where the product
+    declines."""
+    if bias is None or a.dtype != np.float16:
+        return product(a, w, transpose_a, transpose_b, bias)
+    y = product(a, w, transpose_a, transpose_b)
+    return None if y is None or bias.dtype != y.dtype else _add_scaled(y, bias, 1, 1)
 
 
 def _listed(value) -> list | None:
@@ -101,8 +120,8 @@ def _grouped(x, weight, bias, group_list, transpose_b):
     y = filled((x.shape[0], columns), np.zeros((), x.dtype))
     for e, (start, end) in enumerate(zip([0, *ends], ends)):
         if end > start:
-            part = product(x[start:end], weight[e], transpose_c=transpose_b,
-                           bias=None if bias is None else bias[e])
+            part = _affine(x[start:end], weight[e], None if bias is None else bias[e],
+                           transpose_b=transpose_b)
             if part is None:
                 return None
             y[start:end].copy_to_device(part)
@@ -129,7 +148,7 @@ def grouped_matmul(x, weight, bias=None, scale=None, offset=None, antiquant_scal
             or any(w.ndim != 2 or b is not None and b.ndim != 1
                    for w, b in zip(ws, biases)):
         return None
-    ys = tuple(product(a, w, transpose_a, transpose_b, b)
+    ys = tuple(_affine(a, w, b, transpose_a, transpose_b)
                for a, w, b in zip(xs, ws, biases))
     return None if any(y is None for y in ys) else ys
 
@@ -206,5 +225,6 @@ KERNELS = {"Baddbmm": baddbmm, "GroupedMatmul": grouped_matmul, "Einsum": einsum
 registry.declare_kernels("cuda", KERNELS)
 
 # (name, kernel, argument types) for tools/check_ptx.py.
-PTX = [("scaled sum, float32", _scaled_sum,
-        "void(float32[::1], int64[::1], int64[::1], float32, float32, float32[::1])")]
+PTX = [(f"scaled sum, {name}", _scaled_sum,
+        f"void({name}[::1], int64[::1], int64[::1], float32, float32, {name}[::1])")
+       for name in ("float32", "float16")]

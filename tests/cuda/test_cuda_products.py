@@ -1,8 +1,8 @@
 """The cuda kernels of refinfer/cuda/products.py (Baddbmm, GroupedMatmul,
 Einsum: gemm.py's product under each op's arguments) equal their NumPy
-references on tiny shapes in float32 and float64 (the op tolerances: the
-product sums in order over k where BLAS blocks, k <= 6 here), Einsum in
-int32 too (exact); what is not one product declines."""
+references on tiny shapes in float32, float64 and float16 (the op
+tolerances: the product sums in order over k where BLAS blocks, k <= 6
+here), Einsum in int32 too (exact); what is not one product declines."""
 import numpy as np
 import pytest
 
@@ -12,13 +12,14 @@ from refinfer.cuda import products
 from cuda_check import FLOATS, check, run, values
 
 ids = lambda d: np.dtype(d).name     # noqa: E731
+WITH_HALF = FLOATS + (np.float16,)
 
 
 def test_every_kernel_is_tested():
     assert set(products.KERNELS) == {"Baddbmm", "GroupedMatmul", "Einsum"}
 
 
-@pytest.mark.parametrize("dtype", FLOATS, ids=ids)
+@pytest.mark.parametrize("dtype", WITH_HALF, ids=ids)
 @pytest.mark.parametrize("input_shape", [(2, 3, 4), (4,), (1, 3, 1)])
 def test_baddbmm(dtype, input_shape):
     check("Baddbmm", values(input_shape, dtype), values((2, 3, 5), dtype),
@@ -34,7 +35,7 @@ def test_baddbmm_declines():
         registry.get_op("Baddbmm").reference(values((2, 3, 4), np.float32), a, a)
 
 
-@pytest.mark.parametrize("dtype", FLOATS, ids=ids)
+@pytest.mark.parametrize("dtype", WITH_HALF, ids=ids)
 def test_grouped_matmul_pairs(dtype):
     xs = [values((3, 5), dtype), values((2, 2, 4), dtype)]
     ws = [values((5, 2), dtype), values((4, 3), dtype)]
@@ -44,7 +45,7 @@ def test_grouped_matmul_pairs(dtype):
           True, True)
 
 
-@pytest.mark.parametrize("dtype", FLOATS, ids=ids)
+@pytest.mark.parametrize("dtype", WITH_HALF, ids=ids)
 def test_grouped_matmul_groups(dtype):
     x, w = values((7, 4), dtype), values((3, 4, 2), dtype)
     ends = np.array([2, 2, 5], np.int64)        # an empty group, rows 5-6 zero

@@ -15,6 +15,7 @@ from refinfer import registry
 
 from . import device
 from .device import cuda, dmath
+from .index import cast
 
 DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -84,16 +85,17 @@ def _rotate(x, cos, sin, interleaved, out):
         c, d = rest // n3, rest % n3
         if interleaved:
             partner = d + 1 if d % 2 == 0 else d - 1
-            sign = -1 if d % 2 == 0 else 1
+            negated = d % 2 == 0
         else:
             partner = d + half if d < half else d - half
-            sign = -1 if d < half else 1
+            negated = d < half
+        # (a negation, not a product with -1: an int literal makes it float64)
+        rotated = -x[a, b, c, partner] if negated else x[a, b, c, partner]
         cos_value = cos[_along(a, cos.shape[0]), _along(b, cos.shape[1]),
                         _along(c, cos.shape[2]), _along(d, cos.shape[3])]
         sin_value = sin[_along(a, sin.shape[0]), _along(b, sin.shape[1]),
                         _along(c, sin.shape[2]), _along(d, sin.shape[3])]
-        out[a, b, c, d] = (x[a, b, c, d] * cos_value
-                           + sign * x[a, b, c, partner] * sin_value)
+        out[a, b, c, d] = x[a, b, c, d] * cos_value + rotated * sin_value
 
 
 def _broadcasts_to(shape, target) -> bool:
@@ -148,12 +150,19 @@ def _embed_heads(x, cos, sin, interleaved: bool):
 
 def apply_rotary_pos_emb(query, key, cos, sin, position_ids, cos_format=0):
     """ApplyRotaryPosEmb's (query_embed, key_embed): cos_format 2 (rotate
-    half) and 3 (interleaved) on the device; None for the other formats
-    (the reference's error), float16, or shapes that do not fit."""
+    half) and 3 (interleaved) on the device, float16 cast to float32 and
+    the results back (Cast's kernel), as the reference computes them; None
+    for the other formats (the reference's error) or shapes that do not
+    fit."""
+    tensors = (query, key, cos, sin)
+    half = all(t.dtype == np.float16 for t in tensors)
     if cos_format not in (2, 3):
         return None
+    query, key, cos, sin = (cast(t, np.float32) for t in tensors) if half else tensors
     embedded = tuple(_embed_heads(x, cos, sin, cos_format == 3) for x in (query, key))
-    return None if any(e is None for e in embedded) else embedded
+    if any(e is None for e in embedded):
+        return None
+    return tuple(cast(e, np.float16) for e in embedded) if half else embedded
 
 
 @device.jit

@@ -61,6 +61,12 @@ def test_apply_rotary_pos_emb(dtype, cos_format):
     check("ApplyRotaryPosEmb", query, key, cos, sin, np.arange(6), cos_format)
 
 
+def test_apply_rotary_pos_emb_float16_computes_in_float32():
+    query, key = _normal((6, 2 * 4), np.float16), _normal((6, 4), np.float16)
+    cos, sin = _normal((6, 4), np.float16), _normal((6, 4), np.float16)
+    check("ApplyRotaryPosEmb", query, key, cos, sin, np.arange(6), 2)
+
+
 def test_apply_rotary_pos_emb_refusals():
     query, cos = _normal((6, 8), np.float32), _normal((6, 4), np.float32)
     check("ApplyRotaryPosEmb", query, query, cos, cos, np.arange(6), 0)   # a table

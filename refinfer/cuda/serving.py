@@ -25,40 +25,42 @@ import numpy as np
 
 from refinfer import registry
 from refinfer.ops._kernels.index import UPDATE
+from refinfer.ops._ref.common import compute_dtype
 
 from . import device
 from .device import cuda, dmath
 from .scatter import tensor_scatter
 
-FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+FLOATS = tuple(map(np.dtype, (np.float16, np.float32, np.float64)))
 
 
 @device.jit
-def top_k_softmax(x, finished, k, y, experts_out, rows_out, bad):
+def top_k_softmax(x, finished, k, y, experts_out, rows_out, bad, zero):
     """Per row r of x (rows, E): y[r, :k] the k largest of softmax(x[r]),
     largest first (equal ones by lower expert), experts_out their experts
     (E where finished[r]; finished empty: none), rows_out[r, j] = j * rows
-    + r; bad[0] = 1 where a row holds NaN or an infinite maximum."""
+    + r; bad[0] = 1 where a row holds NaN or an infinite maximum; the
+    math in zero's type (float16 read as float32)."""
     rows, experts = x.shape[0], x.shape[1]
     for r in range(cuda.grid(1), rows, cuda.gridsize(1)):
-        best = x[r, 0]
+        best = zero + x[r, 0]
         for e in range(experts):
             if x[r, e] != x[r, e]:
                 bad[0] = 1
             elif x[r, e] > best:
-                best = x[r, e]
+                best = zero + x[r, e]
         if best - best != 0:        # (inf or NaN: the reference's order differs)
             bad[0] = 1
         total = best - best
         for e in range(experts):
-            total += dmath.exp(x[r, e] - best)
+            total += dmath.exp(zero + x[r, e] - best)
         done = finished.size > 0 and finished[r] != 0
         # every probability is at most 1 <= total: the first pick passes
         last, last_expert = total, -1
         for rank in range(k):
             pick, picked = -1, total - total
             for e in range(experts):
-                p = dmath.exp(x[r, e] - best) / total
+                p = dmath.exp(zero + x[r, e] - best) / total
                 below = p < last or p == last and e > last_expert
                 if below and (pick < 0 or p > picked):
                     pick, picked = e, p
@@ -69,8 +71,9 @@ def top_k_softmax(x, finished, k, y, experts_out, rows_out, bad):
 
 
 def moe_gating_top_k_softmax(x, finished=None, k=1):
-    """MoeGatingTopKSoftmax's (y, expert_idx, row_idx) on the device; None
-    for float16, shapes the reference refuses, NaN or infinite rows."""
+    """MoeGatingTopKSoftmax's (y, expert_idx, row_idx) on the device
+    (float16 computed in float32, as the reference); None for shapes the
+    reference refuses, NaN or infinite rows."""
     k = int(k)
     experts = x.shape[x.ndim - 1] if x.ndim else 0
     lead = tuple(x.shape)[:-1]
@@ -86,7 +89,7 @@ def moe_gating_top_k_softmax(x, finished=None, k=1):
             else finished.reshape(rows)
         device.launch(top_k_softmax, rows, x.reshape(rows, experts), done, k,
                       y.reshape(rows, k), expert_idx.reshape(rows, k),
-                      row_idx.reshape(rows, k), bad)
+                      row_idx.reshape(rows, k), bad, compute_dtype(x.dtype).type(0))
         if device.to_host(bad)[0]:
             return None
     return y, expert_idx, row_idx
@@ -129,6 +132,6 @@ KERNELS = {"MoeGatingTopKSoftmax": moe_gating_top_k_softmax,
 registry.declare_kernels("cuda", KERNELS)
 
 # (name, kernel, argument types) for tools/check_ptx.py.
-PTX = [("top-k softmax, float32", top_k_softmax,
-        "void(float32[:, ::1], boolean[::1], int64, float32[:, ::1], int32[:, ::1],"
-        " int32[:, ::1], int8[::1])")]
+PTX = [(f"top-k softmax, {name}", top_k_softmax,
+        f"void({name}[:, ::1], boolean[::1], int64, {name}[:, ::1], int32[:, ::1],"
+        " int32[:, ::1], int8[::1], float32)") for name in ("float32", "float16")]

@@ -1,6 +1,7 @@
 """The cuda kernels of refinfer/cuda/serving.py (MoeGatingTopKSoftmax,
 ReshapeAndCache) equal their NumPy references on tiny shapes:
-MoeGatingTopKSoftmax in float32 (the op tolerance) and float64, ties
+MoeGatingTopKSoftmax in float32 (the op tolerance), float64 and float16
+(computed in float32), ties
 broken by the lower expert, finished rows, k = 0 and k = E;
 ReshapeAndCache in float32, float16 and int8 (exact: a copy), both cache
 layouts, a repeated slot (the later token wins). NaN rows and slots out
@@ -20,7 +21,7 @@ def test_every_kernel_is_tested():
     assert set(serving.KERNELS) == {"MoeGatingTopKSoftmax", "ReshapeAndCache"}
 
 
-@pytest.mark.parametrize("dtype", FLOATS, ids=ids)
+@pytest.mark.parametrize("dtype", FLOATS + (np.float16,), ids=ids)
 def test_moe_gating_top_k_softmax(dtype):
     x = values((2, 3, 5), dtype)
     x[0, 1, 1] = x[0, 1, 3] = x[0, 1].max() + 1        # a tie: expert 1 first

@@ -42,7 +42,7 @@ import numpy as np
 
 from refinfer import registry
 from refinfer.ops._ref.common import compute_dtype
-from refinfer.ops._ref.attention import (UNBOUNDED, from_bnsd, kv_heads,
+from refinfer.ops._ref.attention import (UNBOUNDED, from_bnsd, kv_heads, per_batch,
                                          to_bnsd)
 
 from . import device
@@ -214,10 +214,11 @@ def _broadcast(tensor, shape: tuple):
 
 def _per_batch(values, batch: int, default: int):
     """A device constant of one int per batch: ``values`` (a list, one
-    for all, or None: ``default``) broadcast; None where it does not fit."""
+    for all, or None: ``default``) broadcast by the reference's
+    ``per_batch``; None where it refuses them."""
     try:
-        return device.constant(np.broadcast_to(
-            np.asarray(default if values is None else values, np.int64), (batch,)))
+        return device.constant(per_batch("", "", default if values is None else values,
+                                         batch))
     except ValueError:
         return None
 
@@ -360,8 +361,8 @@ def prompt_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths
     batch, _, s1, _ = operands[0].dims
     s2 = operands[1].dims[2]
     try:
-        q_len = np.broadcast_to(actual_seq_lengths or s1, (batch,))
-        kv_len = np.broadcast_to(actual_seq_lengths_kv or s2, (batch,))
+        q_len = per_batch("", "", actual_seq_lengths or s1, batch)
+        kv_len = per_batch("", "", actual_seq_lengths_kv or s2, batch)
     except ValueError:
         return None
     sparse = _sparse(sparse_mode, attn_mask, pre_tokens, next_tokens, kv_len - q_len)

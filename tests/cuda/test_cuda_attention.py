@@ -120,8 +120,7 @@ def test_what_the_reference_refuses_declines(op, args, kwargs):
     lengths that do not fit the batch, a block id or a context length out
     of range: the kernel declines, and the reference raises its error."""
     assert run(op, *args, **kwargs) is None
-    # (PromptFlashAttention's lengths: NumPy's broadcast error, unnamed)
-    with pytest.raises(ValueError, match=f"{op}|broadcast"):
+    with pytest.raises(ValueError, match=op):
         registry.get_op(op).reference(*args, **kwargs)
 
 

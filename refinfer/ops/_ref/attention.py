@@ -166,6 +166,16 @@ def sparse_discard(op: str, mode: int, attn_mask, s1: int, s2: int,
     raise ValueError(f"{op}: sparse_mode must be one of {modes}, got {mode}")
 
 
+def per_batch(op: str, name: str, lengths, batch: int) -> np.ndarray:
+    """``lengths`` (one for every batch entry, or one each) as (batch,);
+    a ValueError naming the argument where their count is neither."""
+    values = np.asarray(lengths, np.int64).reshape(-1)
+    if values.size not in (1, batch):
+        raise ValueError(f"{op}: {name} must hold one length or one per batch entry "
+                         f"({batch}), got {values.size}")
+    return np.broadcast_to(values, (batch,))
+
+
 def past_lengths(lengths, size: int) -> np.ndarray:
     """Discard keys past each batch's actual length: (B, 1, 1, size)."""
     ends = np.asarray(lengths, np.int64).reshape(-1, 1, 1, 1)

@@ -14,9 +14,9 @@ the reference's own offsets)::
 h and c are updated in place in the h_n and c_n outputs (the step's
 product has read h before the gate kernel writes it); each direction
 writes its half of the layer's output, which the next layer reads.
-float32 and float64 (float16 declines: the CPU kernel computes it in
-float32), the logistic as the reference's overflow-free 0.5 * (tanh(z /
-2) + 1).
+float32 and float64, float16 cast to float32 first and the results
+back (Cast's kernel), as the reference computes it; the logistic as the
+reference's overflow-free 0.5 * (tanh(z / 2) + 1).
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from . import device
 from .device import cuda, dmath
 from .fill import filled
 from .gemm import product
-from .index import probe, view_geometry
+from .index import cast, probe, view_geometry
 from .layout import flat
 
 DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
@@ -106,8 +106,13 @@ def _direction(layer_input, w_ih, w_hh, bias, h, c, y, column, reverse):
 def lstm(x, hx, cx, w, input_size, hidden_size, num_layers=1, has_bias=True,
          bidirectional=False, dropout=0.0, proj_size=0):
     """LSTM's (y, h_n, c_n, reserve, state) on the device; None (the CPU
-    kernel then runs, or raises the reference's error) for float16,
-    projections, operands of other dtypes or shapes that do not fit."""
+    kernel then runs, or raises the reference's error) for projections,
+    operands of other dtypes or shapes that do not fit."""
+    if x.dtype == np.float16 and all(a.dtype == x.dtype for a in (hx, cx, w)):
+        result = lstm(*(cast(a, np.float32) for a in (x, hx, cx, w)), input_size,
+                      hidden_size, num_layers, has_bias, bidirectional, dropout,
+                      proj_size)
+        return None if result is None else tuple(cast(a, x.dtype) for a in result)
     directions = 2 if bidirectional else 1
     states = (num_layers * directions, x.shape[1] if x.ndim == 3 else 0, hidden_size)
     if x.dtype not in DTYPES or proj_size or x.ndim != 3 or x.shape[2] != input_size \

@@ -28,10 +28,12 @@ refuses declines here, and the reference raises its error). PagedAttention
 reads its block-paged cache through a row table (token t's key j is cache
 row block_tables[t, j // block_size] * block_size + j % block_size), made
 on the device; an out-of-range block id or context length sets a flag,
-read back, and the kernel declines.
+read back, and the kernel declines. FlashAttentionScore's TND layout
+(sequences packed end to end) runs one launch per sequence, each a
+(1, N, S, D) view of its rows.
 
 What is declined (the CPU kernel runs, or raises the reference's error):
-operands of different dtypes, dropout, TND's packed sequences,
+operands of different dtypes, dropout,
 quantisation inputs, sparse modes outside 0-4.
 """
 from __future__ import annotations
@@ -48,7 +50,7 @@ from refinfer.ops._ref.attention import (UNBOUNDED, from_bnsd, kv_heads, per_bat
 from . import device
 from .device import cuda, dmath
 from .fill import filled
-from .index import cast, concat, probe, view_geometry
+from .index import cast, concat, probe, transpose, view_geometry
 from .layout import broadcast_strides, flat
 
 DTYPES = tuple(map(np.dtype, (np.float16, np.float32, np.float64)))
@@ -323,10 +325,13 @@ def flash_attention_score(query, key, value, real_shift=None, drop_mask=None,
                           next_tokens=UNBOUNDED, inner_precise=0, input_layout="BSH",
                           sparse_mode=0):
     """FlashAttentionScore's (softmax_max, softmax_sum, softmax_out,
-    attention_out); TND, dropout and the padding and prefix inputs decline."""
-    if any(x is not None for x in (drop_mask, padding_mask, prefix)) \
-            or keep_prob != 1 or input_layout == "TND":
+    attention_out); dropout and the padding and prefix inputs decline."""
+    if any(x is not None for x in (drop_mask, padding_mask, prefix)) or keep_prob != 1:
         return None
+    if input_layout == "TND":
+        return _packed(query, key, value, real_shift, attn_mask, actual_seq_qlen,
+                       actual_seq_kvlen, scale_value, pre_tokens, next_tokens,
+                       sparse_mode)
     operands = _layout_heads(query, key, value, input_layout, head_num, 0)
     if operands is None:
         return None
@@ -341,6 +346,47 @@ def flash_attention_score(query, key, value, real_shift=None, drop_mask=None,
     shape = operands[0].dims[:3] + (STAT_COPIES,)
     return (row_max.reshape(shape), row_sum.reshape(shape),
             filled(1, np.zeros((), query.dtype)), out)
+
+
+def _sequence(x, start: int, end: int) -> Heads | None:
+    """Rows start:end of a packed (T, N, D) tensor as (1, N, end - start, D)."""
+    return viewed_heads(x[start:end], lambda view: view.transpose(1, 0, 2)[None])
+
+
+def _packed(query, key, value, real_shift, attn_mask, q_ends, kv_ends, scale,
+            pre_tokens, next_tokens, sparse_mode):
+    """FlashAttentionScore's TND layout: each packed sequence attends on
+    its own (a launch per sequence), its statistics put back as (T, N, 8);
+    None where the reference refuses (or meets an empty key sequence)."""
+    if q_ends is None or kv_ends is None or not q_ends or len(q_ends) != len(kv_ends) \
+            or any(x.ndim != 3 for x in (query, key, value)) \
+            or q_ends[-1] != query.shape[0] or kv_ends[-1] != key.shape[0] \
+            or real_shift is not None or attn_mask is not None and sparse_mode < 2:
+        return None
+    spans = [list(zip((0, *ends[:-1]), ends)) for ends in (q_ends, kv_ends)]
+    if any(a > b for (a, b) in spans[0]) or any(a >= b for (a, b) in spans[1]):
+        return None
+    heads = query.shape[1]
+    out = device.empty((query.shape[0], heads, value.shape[2]),
+                       compute_dtype(query.dtype))
+    stats = [device.empty((query.shape[0], heads, STAT_COPIES), np.float32)
+             for _ in range(2)]
+    for (q0, q1), (k0, k1) in zip(*spans):
+        sparse = _sparse(sparse_mode, None, pre_tokens, next_tokens,
+                         (k1 - k0) - (q1 - q0))
+        if sparse is None:
+            return None
+        if q1 == q0:
+            continue
+        parts = attend(_sequence(query, q0, q1), _sequence(key, k0, k1),
+                       _sequence(value, k0, k1), _sequence(out, q0, q1), scale,
+                       band=sparse[1], shift=sparse[2], statistics=STAT_COPIES)
+        if parts is None:
+            return None
+        for whole, part in zip(stats, parts):       # (N, S, 8) -> (S, N, 8)
+            whole[q0:q1].copy_to_device(
+                transpose(part.reshape(heads, q1 - q0, STAT_COPIES), (1, 0, 2)))
+    return (*stats, filled(1, np.zeros((), query.dtype)), _rounded(out, query.dtype))
 
 
 def prompt_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=None,

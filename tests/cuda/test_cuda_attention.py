@@ -145,3 +145,25 @@ def test_special_scores_follow_the_reference():
     shift[0, 1, 1, 2] = np.inf
     shift[0, 1, 2, 3] = np.nan
     check("FlashAttentionScore", q, k, v, shift, head_num=2, input_layout="BNSD")
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=ids)
+@pytest.mark.parametrize("mode", [2, 3, 4])
+def test_flash_attention_score_packed_sequences(dtype, mode):
+    """TND: sequences of 2, 0 and 3 query rows against 3, 1 and 4 keys,
+    each on its own; statistics (T, N, 8)."""
+    query, key, value = (values((t, n, 4), dtype) for t, n in ((5, 2), (8, 1), (8, 1)))
+    check("FlashAttentionScore", query, key, value, actual_seq_qlen=[2, 2, 5],
+          actual_seq_kvlen=[3, 4, 8], head_num=2, scale_value=0.5, pre_tokens=1,
+          next_tokens=0, input_layout="TND", sparse_mode=mode)
+
+
+def test_packed_sequences_the_reference_refuses_decline():
+    query, key = values((5, 2, 4), np.float32), values((8, 1, 4), np.float32)
+    assert run("FlashAttentionScore", query, key, key, actual_seq_qlen=[2, 4],
+               actual_seq_kvlen=[3, 8], head_num=2, input_layout="TND",
+               sparse_mode=2) is None                  # ends at 4 of 5 rows
+    with pytest.raises(ValueError, match="FlashAttentionScore: TND query"):
+        registry.get_op("FlashAttentionScore").reference(
+            query, key, key, actual_seq_qlen=[2, 4], actual_seq_kvlen=[3, 8],
+            head_num=2, input_layout="TND", sparse_mode=2)

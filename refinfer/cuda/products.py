@@ -7,15 +7,17 @@
   product's kernel), or, split_item 3, one product per group of x's rows
   (group_list, E small integers, is read back: the groups' bounds are
   launch sizes);
-- Einsum: NumPy's einsum as one product where it is one: one operand
-  whose output permutes its letters (a transpose), or two whose letters
-  split into batch (both operands and the output), contracted (both, not
-  the output) and free ones (one operand and the output): each operand
-  transposed to (batch, free, contracted), one batched product, its
-  result transposed to the output's order. What is not one product
-  declines with its reason in :func:`einsum_plan` (three or more
-  operands, "...", a letter repeated in one operand (a diagonal), a
-  letter summed in one operand alone): the CPU kernel runs it.
+- Einsum: NumPy's einsum as one product where it is one: the letters of
+  an operand summed nowhere else (in no other operand, not in the
+  output) summed first (reduce.py's sum; float32 and wider: float16
+  would be rounded twice), then one operand's letters permuted (a
+  transpose), or two operands' split into batch (both operands and the
+  output), contracted (both, not the output) and free ones (one operand
+  and the output): each operand transposed to (batch, free, contracted),
+  one batched product, its result transposed to the output's order. What
+  is not declines with its reason in :func:`einsum_plan` (three or more
+  operands, "...", a letter repeated in one operand (a diagonal)): the
+  CPU kernel runs it.
 
 Floats (float16: the product accumulates in float32 and is rounded once,
 as the references' matmul; what is added to it is added in float32 and
@@ -37,6 +39,7 @@ from .fill import filled
 from .gemm import product
 from .index import transpose
 from .layout import broadcast_strides, flat, offset
+from .reduce import SUM, reduce
 
 FLOATS = tuple(map(np.dtype, (np.float16, np.float32, np.float64)))
 
@@ -154,12 +157,12 @@ def grouped_matmul(x, weight, bias=None, scale=None, offset=None, antiquant_scal
 
 
 def einsum_plan(equation: str, ranks: tuple) -> tuple | None:
-    """(operand letters, output letters) of an einsum that is one
-    transpose (one operand) or one batched product (two); None for what
-    is not: three or more operands, "..." broadcasting, a letter twice in
-    one operand or in the output, a letter of the output in no operand,
-    a letter summed in one operand alone (a reduction before the
-    product), an operand whose rank is not its letter count."""
+    """(operand letters, output letters) of an einsum that is sums over
+    single axes and then one transpose (one operand) or one batched
+    product (two); None for what is not: three or more operands, "..."
+    broadcasting, a letter twice in one operand or in the output, a
+    letter of the output in no operand, an operand whose rank is not its
+    letter count."""
     if not isinstance(equation, str) or "." in equation:
         return None
     spec = equation.replace(" ", "")
@@ -172,10 +175,23 @@ def einsum_plan(equation: str, ranks: tuple) -> tuple | None:
             or any(len(set(o)) != len(o) or len(o) != r
                    for o, r in zip(operands, ranks)) \
             or len(set(output)) != len(output) or not set(output) <= set(letters) \
-            or any(letters.count(c) == 1 and c not in output for c in letters) \
             or not (letters + output).isalpha():
         return None
     return operands, output
+
+
+def _summed_alone(x, k: int, operands: list, output: str):
+    """(x, its letters) of operand k with the axes of the letters in no
+    other operand and not in the output summed (reduce.py), or as they
+    are; None where the sum declines or would round float16 before the
+    rest of the einsum."""
+    letters = operands[k]
+    others = "".join(o for i, o in enumerate(operands) if i != k) + output
+    alone = [a for a, c in enumerate(letters) if c not in others]
+    if not alone:
+        return x, letters
+    total = None if x.dtype == np.float16 else reduce(x, alone, False, SUM)
+    return None if total is None else (total, "".join(c for c in letters if c in others))
 
 
 def _permuted(x, letters: str, order: str):
@@ -187,17 +203,21 @@ def _permuted(x, letters: str, order: str):
 
 
 def einsum(inputs, equation):
-    """Einsum of one or two operands of one dtype as a transpose or one
-    batched product (see :func:`einsum_plan`); None for the rest."""
-    tensors = _listed(inputs)
-    plan = None if tensors is None else einsum_plan(equation,
-                                                    tuple(t.ndim for t in tensors))
-    if plan is None or any(t.dtype != tensors[0].dtype for t in tensors):
+    """Einsum of one or two operands of one dtype as sums, then a
+    transpose or one batched product (see :func:`einsum_plan`); None for
+    the rest."""
+    given = _listed(inputs)
+    plan = None if given is None else einsum_plan(equation, tuple(t.ndim for t in given))
+    if plan is None or any(t.dtype != given[0].dtype for t in given):
         return None
-    (first, *other), output = plan
+    operands, output = plan
+    summed = [_summed_alone(t, k, operands, output) for k, t in enumerate(given)]
+    if any(s is None for s in summed):
+        return None
+    tensors, (first, *other) = [t for t, _ in summed], [letters for _, letters in summed]
     if not other:       # (a new array, also where the order is the same)
         y = _permuted(tensors[0], first, output)
-        return device.copy(y) if y is tensors[0] else y
+        return device.copy(y) if y is given[0] else y
     second = other[0]
     sizes = {}
     for letters, tensor in ((first, tensors[0]), (second, tensors[1])):

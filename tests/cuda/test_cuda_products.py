@@ -77,6 +77,10 @@ def test_grouped_matmul_declines():
     ("i,i->", [(5,), (5,)]),                        # dot
     ("abc->cab", [(2, 3, 4)]),
     ("ab->ab", [(2, 3)]),
+    ("ij,ij->ij", [(2, 3), (2, 3)]),                # the same letters twice
+    ("ij->i", [(3, 4)]),                            # sums first
+    ("i->", [(5,)]),
+    ("bij,jk->k", [(2, 3, 4), (4, 2)]),
 ])
 def test_einsum(dtype, equation, shapes):
     check("Einsum", tuple(values(s, dtype) for s in shapes), equation)
@@ -84,7 +88,6 @@ def test_einsum(dtype, equation, shapes):
 
 @pytest.mark.parametrize("equation, shapes", [
     ("ii->i", [(3, 3)]),                    # a diagonal
-    ("ij->i", [(3, 4)]),                    # a sum in one operand
     ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)]),
     ("...ij,...jk->...ik", [(2, 3, 4), (2, 4, 5)]),
     ("ij,jk->ik", [(3, 4), (1, 5)]),        # j: 4 and 1 (NumPy broadcasts)
@@ -92,3 +95,10 @@ def test_einsum(dtype, equation, shapes):
 def test_einsum_declines_what_is_not_one_product(equation, shapes):
     tensors = tuple(values(s, np.float32) for s in shapes)
     assert run("Einsum", tensors, equation) is None
+
+
+def test_einsum_float16_sums_decline():
+    """(a float16 sum before the product would be rounded twice)"""
+    assert run("Einsum", (values((3, 4), np.float16),), "ij->i") is None
+    check("Einsum", (values((3, 4), np.float16), values((4, 2), np.float16)),
+          "ij,jk->ik")

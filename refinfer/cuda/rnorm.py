@@ -1,7 +1,8 @@
 """The ``cuda`` kernels of the norms no other runner has (RmsNorm and
 AddRmsNorm of LLMs, InstanceNormV2, LRN) and of the rotary position
-embedding: the norms are row kernels, one thread per normalised row (a
-grid-stride loop over rows), LRN and the embedding one thread per element;
+embeddings (RotaryPositionEmbedding, ApplyRotaryPosEmb: one kernel): the
+norms are row kernels, one thread per normalised row (a grid-stride loop
+over rows), LRN and the embeddings one thread per element;
 float32 and float64 (float16 is declined: the CPU kernel computes it in
 float32). Importing this module declares them."""
 from __future__ import annotations
@@ -14,6 +15,7 @@ from refinfer import registry
 
 from . import device
 from .device import cuda, dmath
+from .index import cast
 
 DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -83,16 +85,17 @@ def _rotate(x, cos, sin, interleaved, out):
         c, d = rest // n3, rest % n3
         if interleaved:
             partner = d + 1 if d % 2 == 0 else d - 1
-            sign = -1 if d % 2 == 0 else 1
+            negated = d % 2 == 0
         else:
             partner = d + half if d < half else d - half
-            sign = -1 if d < half else 1
+            negated = d < half
+        # (a negation, not a product with -1: an int literal makes it float64)
+        rotated = -x[a, b, c, partner] if negated else x[a, b, c, partner]
         cos_value = cos[_along(a, cos.shape[0]), _along(b, cos.shape[1]),
                         _along(c, cos.shape[2]), _along(d, cos.shape[3])]
         sin_value = sin[_along(a, sin.shape[0]), _along(b, sin.shape[1]),
                         _along(c, sin.shape[2]), _along(d, sin.shape[3])]
-        out[a, b, c, d] = (x[a, b, c, d] * cos_value
-                           + sign * x[a, b, c, partner] * sin_value)
+        out[a, b, c, d] = x[a, b, c, d] * cos_value + rotated * sin_value
 
 
 def _broadcasts_to(shape, target) -> bool:
@@ -123,6 +126,43 @@ def rotary_position_embedding(x, cos, sin, mode=0):
         device.launch(_rotate, out.size, x, _as_4d(cos), _as_4d(sin),
                       int(mode) == 1, out)
     return out
+
+
+def _embed_heads(x, cos, sin, interleaved: bool):
+    """ApplyRotaryPosEmb's rotation of x (T, N * D) or (B, S, N * D) with
+    cos and sin (T, D) of x's dtype, by :func:`_rotate` over x as (1, T,
+    N, D); None where the shapes or dtypes do not fit."""
+    dim = cos.shape[1] if cos.ndim == 2 else 0
+    tokens = x.size // x.shape[x.ndim - 1] if x.ndim and x.shape[x.ndim - 1] else 0
+    if x.dtype not in DTYPES or x.ndim not in (2, 3) or not dim or dim % 2 \
+            or x.shape[x.ndim - 1] % dim or tuple(cos.shape) != (tokens, dim) \
+            or tuple(sin.shape) != (tokens, dim) \
+            or not cos.dtype == sin.dtype == x.dtype:
+        return None
+    out = device.empty(x.shape, x.dtype)
+    if out.size:
+        heads = (1, tokens, x.size // tokens // dim, dim)
+        device.launch(_rotate, out.size, x.reshape(heads),
+                      *(t.reshape(1, tokens, 1, dim) for t in (cos, sin)), interleaved,
+                      out.reshape(heads))
+    return out
+
+
+def apply_rotary_pos_emb(query, key, cos, sin, position_ids, cos_format=0):
+    """ApplyRotaryPosEmb's (query_embed, key_embed): cos_format 2 (rotate
+    half) and 3 (interleaved) on the device, float16 cast to float32 and
+    the results back (Cast's kernel), as the reference computes them; None
+    for the other formats (the reference's error) or shapes that do not
+    fit."""
+    tensors = (query, key, cos, sin)
+    half = all(t.dtype == np.float16 for t in tensors)
+    if cos_format not in (2, 3):
+        return None
+    query, key, cos, sin = (cast(t, np.float32) for t in tensors) if half else tensors
+    embedded = tuple(_embed_heads(x, cos, sin, cos_format == 3) for x in (query, key))
+    if any(e is None for e in embedded):
+        return None
+    return tuple(cast(e, np.float16) for e in embedded) if half else embedded
 
 
 @device.jit
@@ -207,6 +247,7 @@ def lrn(x, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5,
 
 KERNELS = {"RmsNorm": rms_norm, "AddRmsNorm": add_rms_norm,
            "RotaryPositionEmbedding": rotary_position_embedding,
+           "ApplyRotaryPosEmb": apply_rotary_pos_emb,
            "InstanceNormV2": instance_norm_v2, "LRN": lrn}
 registry.declare_kernels("cuda", KERNELS)
 

@@ -4,8 +4,8 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
-from ._ref.attention import (QUANTISED, UNBOUNDED, attend, from_bnsd, sparse_discard,
-                             to_bnsd)
+from ._ref.attention import (QUANTISED, UNBOUNDED, attend, from_bnsd, kv_heads,
+                             sparse_discard, to_bnsd)
 from ._ref.common import FLOATS, none_of, optional
 
 OP = "FlashAttentionScore"
@@ -59,7 +59,7 @@ def flash_attention_score(query, key, value, real_shift=None, drop_mask=None,
                        actual_seq_kvlen, scale_value, pre_tokens, next_tokens,
                        sparse_mode)
     q = to_bnsd(query, input_layout, head_num, OP, "query")
-    k, v = (to_bnsd(x, input_layout, _kv_heads(x, input_layout, q), OP, name)
+    k, v = (to_bnsd(x, input_layout, kv_heads(x, input_layout, q.shape[-1]), OP, name)
             for x, name in ((key, "key"), (value, "value")))
     discard = sparse_discard(OP, sparse_mode, attn_mask, q.shape[2], k.shape[2],
                              pre_tokens, next_tokens)
@@ -67,13 +67,6 @@ def flash_attention_score(query, key, value, real_shift=None, drop_mask=None,
                                    bias_first=True, op=OP)
     return (*_statistics(row_max, row_sum), np.zeros(1, query.dtype),
             from_bnsd(out, input_layout).astype(query.dtype))
-
-
-def _kv_heads(x, layout, q):
-    """N2: from the key's shape (BSH, SBH: H2 / D with the query's D)."""
-    if layout in ("BSH", "SBH"):
-        return x.shape[-1] // q.shape[-1] if x.ndim == 3 else 0
-    return x.shape[1 if layout == "BNSD" else 2] if x.ndim == 4 else 0
 
 
 def _statistics(row_max, row_sum):

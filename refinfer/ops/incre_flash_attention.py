@@ -4,7 +4,8 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
-from ._ref.attention import QUANTISED, attend, from_bnsd, past_lengths, to_bnsd
+from ._ref.attention import (QUANTISED, attend, from_bnsd, past_lengths, per_batch,
+                             to_bnsd)
 from ._ref.common import FLOATS, none_of, optional
 
 OP = "IncreFlashAttention"
@@ -51,8 +52,8 @@ def incre_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=
     if attn_mask is not None:
         discard = attn_mask.astype(bool).reshape(attn_mask.shape[0], 1, 1, -1)
     if actual_seq_lengths is not None:
-        kv_past = past_lengths(np.broadcast_to(actual_seq_lengths, (q.shape[0],)),
-                               k.shape[2])
+        kv_past = past_lengths(per_batch(OP, "actual_seq_lengths", actual_seq_lengths,
+                                         q.shape[0]), k.shape[2])
         discard = kv_past if discard is None else discard | kv_past
     out, _, _ = attend(q, k, v, scale_value, discard, pse_shift, op=OP)
     return from_bnsd(out, input_layout).astype(query.dtype)

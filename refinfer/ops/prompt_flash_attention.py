@@ -5,7 +5,7 @@ from refinfer import args
 from refinfer.registry import register
 
 from ._ref.attention import (QUANTISED, UNBOUNDED, attend, from_bnsd,
-                             past_lengths, sparse_discard, to_bnsd)
+                             past_lengths, per_batch, sparse_discard, to_bnsd)
 from ._ref.common import FLOATS, none_of, optional
 
 OP = "PromptFlashAttention"
@@ -52,8 +52,8 @@ def prompt_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths
     k, v = (to_bnsd(x, input_layout, num_key_value_heads or num_heads, OP, name)
             for x, name in ((key, "key"), (value, "value")))
     batch, s1, s2 = q.shape[0], q.shape[2], k.shape[2]
-    q_len = np.broadcast_to(actual_seq_lengths or s1, (batch,))
-    kv_len = np.broadcast_to(actual_seq_lengths_kv or s2, (batch,))
+    q_len = per_batch(OP, "actual_seq_lengths", actual_seq_lengths or s1, batch)
+    kv_len = per_batch(OP, "actual_seq_lengths_kv", actual_seq_lengths_kv or s2, batch)
     discard = sparse_discard(OP, sparse_mode, attn_mask, s1, s2, pre_tokens,
                              next_tokens, offset=kv_len - q_len)
     if actual_seq_lengths_kv is not None:

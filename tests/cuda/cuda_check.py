@@ -45,9 +45,10 @@ def on_device(value):
 
 
 def to_host(result):
-    """A kernel's result (a device array or a tuple/list of them) on the host."""
+    """A kernel's result (a device array or a tuple/list of them, None
+    where the reference's tuple holds None) on the host."""
     if isinstance(result, (tuple, list)):
-        return type(result)(to_host(r) for r in result)
+        return type(result)(None if r is None else to_host(r) for r in result)
     assert device.is_device_array(result), f"not a device array: {type(result)}"
     return result.copy_to_host()
 

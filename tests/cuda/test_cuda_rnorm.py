@@ -1,7 +1,8 @@
 """The cuda kernels of refinfer/cuda/rnorm.py (RmsNorm, AddRmsNorm,
-RotaryPositionEmbedding, InstanceNormV2, LRN) equal their NumPy references in float32 and
-float64 on small shapes; what they decline (float16, shapes the reference
-refuses) runs the reference, error included."""
+RotaryPositionEmbedding, ApplyRotaryPosEmb, InstanceNormV2, LRN) equal
+their NumPy references in float32 and float64 on small shapes; what they
+decline (float16, shapes the reference refuses) runs the reference, error
+included."""
 import numpy as np
 import pytest
 from test_cuda_elementwise import check, on_device
@@ -19,7 +20,7 @@ def _normal(shape, dtype):
 
 def test_every_kernel_is_tested():
     assert set(rnorm.KERNELS) == {"RmsNorm", "AddRmsNorm", "RotaryPositionEmbedding",
-                                  "InstanceNormV2", "LRN"}
+                                  "ApplyRotaryPosEmb", "InstanceNormV2", "LRN"}
 
 
 @pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: np.dtype(d).name)
@@ -49,6 +50,30 @@ def test_rotary_position_embedding(dtype, mode):
     for table in [(2, 3, 2, 6), (1, 1, 2, 6), (2, 6), (6,)]:
         check("RotaryPositionEmbedding", x, _normal(table, dtype),
               _normal(table, dtype), mode)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("cos_format", [2, 3])
+def test_apply_rotary_pos_emb(dtype, cos_format):
+    """query (T, 2 heads * D) and key (B, S, 1 head * D), T = B * S = 6."""
+    query, key = _normal((6, 2 * 4), dtype), _normal((2, 3, 4), dtype)
+    cos, sin = _normal((6, 4), dtype), _normal((6, 4), dtype)
+    check("ApplyRotaryPosEmb", query, key, cos, sin, np.arange(6), cos_format)
+
+
+def test_apply_rotary_pos_emb_float16_computes_in_float32():
+    query, key = _normal((6, 2 * 4), np.float16), _normal((6, 4), np.float16)
+    cos, sin = _normal((6, 4), np.float16), _normal((6, 4), np.float16)
+    check("ApplyRotaryPosEmb", query, key, cos, sin, np.arange(6), 2)
+
+
+def test_apply_rotary_pos_emb_refusals():
+    query, cos = _normal((6, 8), np.float32), _normal((6, 4), np.float32)
+    check("ApplyRotaryPosEmb", query, query, cos, cos, np.arange(6), 0)   # a table
+    check("ApplyRotaryPosEmb", query, query, cos[:5].copy(), cos[:5].copy(),
+          np.arange(6), 2)                                            # 5 rows of 6
+    assert rnorm.apply_rotary_pos_emb(*on_device((query, query, cos, cos)), None,
+                                      0) is None
 
 
 def test_rotary_position_embedding_refusals():

@@ -264,6 +264,9 @@ def test_prompt_flash_attention_lengths_and_causal_default(call, rng):
                        r"supported by refinfer"):
         call("PromptFlashAttention", q, k, v, None, None, None, None, None, None, None,
              np.ones(1, np.float32), input_layout="BNSD")
+    with pytest.raises(ValueError, match=r"PromptFlashAttention: actual_seq_lengths "
+                       r"must hold one length or one per batch entry \(2\), got 3"):
+        call("PromptFlashAttention", q, k, v, mask, (4, 2, 1), input_layout="BNSD")
 
 
 def test_incre_flash_attention_joins_per_batch_caches(call, rng):
@@ -283,6 +286,10 @@ def test_incre_flash_attention_joins_per_batch_caches(call, rng):
                        r"supported"):
         call("IncreFlashAttention", q, ks, vs, None, None, None, None, None, None,
              None, None, None, None, np.zeros((2, 1), np.int32))
+    with pytest.raises(ValueError, match=r"IncreFlashAttention: actual_seq_lengths "
+                       r"must hold one length or one per batch entry \(2\), got 3"):
+        call("IncreFlashAttention", q, ks, vs, None, (5, 2, 1), num_heads=2,
+             num_key_value_heads=1)
 
 
 def test_paged_attention_reads_its_blocks(call, rng):

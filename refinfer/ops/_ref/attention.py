@@ -47,6 +47,14 @@ def to_bnsd(x: np.ndarray, layout: str, heads: int, op: str, name: str) -> np.nd
                      f"(expected one of BSH, SBH, BNSD, BSND)")
 
 
+def kv_heads(x: np.ndarray, layout: str, depth: int) -> int:
+    """N2 of a key or value in ``layout``: from its shape (BSH, SBH: H2 / D
+    with the query's D = ``depth``); 0 where its rank does not fit."""
+    if layout in _HIDDEN:
+        return x.shape[-1] // depth if x.ndim == 3 and depth else 0
+    return x.shape[1 if layout == "BNSD" else 2] if x.ndim == 4 else 0
+
+
 def from_bnsd(out: np.ndarray, layout: str) -> np.ndarray:
     """(B, N, S, D) back in ``layout`` (the inverse of :func:`to_bnsd`)."""
     if layout in _HIDDEN:
@@ -156,6 +164,16 @@ def sparse_discard(op: str, mode: int, attn_mask, s1: int, s2: int,
         return band(s1, s2, pre_tokens, next_tokens, offset)
     modes = ", ".join(f"{k} {v}" for k, v in SPARSE_MODES.items())
     raise ValueError(f"{op}: sparse_mode must be one of {modes}, got {mode}")
+
+
+def per_batch(op: str, name: str, lengths, batch: int) -> np.ndarray:
+    """``lengths`` (one for every batch entry, or one each) as (batch,);
+    a ValueError naming the argument where their count is neither."""
+    values = np.asarray(lengths, np.int64).reshape(-1)
+    if values.size not in (1, batch):
+        raise ValueError(f"{op}: {name} must hold one length or one per batch entry "
+                         f"({batch}), got {values.size}")
+    return np.broadcast_to(values, (batch,))
 
 
 def past_lengths(lengths, size: int) -> np.ndarray:

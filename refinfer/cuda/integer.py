@@ -277,9 +277,10 @@ def masked_fill(input_x, mask, value):
 
 
 def add_n(inputs):
-    """AddN: the tensors added left to right in their dtype (integers wrap,
-    bool is logical or). Tensors of several shapes or dtypes, float16,
-    complex and uint64 decline (the CPU kernel adds or raises)."""
+    """AddN and SequenceAddN (its sequence form): the tensors added left to
+    right in their dtype (integers wrap, bool is logical or). Tensors of
+    several shapes or dtypes, float16, complex and uint64 decline (the CPU
+    kernel adds or raises)."""
     tensors = list(inputs)
     if not tensors or not all(device.is_device_array(t) for t in tensors):
         return None
@@ -331,7 +332,7 @@ BINARY = {"BitwiseAnd": AND, "BitwiseAndScalar": AND, "BitwiseAndTensor": AND,
 KERNELS = {name: binary_kernel(name, op) for name, op in BINARY.items()}
 KERNELS.update({"Invert": invert, "DivMod": div_mod, "IsClose": is_close,
                 "MaskedFill": masked_fill, "Ger": ger, "AddN": add_n,
-                "PopulationCount": population_count})
+                "SequenceAddN": add_n, "PopulationCount": population_count})
 registry.declare_kernels("cuda", KERNELS)
 
 # (name, kernel, argument types) for tools/check_ptx.py.

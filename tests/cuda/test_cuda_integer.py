@@ -144,6 +144,8 @@ def test_add_n(dtype):
         tensors = tuple(np.asarray(rng.standard_normal((2, 3)), dtype) for _ in range(3))
     cuda_check.check("AddN", tensors)
     cuda_check.check("AddN", tensors[:1])               # one tensor: a copy
+    if dtype != np.bool_:                               # SequenceAddN takes numbers
+        cuda_check.check("SequenceAddN", list(tensors))
     assert cuda_check.run("AddN", (tensors[0], tensors[1][:1])) is None   # two shapes
     assert cuda_check.run("AddN", (np.ones(2, np.float16),) * 2) is None
 

@@ -5,6 +5,7 @@ from refinfer.registry import register
 
 from ._ref.common import ALL
 from ._ref.fft import optional_ints
+from ._ref.reduce import reduce_axes
 
 DIM = {"dim": optional_ints}
 
@@ -16,7 +17,7 @@ def fft_shift(input, dim=None):
     y = roll(input, n // 2) along each axis of dim (None: every axis), so
     [0, 1, 2, 3, 4] -> [3, 4, 0, 1, 2]. Arguments: input; dim=None. All dtypes.
     """
-    return np.fft.fftshift(input, dim)
+    return np.fft.fftshift(input, _checked(dim, input))
 
 
 @register("IFFTShift", family="fft", dtypes=ALL, convert=DIM, no_kernel="copy")
@@ -26,4 +27,12 @@ def ifft_shift(input, dim=None):
     [3, 4, 0, 1, 2] -> [0, 1, 2, 3, 4] (odd n: not FFTShift again). Arguments:
     input; dim=None (every axis). All dtypes.
     """
-    return np.fft.ifftshift(input, dim)
+    return np.fft.ifftshift(input, _checked(dim, input))
+
+
+def _checked(dim, input):
+    """dim as given, each axis in range and named once (a clear error
+    where NumPy's would be an IndexError)."""
+    if dim:
+        reduce_axes(dim, input.ndim)
+    return dim

@@ -4,6 +4,7 @@ import numpy as np
 from refinfer.registry import register
 
 from ._ref.common import ALL
+from ._ref.sequence import require_sequence
 
 
 _INDEXING = {0: "ij", 1: "xy", "ij": "ij", "xy": "xy"}
@@ -28,4 +29,5 @@ def meshgrid(inputs, indexing="xy"):
     the first two output axes swapped; code 1) or "ij" (matrix; code 0).
     As np.meshgrid.
     """
+    require_sequence(inputs, "Meshgrid")
     return tuple(np.meshgrid(*inputs, indexing=indexing))  # C-contiguous copies

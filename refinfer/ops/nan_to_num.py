@@ -4,7 +4,7 @@ import numpy as np
 from refinfer.registry import register
 
 from ._kernels.elementwise import NAN_TO_NUM
-from ._ref.common import FLOATS, as_result
+from ._ref.common import FLOATS, as_result, number
 
 
 @register("NanToNum", family="elementwise", dtypes=FLOATS, recipe=NAN_TO_NUM)
@@ -18,7 +18,7 @@ def nan_to_num(input, nan=None, posinf=None, neginf=None):
     if input.dtype.kind != "f":
         return input
     info = np.finfo(input.dtype)
-    y = np.nan_to_num(input, nan=0.0 if nan is None else nan,
-                      posinf=info.max if posinf is None else posinf,
-                      neginf=info.min if neginf is None else neginf)
+    y = np.nan_to_num(input, nan=0.0 if nan is None else number(nan),
+                      posinf=info.max if posinf is None else number(posinf),
+                      neginf=info.min if neginf is None else number(neginf))
     return as_result(y, input.dtype)

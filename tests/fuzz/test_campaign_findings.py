@@ -1,5 +1,5 @@
-"""Each failure signature of eight 20,000-case fuzz campaigns (``tools/fuzz.py
---cases 20000 --seed 1 --timeout 20``, then seeds 2 to 8, issue 17), rebuilt
+"""Each failure signature of nine 20,000-case fuzz campaigns (``tools/fuzz.py
+--cases 20000 --seed 1 --timeout 20``, then seeds 2 to 9, issue 17), rebuilt
 from its golden model and mutation steps (the case.json of its reproducer):
 refinfer now refuses every one of them with a clean error that says what is
 wrong."""
@@ -212,6 +212,28 @@ CASES = [
     ("raw:TypeError@refinfer/ops/_ref/search.py:one_axis",
      "golden/ops/irfft/model.mindir", "struct", [("dtype", 2886418117)], "reference", 3969231221,
      r"\(op RFFT\) failed: TypeError: expected one int, got \(\)"),
+    # seed 9's
+    ("raw:IndexError@refinfer/ops/fft_shift.py:fft_shift",
+     "golden/oppack_spectral/model.mindir", "struct", [("wire_confusion", 1100078260)], "numba", 2134363311,
+     r"\(op FFTShift\) failed: ValueError: axis 8 out of range for rank 3"),
+    ("raw:TypeError@refinfer/ops/_ref/common.py:_as_dtype",
+     "golden/ops/addcdiv/model.mindir", "struct", [("drop_repeated", 4082408915)], "numba", 2162033579,
+     r"\(op Addcdiv\) failed: TypeError: expected a number or a tensor, got dtype\('float32'\)"),
+    ("raw:TypeError@refinfer/ops/_ref/common.py:cast",
+     "golden/ops/hardtanh_mint/model.mindir", "struct", [("dtype", 1663951720)], "numba", 325620629,
+     r"\(op Hardtanh\) failed: TypeError: expected a number or a tensor, got \{\}"),
+    ("raw:TypeError@refinfer/ops/_ref/linalg.py:triangle",
+     "golden/ops/matrix_triangular_solve/model.mindir", "struct", [("drop_repeated", 2286309501)], "numba", 788191583,
+     r"\(op MatrixTriangularSolve\) failed: ValueError: expected matrices \(rank >= 2\), got shape \[\]"),
+    ("raw:TypeError@refinfer/ops/meshgrid.py:meshgrid",
+     "golden/ops/meshgrid_ij/model.mindir", "struct", [("drop_field", 1797307386)], "reference", 1785191658,
+     r"\(op Meshgrid\) failed: TypeError: Meshgrid: expected a tuple or a list, got 0"),
+    ("raw:TypeError@refinfer/ops/nan_to_num.py:nan_to_num",
+     "golden/ops/nan_to_num_args/model.mindir", "struct", [("dtype", 1531093392)], "reference", 2373676737,
+     r"\(op NanToNum\) failed: TypeError: expected a number or a tensor, got \{\}"),
+    ("raw:TypingError@refinfer/ops/_kernels/conv.py:channels",
+     "golden/ops/conv3d_transpose_pad/model.mindir", "struct", [("drop_field", 3604800866)], "numba", 1683126451,
+     r"Conv3DTranspose: input_size must be \(N, C, D, H, W\), got \(1, 5, 8, 10\)"),
 ]
 
 

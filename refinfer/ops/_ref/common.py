@@ -37,7 +37,16 @@ def _as_dtype(value, dtype: np.dtype) -> np.ndarray:
     (MindSpore: ``uint8_tensor > -1`` compares against 255)."""
     if isinstance(value, np.ndarray):
         return value.astype(dtype, copy=False)
-    return np.asarray(value).astype(dtype)
+    return np.asarray(number(value)).astype(dtype)
+
+
+def number(value):
+    """``value`` if it is a number (Python or NumPy), else a TypeError
+    saying what it is (a corrupt graph passes dicts, dtypes, None)."""
+    if not isinstance(value, (bool, int, float, complex, np.generic)):
+        raise TypeError(f"expected a number or a tensor, got "
+                        f"{describe_value(value)}")
+    return value
 
 
 def _tensor_result_type(x: np.dtype, y: np.dtype) -> np.dtype:

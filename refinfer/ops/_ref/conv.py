@@ -198,6 +198,9 @@ def conv3d_transpose_layout(x, filter, in_channel, out_channel, pad_mode,
     kernel = filter.shape[2:]
     explicit = pad_list if pad_mode == "PAD" and pad_list is not None else pad
     if input_size is not None:
+        if len(input_size) != 5:
+            raise ValueError(f"Conv3DTranspose: input_size must be (N, C, D, H, W), "
+                             f"got {tuple(input_size)}")
         out_size = tuple(input_size[2:])
     else:
         out_size = _transposed_size(x.shape[2:], kernel, stride, dilation,

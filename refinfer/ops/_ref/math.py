@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 
-from .common import (as_float, as_result, cast, compute_dtype, float_to_int, promote,
-                     require_tensors)
+from .common import (as_float, as_result, cast, compute_dtype, float_to_int, number,
+                     promote, require_tensors)
 
 
 def unary_float(fn, x: np.ndarray) -> np.ndarray:
@@ -218,6 +218,7 @@ def clamp(x: np.ndarray, low, high) -> np.ndarray:
     y = x
     for bound, limit in ((low, np.maximum), (high, np.minimum)):
         if bound is not None:
+            bound = bound if isinstance(bound, np.ndarray) else number(bound)
             y = limit(y, cast(np.asarray(bound), x.dtype))
     return as_result(y, x.dtype)
 

@@ -486,47 +486,41 @@ class _GraphBuilder:
     def _topological(self, roots: list[Ref]) -> list[Node]:
         """Nodes the roots depend on, producers first (a depth-first
         post-order, first argument first). Iterative: graphs can be very
-        deep. The stack holds a node and an iterator over its arguments
-        per level, about 100 bytes: a chain is as deep as it is long (a
-        generator per level took 800)."""
-        order: list[Node] = []
-        # name -> False while on the path walked, True once ordered: one
-        # look-up answers both questions (a node is met once per reader)
-        done: dict[str, bool] = {}
+        deep. The stack holds a name and an iterator over the node's
+        arguments per level, about 100 bytes: a chain is as deep as it is
+        long (a generator per level took 800)."""
+        order, done, path = [], set(), set()
         for root in (r.key for r in roots if r.kind is RefKind.NODE):
             if root in done:
                 continue
-            done[root] = False
-            path = [self.nodes[root]]
-            pending = [_arguments(path[-1])]
-            while path:
+            path.add(root)
+            names, pending = [root], [self._arguments(root)]
+            while names:
                 for arg in pending[-1]:
                     producer = arg.ref.key
-                    if arg.ref.kind is not RefKind.NODE:
+                    if arg.ref.kind is not RefKind.NODE or producer in done:
                         continue
-                    state = done.get(producer)
-                    if state:
-                        continue
-                    if state is False:
+                    if producer in path:
                         raise self.symbols.error(
                             f"graph {self.raw.name!r} has a cycle through "
                             f"{producer!r}")
-                    done[producer] = False
-                    path.append(self.nodes[producer])
-                    pending.append(_arguments(path[-1]))
+                    path.add(producer)
+                    names.append(producer)
+                    pending.append(self._arguments(producer))
                     break
                 else:       # every producer done: the node is next
-                    node = path.pop()
+                    name = names.pop()
                     pending.pop()
-                    done[node.name] = True
-                    order.append(node)
+                    path.discard(name)
+                    done.add(name)
+                    order.append(self.nodes[name])
         return order
 
-
-def _arguments(node: Node) -> Iterator[Arg]:
-    """The node's arguments, its callee read as one more."""
-    return iter(node.args) if node.callee is None \
-        else chain(node.args, [Arg(node.callee)])
+    def _arguments(self, name: str) -> Iterator[Arg]:
+        """Node ``name``'s arguments, its callee read as one more."""
+        node = self.nodes[name]
+        return iter(node.args) if node.callee is None \
+            else chain(node.args, [Arg(node.callee)])
 
 
 def _same(one: Ref, other: Ref) -> bool:

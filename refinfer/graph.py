@@ -176,9 +176,39 @@ class _Symbols:
                 self.owner[name] = g.name
         self.builders: dict[str, _GraphBuilder] = {}
         self.missing: dict[str, list[str]] = {}
+        self.applications: dict[str, _Application] = {}    # by primitive id
 
     def error(self, message: str) -> GraphError:
         return GraphError(self.path, message)
+
+    def application(self, prim) -> "_Application":
+        """What applying ``prim`` takes, found at its first node: a long
+        graph applies one primitive many times (a million in a chain)."""
+        use = self.applications.get(prim.name)
+        if use is None:
+            use = self.applications[prim.name] = _Application.of(prim)
+        return use
+
+
+@dataclass(frozen=True, slots=True)
+class _Application:
+    """A primitive's op as the graph builder applies it."""
+    op_name: str
+    op: registry.OpDef | None       # None: no such op (reported missing)
+    keeps_monads: bool              # trailing monads are arguments (Partial)
+    # Each parameter's converter (or None), when every parameter is a
+    # plain positional one: a node with as many inputs binds input k to
+    # parameter k. None for an op with a variadic parameter.
+    converters: tuple[Callable | None, ...] | None
+
+    @classmethod
+    def of(cls, prim) -> "_Application":
+        op_name = prim.op_name
+        op = registry.get_op(op_name) if registry.has_op(op_name) else None
+        converters = None
+        if op is not None and not any(p.variadic for p in op.params):
+            converters = tuple(op.convert.get(p.name) for p in op.params)
+        return cls(op_name, op, op_name in GRAPH_ARGUMENT_OPS, converters)
 
 
 class _GraphBuilder:
@@ -198,9 +228,10 @@ class _GraphBuilder:
         self._outer_refs: dict[RefKind, set] | None = None     # see refs
 
     def plan_aliases(self) -> None:
-        for raw in self.raw.nodes:
-            self._plan_alias(raw)
-        for raw in self.raw.nodes:
+        # only the Loads and Depends can read an in-place write: the
+        # second walk, which needs every alias planned, looks at them alone
+        readers = [raw for raw in self.raw.nodes if self._plan_alias(raw)]
+        for raw in readers:
             self._read_after_in_place_write(raw)
 
     def bind_nodes(self) -> None:
@@ -237,14 +268,18 @@ class _GraphBuilder:
                      self.output, self.raw.output, sorted(free_vars[self.raw.name]))
 
     # -- names -------------------------------------------------------------
-    def _plan_alias(self, raw: RawNode) -> None:
+    def _plan_alias(self, raw: RawNode) -> bool:
+        """Record ``raw`` as an alias if it is one; whether it is a Load or
+        a Depend (an alias of its first input)."""
         prim = self.symbols.primitive_of(raw)
         if prim is None:
-            return
+            return False
         if prim.op_type in ALIAS_OPS and raw.inputs:
             self.aliases[raw.name] = Ref(RefKind.ALIAS, raw.inputs[0])
-        elif prim.op_type in TOKEN_OPS:
+            return True
+        if prim.op_type in TOKEN_OPS:
             self.aliases[raw.name] = Ref(RefKind.CONST, MONAD)
+        return False
 
     def _read_after_in_place_write(self, raw: RawNode) -> None:
         """``Load(x, U)``: if the state ``U`` was last updated by an op that
@@ -308,12 +343,8 @@ class _GraphBuilder:
 
     def resolve(self, name: str) -> Ref:
         """The source of the value called ``name`` in this graph."""
-        seen = set()
-        while name in self.aliases:
-            if name in seen:
-                raise self.symbols.error(f"alias cycle through {name!r}")
-            seen.add(name)
-            ref = self.aliases[name]
+        if name in self.aliases:
+            ref = self._unaliased(name)
             if ref.kind is not RefKind.ALIAS:
                 return ref
             name = ref.key
@@ -331,6 +362,20 @@ class _GraphBuilder:
             return self._outer(name)
         raise self.symbols.error(f"graph {self.raw.name!r} uses undefined "
                                  f"name {name!r} (is the file truncated?)")
+
+    def _unaliased(self, name: str) -> Ref:
+        """Where the alias chain from ``name`` ends: a ref, or an ``ALIAS``
+        ref to the first name that is no alias."""
+        seen = set()
+        while name in self.aliases:
+            if name in seen:
+                raise self.symbols.error(f"alias cycle through {name!r}")
+            seen.add(name)
+            ref = self.aliases[name]
+            if ref.kind is not RefKind.ALIAS:
+                return ref
+            name = ref.key
+        return Ref(RefKind.ALIAS, name)
 
     def _outer(self, name: str) -> Ref:
         """A value of another (enclosing) graph, read as a free variable."""
@@ -366,7 +411,7 @@ class _GraphBuilder:
             raise self.symbols.error(
                 f"node {raw.name!r} has op_type {raw.op_type!r}: MindIR 1.x "
                 "(legacy) node encoding is not supported")
-        args = [self.resolve(i) for i in raw.inputs]
+        args = [self._input_arg(i) for i in raw.inputs]
         prim = self.symbols.primitive_of(raw)
         if prim is not None:
             return self._apply(raw, prim, args)
@@ -378,8 +423,14 @@ class _GraphBuilder:
             raise self.symbols.error(f"node {raw.name!r} applies unknown "
                                      f"{target!r} (no such primitive, graph "
                                      "or node; is the file truncated?)")
-        return Node(raw.name, raw.scope, None,
-                    tuple(map(self.plain_arg, args)), callee, raw.abstract)
+        return Node(raw.name, raw.scope, None, tuple(args), callee, raw.abstract)
+
+    def _input_arg(self, name: str) -> Arg:
+        """``plain_arg(resolve(name))``: the shared argument when ``name``
+        is a node of this graph (most inputs are), without the detour."""
+        if name not in self.aliases and name in self.raw_nodes:
+            return self.plain_arg_of(name)
+        return self.plain_arg(self.resolve(name))
 
     def _element(self, raw: RawNode, writer: str, k: int) -> Node:
         """A ``Load`` that reads element ``k`` of ``writer``'s result."""
@@ -388,29 +439,41 @@ class _GraphBuilder:
                      self.plain_arg)
         return Node(raw.name, raw.scope, getter, tuple(args), None, raw.abstract)
 
-    def _apply(self, raw: RawNode, prim, args: list[Ref]) -> Node:
-        op_name = prim.op_name
-        while args and args[-1].is_monad and op_name not in GRAPH_ARGUMENT_OPS:
+    def _apply(self, raw: RawNode, prim, args: list[Arg]) -> Node:
+        """The node applying ``prim`` to ``args`` (plain arguments)."""
+        use = self.symbols.application(prim)
+        op, op_name = use.op, use.op_name
+        # monads are constants: most nodes read none, and skip the monad
+        # work and the operand check
+        constant_input = RefKind.CONST in [a.ref.kind for a in args]
+        while constant_input and args and args[-1].ref.is_monad \
+                and not use.keeps_monads:
             args.pop()
-        if not registry.has_op(op_name):
+        if op is None:
             self.symbols.missing.setdefault(op_name, []).append(
                 raw.scope or raw.name)
-            return Node(raw.name, raw.scope, None,
-                        tuple(map(self.plain_arg, args)),
+            return Node(raw.name, raw.scope, None, tuple(args),
                         Ref(RefKind.CONST, None), raw.abstract)
-        op = registry.get_op(op_name)
-        if op.family in registry.VALUE_FAMILIES:
-            monad = next((k for k, a in enumerate(args) if a.is_monad), None)
+        if constant_input and op.family in registry.VALUE_FAMILIES:
+            monad = next((k for k, a in enumerate(args) if a.ref.is_monad),
+                         None)
             if monad is not None:
                 raise self.symbols.error(
                     f"node {raw.name!r} (op {op_name}, scope {raw.scope!r}): "
                     f"input {monad} is a state monad, not a value (a corrupt "
                     f"graph)")
         try:
-            bound = _bind(op, prim, args, self.plain_arg)
+            if use.converters is not None and len(args) == len(use.converters):
+                # every parameter from its input: ``_bind``'s result, made
+                # without asking the op's signature again for each node
+                bound = [a if convert is None else _arg(a.ref, convert)
+                         for a, convert in zip(args, use.converters)]
+            else:
+                bound = _bind(op, prim, [a.ref for a in args], self.plain_arg)
+                constant_input = True   # attributes and defaults are constants
             # only constants can be checked now (most operands are computed)
-            if any(bound[k].ref.kind is RefKind.CONST for k in op.operands
-                   if k < len(bound)):
+            if constant_input and any(bound[k].ref.kind is RefKind.CONST
+                                      for k in op.operands if k < len(bound)):
                 op.check_operands([a.ref.key for a in bound],
                                   skip={k for k, a in enumerate(bound)
                                         if a.ref.kind is not RefKind.CONST})

@@ -100,3 +100,22 @@ def test_weights_from_another_source_must_have_the_declared_type():
     wrong = {name: np.zeros(array.shape + (1,), array.dtype)}
     with pytest.raises(MindIRError, match=f"{name}.*float32"):
         read_mindir(MODELS[0], weights=wrong)
+
+
+def test_varints_of_every_length_read_back():
+    """The one- and two-byte shortcuts of ``_read_varint`` (issue 17's
+    builder scale) agree with the general loop: every value of up to two
+    bytes, the edges of each longer length, the largest uint64."""
+    values = [*range(1 << 14), *(v for k in range(14, 64, 7)
+                                 for v in ((1 << k) - 1, 1 << k)), (1 << 64) - 1]
+    for value in values:
+        data = memoryview(wire._varint(value))
+        assert wire._read_varint(data, 0, len(data)) == (value, len(data))
+    # an overlong zero, as protobuf accepts it
+    assert wire._read_varint(memoryview(b"\x80\x00"), 0, 2) == (0, 2)
+
+
+@pytest.mark.parametrize("data", [b"\x80", b"\x80\x80", b"\xff" * 11])
+def test_truncated_or_overlong_varints_are_refused(data):
+    with pytest.raises(wire.WireError, match="truncated or overlong varint"):
+        wire._read_varint(memoryview(data), 0, len(data))

@@ -242,7 +242,9 @@ def _read_graph(g, index: int, weights: "_WeightFiles",
     # each, found again by their bytes (a fifth of the time per node)
     abstracts: dict[bytes, Abstract] = {}
     for k, n in enumerate(_nodes(weights.blob, spans, *where)):
-        node_name, op_type, inputs, scope = n.name, n.op_type, n.input, n.domain
+        # (each read of a protobuf string field makes a new str: the
+        # inputs are read once, into a tuple, not once per use)
+        node_name, op_type, inputs, scope = n.name, n.op_type, tuple(n.input), n.domain
         if not are_texts(node_name, op_type, scope, *inputs):
             _refuse_node(n, *where, "node", k)
         if op_type == "Constant":

@@ -22,4 +22,7 @@ def round(input, decimals=0):
     require_tensors("Round", input=input)
     if input.dtype.kind != "f":
         return input
-    return as_result(np.round(input, args.integer(decimals)), input.dtype)
+    decimals = args.integer(decimals)
+    if not -2**31 <= decimals < 2**31:      # NumPy takes a C int
+        raise ValueError(f"Round: decimals must fit int32, got {decimals}")
+    return as_result(np.round(input, decimals), input.dtype)

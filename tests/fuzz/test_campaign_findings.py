@@ -1,5 +1,5 @@
-"""Each failure signature of nine 20,000-case fuzz campaigns (``tools/fuzz.py
---cases 20000 --seed 1 --timeout 20``, then seeds 2 to 9, issue 17), rebuilt
+"""Each failure signature of ten 20,000-case fuzz campaigns (``tools/fuzz.py
+--cases 20000 --seed 1 --timeout 20``, then seeds 2 to 10, issue 17), rebuilt
 from its golden model and mutation steps (the case.json of its reproducer):
 refinfer now refuses every one of them with a clean error that says what is
 wrong."""
@@ -234,6 +234,13 @@ CASES = [
     ("raw:TypingError@refinfer/ops/_kernels/conv.py:channels",
      "golden/ops/conv3d_transpose_pad/model.mindir", "struct", [("drop_field", 3604800866)], "numba", 1683126451,
      r"Conv3DTranspose: input_size must be \(N, C, D, H, W\), got \(1, 5, 8, 10\)"),
+    # seed 10's
+    ("raw:AttributeError@refinfer/ops/_kernels/conv.py:fused_conv2d",
+     "golden/efficientnet_style/model.mindir", "struct", [("op_type", 842207051)], "numba", 3795426057,
+     r"\(op Conv2D\) failed: TypeError: Conv2D: x must be a tensor or a number, got \(float32"),
+    ("raw:OverflowError@refinfer/ops/round.py:round",
+     "golden/ops/round_f16/model.mindir", "struct", [("int_extreme", 3338797263)], "numba", 3468997038,
+     r"\(op Round\) failed: ValueError: Round: decimals must fit int32, got 2147483648"),
 ]
 
 

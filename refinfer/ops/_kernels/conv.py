@@ -273,12 +273,14 @@ def fused_conv2d(x, residual, weight, bias, act, pad_mode, pads, stride,
     winograd = weight if isinstance(weight, WinogradFilter) else None
     weight = weight.weight if winograd is not None else weight
     c_out, c_group, kh, kw = weight.shape
-    if x.dtype != weight.dtype or x.ndim != 4 or x.shape[1] != c_group * group:
-        return None
+    if not isinstance(x, np.ndarray) or x.dtype != weight.dtype or x.ndim != 4 \
+            or x.shape[1] != c_group * group:
+        return None     # (a tuple for x: the reference's check names it)
     top, left, oh, ow = conv_geometry(x.shape, weight.shape, pad_mode, pads,
                                       stride, dilation)
     y = np.empty((x.shape[0], c_out, oh, ow), x.dtype)
-    if residual is not None and (residual.shape != y.shape
+    if residual is not None and (not isinstance(residual, np.ndarray)
+                                 or residual.shape != y.shape
                                  or residual.dtype != y.dtype):
         return None
     x = program.writable(x)

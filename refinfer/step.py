@@ -59,9 +59,12 @@ class KernelStep:
         the argument types; a NodeError raised inside (by a fused kernel's
         fallback) already names the node that failed, and passes."""
         args = self.template.copy()
-        for (pos, convert), slot in zip(self.places, self.reads):
-            value = slots[slot]
-            args[pos] = value if convert is None else convert(value)
+        try:
+            for (pos, convert), slot in zip(self.places, self.reads):
+                value = slots[slot]
+                args[pos] = value if convert is None else convert(value)
+        except Exception as exc:    # a value its converter refuses
+            self._fail(args, exc)
         if hooks is not None and hooks.before is not None:
             hooks.before(self.node, args)
         try:

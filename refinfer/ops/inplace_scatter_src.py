@@ -8,7 +8,7 @@ from ._ref.common import ALL, cast, require_tensors
 
 
 @register("InplaceScatterSrc", family="shape", dtypes=ALL, mutates="input",
-          convert={"dim": args.scalar}, no_kernel="vectorised")
+          convert={"dim": args.integer}, no_kernel="vectorised")
 def inplace_scatter_src(input, dim, index, src):
     """src's values written into input at positions index along dim (scatter_).
 

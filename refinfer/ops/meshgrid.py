@@ -1,6 +1,7 @@
 """Meshgrid."""
 import numpy as np
 
+from refinfer.errors import describe_value
 from refinfer.registry import register
 
 from ._ref.common import ALL
@@ -11,11 +12,12 @@ _INDEXING = {0: "ij", 1: "xy", "ij": "ij", "xy": "xy"}
 
 
 def _indexing(value):
-    """"ij" / "xy", also as MindSpore's enum codes (0 / 1)."""
+    """"ij" / "xy", also as MindSpore's enum codes (0 / 1); anything else
+    (a tensor from a corrupt graph included) is refused."""
     key = int(value) if isinstance(value, (int, np.integer)) else value
-    if key not in _INDEXING:
+    if not isinstance(key, (int, str)) or key not in _INDEXING:
         raise ValueError(f"Meshgrid: indexing must be 'xy' or 'ij', got "
-                         f"{value!r}")
+                         f"{describe_value(value)}")
     return _INDEXING[key]
 
 

@@ -1,5 +1,5 @@
-"""Each failure signature of ten 20,000-case fuzz campaigns (``tools/fuzz.py
---cases 20000 --seed 1 --timeout 20``, then seeds 2 to 10, issue 17), rebuilt
+"""Each failure signature of eleven 20,000-case fuzz campaigns (``tools/fuzz.py
+--cases 20000 --seed 1 --timeout 20``, then seeds 2 to 11, issue 17), rebuilt
 from its golden model and mutation steps (the case.json of its reproducer):
 refinfer now refuses every one of them with a clean error that says what is
 wrong."""
@@ -241,6 +241,14 @@ CASES = [
     ("raw:OverflowError@refinfer/ops/round.py:round",
      "golden/ops/round_f16/model.mindir", "struct", [("int_extreme", 3338797263)], "numba", 3468997038,
      r"\(op Round\) failed: ValueError: Round: decimals must fit int32, got 2147483648"),
+    # seed 11's
+    ("raw:TypeError@refinfer/ops/inplace_scatter_src.py:inplace_scatter_src",
+     "golden/ops/inplace_scatter_src/model.mindir", "struct", [("dtype", 1306855301)], "reference", 3190820237,
+     r"\(op InplaceScatterSrc, .*bad constant argument None: expected an int"),
+    ("raw:TypeError@refinfer/ops/meshgrid.py:_indexing",
+     "golden/ops/meshgrid_ij/model.mindir", "struct", [("op_type", 341438718)], "numba", 36797161,
+     r"node '.*' \(op Meshgrid\) failed: ValueError: Meshgrid: indexing must be 'xy' or 'ij', "
+     r"got float32\[2\]"),
 ]
 
 

@@ -26,7 +26,8 @@ def batch_to_space_nd(input_x, block_shape, crops):
     crops = [tuple(int(c) for c in pair) for pair in np.reshape(crops, (-1, 2))]
     m, batch = len(block), input_x.shape[0]
     blocks = math.prod(block)
-    if len(crops) != m or input_x.ndim < m + 1 or batch % blocks or min(block) < 1:
+    if min(block, default=1) < 1 or len(crops) != m or input_x.ndim < m + 1 \
+            or batch % blocks:
         raise ValueError(f"BatchToSpaceND: input_x of shape {input_x.shape} does not fit "
                          f"block_shape {block} and crops {crops}")
     rest = input_x.shape[1:input_x.ndim - m]

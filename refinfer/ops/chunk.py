@@ -3,7 +3,7 @@ from refinfer import args
 from refinfer.registry import register
 
 from ._ref.common import ALL, require_tensors
-from ._ref.shape import even_sizes, split_sizes
+from ._ref.shape import axis_length, even_sizes, split_sizes
 
 
 @register("Chunk", "ChunkView", family="shape", dtypes=ALL,
@@ -23,5 +23,5 @@ def chunk(input, chunks, dim=0):
     chunks = args.integer(chunks)
     if chunks <= 0:
         raise ValueError(f"Chunk: chunks must be > 0, got {chunks}")
-    length = input.shape[int(dim)]
+    length = axis_length(input, dim)[1]
     return split_sizes(input, even_sizes(length, max(-(-length // chunks), 1)), dim)

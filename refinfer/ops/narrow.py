@@ -3,6 +3,7 @@ from refinfer import args
 from refinfer.registry import register
 
 from ._ref.common import ALL
+from ._ref.shape import axis_length
 
 
 @register("Narrow", family="shape", dtypes=ALL,
@@ -16,8 +17,9 @@ def narrow(input, dim, start, length):
     start + length must fit the axis (raises otherwise). MindSpore 2.7.1
     cannot run it on CPU. All dtypes.
     """
-    dim = int(dim) % input.ndim
-    size = input.shape[dim]
+    if input.ndim == 0:
+        raise ValueError("Narrow: input must have rank >= 1, got a 0-d tensor")
+    dim, size = axis_length(input, dim)     # (out of range: a clear error)
     start, length = int(start), int(length)
     if start < 0:
         start += size

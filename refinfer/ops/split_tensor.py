@@ -3,7 +3,7 @@ from refinfer import args
 from refinfer.registry import register
 
 from ._ref.common import ALL
-from ._ref.shape import even_sizes, split_sizes
+from ._ref.shape import axis_length, even_sizes, split_sizes
 
 
 @register("SplitTensor", "SplitTensorView", family="shape", dtypes=ALL,
@@ -23,4 +23,4 @@ def split_tensor(input, split_size, dim=0):
     if split_size <= 0:
         raise ValueError(f"SplitTensor: split_size must be > 0, got "
                          f"{split_size}")
-    return split_sizes(input, even_sizes(input.shape[int(dim)], split_size), dim)
+    return split_sizes(input, even_sizes(axis_length(input, dim)[1], split_size), dim)

@@ -1,5 +1,5 @@
-"""Each failure signature of eleven 20,000-case fuzz campaigns (``tools/fuzz.py
---cases 20000 --seed 1 --timeout 20``, then seeds 2 to 11, issue 17), rebuilt
+"""Each failure signature of twelve 20,000-case fuzz campaigns (``tools/fuzz.py
+--cases 20000 --seed 1 --timeout 20``, then seeds 2 to 12, issue 17), rebuilt
 from its golden model and mutation steps (the case.json of its reproducer):
 refinfer now refuses every one of them with a clean error that says what is
 wrong."""
@@ -249,6 +249,13 @@ CASES = [
      "golden/ops/meshgrid_ij/model.mindir", "struct", [("op_type", 341438718)], "numba", 36797161,
      r"node '.*' \(op Meshgrid\) failed: ValueError: Meshgrid: indexing must be 'xy' or 'ij', "
      r"got float32\[2\]"),
+    # seed 12's
+    ("raw:IndexError@refinfer/ops/split_tensor.py:split_tensor",
+     "golden/ops/split_tensor/model.mindir", "struct", [("drop_field", 3534676500)], "numba", 1383483288,
+     r"\(op SplitTensor\) failed: ValueError: axis 2 out of range for rank 2"),
+    ("raw:ZeroDivisionError@refinfer/ops/batch_to_space_nd.py:batch_to_space_nd",
+     "golden/ops/batch_to_space_nd_crop/model.mindir", "struct", [("wire_confusion", 806530670), ("drop_field", 1038341988)], "numba", 2303158445,
+     r"BatchToSpaceND: input_x of shape \(12, 1, 2, 2\) does not fit block_shape \(0, 2\)"),
 ]
 
 

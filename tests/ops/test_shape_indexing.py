@@ -64,6 +64,14 @@ def test_narrow(call, dim, start, length):
 def test_narrow_rejects_overrun(call):
     with pytest.raises(ValueError):
         call("Narrow", values((2, 3)), 1, 2, 2)
+    with pytest.raises(ValueError, match="axis 3 out of range for rank 2"):
+        call("Narrow", values((2, 3)), 3, 0, 1)     # (it wrapped to axis 1)
+
+
+def test_split_and_chunk_refuse_an_axis_out_of_range(call):
+    for op, size in (("SplitTensor", 1), ("Chunk", 2)):
+        with pytest.raises(ValueError, match="axis 2 out of range for rank 2"):
+            call(op, values((2, 3)), size, 2)
 
 
 # --- splitting and stacking ---------------------------------------------------

@@ -6,13 +6,19 @@ import numpy as np
 from .search import one_axis
 
 
+def axis_length(input: np.ndarray, dim) -> tuple[int, int]:
+    """(dim checked and wrapped into [0, rank), that axis's length); a 0-d
+    input has one axis of length 1, as its one element."""
+    axis = one_axis(dim, input.ndim)
+    return axis, input.shape[axis] if input.ndim else 1
+
+
 def split_sizes(input: np.ndarray, sizes, dim) -> tuple[np.ndarray, ...]:
     """Copies of the pieces of ``input`` along dim with the given lengths
     (SplitWithSize, SplitTensor, Chunk): y[k] = input[..., o_k:o_k +
     sizes[k], ...], o_k the sum of the earlier lengths, which must add up
     to the axis length."""
-    dim = one_axis(dim, input.ndim)
-    length = input.shape[dim] if input.ndim else 1
+    dim, length = axis_length(input, dim)
     if sum(sizes) != length or min(sizes, default=0) < 0:
         raise ValueError(f"SplitWithSize: sizes {sizes} do not add up "
                          f"to axis {dim} of length {length}")

@@ -3,8 +3,11 @@
     .venv/bin/python tools/bench.py [--models resnet50,mobilenetv2,bert_base,gpt2_small]
         [--threads 1,2] [--batches 1,8] [--rounds 6] [--markdown FILE]
         [--msenv /work/msenv/bin/python] [--skip-cold] [--skip-dispatch]
+    .venv/bin/python tools/bench.py --target gpu [--simulator] [--models ...]
+        [--batches 1,32]
 
-Models live in ``golden_big/bench/<model>/`` (git-ignored). Missing ones are exported
+Models live in ``golden_big/bench/<model>/`` (git-ignored; ``REFINFER_BENCH_DIR`` names
+another folder). Missing ones are exported
 with MindSpore by ``tools/bench_export.py`` when the MindSpore virtualenv is there; the
 transformers' ONNX graphs are built here with the ``onnx`` helper API from the same
 weights (MindSpore's ONNX exporter covers CNNs only).
@@ -18,6 +21,16 @@ Each worker is pinned to as many cores as it has threads. The workers take turns
 short bursts, a few times over, so a noisy shared machine slows all of them alike; the
 table shows medians and the ratio refinfer / peer (below 1: refinfer is faster). Peers
 that are not installed are skipped with a note.
+
+``--target gpu`` measures the GPU instead (ResNet-50, MobileNetV2 and BERT-base at batch 1
+and 32 by default): refinfer with ``context.target = ["gpu"]`` on device 0 against ONNX
+Runtime's CUDA execution provider (``onnxruntime-gpu``; without it that column says why).
+PyTorch is not measured: it has no loader for the MindIR or ONNX models without a
+converter. Times are wall time per predict with host inputs and outputs: both engines
+return host arrays, so each run includes its copies and the wait for the device. Without a
+GPU it stops with "no GPU: ..." unless ``--simulator`` asks for numba's CUDA simulator (a
+smoke test of the wiring on a small model; its times mean nothing). Cold start and dispatch
+cost are CPU measurements, not run for the GPU.
 
 Also measured: cold start of MobileNetV2 (a fresh process: import, build, first
 predict) with an empty and with a warm kernel cache, and the per-node Python cost on a
@@ -44,10 +57,15 @@ import time
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BENCH_DIR = os.path.join(ROOT, "golden_big", "bench")
+BENCH_DIR = os.environ.get("REFINFER_BENCH_DIR",
+                           os.path.join(ROOT, "golden_big", "bench"))
 MODELS = ("resnet50", "mobilenetv2", "bert_base", "gpt2_small")
+GPU_MODELS, GPU_BATCHES = ("resnet50", "mobilenetv2", "bert_base"), "1,32"
 PEERS = ("ort", "mindspore", "onnxref")
 SEQ, HIDDEN, HEADS, LAYERS, LN_EPSILON = 128, 768, 12, 12, 1e-7
+GPU_TIMING = ("refinfer context.target=[\"gpu\"] (device 0) against ONNX Runtime's "
+              "CUDAExecutionProvider; wall time per predict with host inputs and "
+              "outputs (copies and the device's completion included).")
 BURST_SECONDS = 0.6          # per engine and round
 DISPATCH_NODES = 2000
 
@@ -109,7 +127,36 @@ def _onnxref_runner(model_path, x, threads):
     return lambda: evaluator.run(None, feed)
 
 
-RUNNERS = {"refinfer": _refinfer_runner, "ort": _ort_runner, "onnxref": _onnxref_runner}
+def _refinfer_gpu_runner(model_path, x, threads):
+    """refinfer on GPU 0; predict returns host arrays, so it returns only
+    after the device has finished."""
+    import refinfer as mslite
+    context = mslite.Context()
+    context.target = ["gpu"]
+    context.gpu.device_id = 0
+    model = mslite.Model()
+    model.build_from_file(model_path, mslite.ModelType.MINDIR, context)
+    return lambda: model.predict([x])
+
+
+def _ort_cuda_runner(model_path, x, threads):
+    """ONNX Runtime's CUDA execution provider, host input and output (as
+    refinfer's predict); refused when ORT would quietly run on the CPU."""
+    import onnxruntime as ort
+    options = ort.SessionOptions()
+    options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
+    session = ort.InferenceSession(model_path, options,
+                                   providers=["CUDAExecutionProvider"])
+    if session.get_providers()[0] != "CUDAExecutionProvider":
+        raise RuntimeError(f"CUDAExecutionProvider did not load (providers: "
+                           f"{session.get_providers()})")
+    feed = {session.get_inputs()[0].name: x}
+    return lambda: session.run(None, feed)
+
+
+RUNNERS = {"cpu": {"refinfer": _refinfer_runner, "ort": _ort_runner,
+                   "onnxref": _onnxref_runner},
+           "gpu": {"refinfer": _refinfer_gpu_runner, "ort": _ort_cuda_runner}}
 
 
 def pin_to_cores(threads: int) -> None:
@@ -120,10 +167,10 @@ def pin_to_cores(threads: int) -> None:
     os.sched_setaffinity(0, cores[:max(1, threads)])
 
 
-def worker_main(engine, model_path, input_path, threads) -> None:
+def worker_main(engine, model_path, input_path, threads, target="cpu") -> None:
     pin_to_cores(threads)
     start = time.perf_counter()
-    run_once = RUNNERS[engine](model_path, np.load(input_path), threads)
+    run_once = RUNNERS[target][engine](model_path, np.load(input_path), threads)
     print(json.dumps({"load_s": time.perf_counter() - start}), flush=True)
     serve(run_once)
 
@@ -165,18 +212,23 @@ class Worker:
         return rss
 
 
-def worker_command(engine, model_path, input_path, threads, msenv):
+def worker_command(engine, model_path, input_path, threads, msenv, target="cpu"):
     if engine == "mindspore":
         return [msenv, os.path.join(ROOT, "tools", "bench_export.py"), "serve",
                 model_path, input_path, "--threads", str(threads)]
     return [sys.executable, os.path.abspath(__file__), "--worker", engine, model_path,
-            input_path, str(threads)]
+            input_path, str(threads), target]
 
 
-def measure(model, batch, threads, engines, rounds, msenv) -> dict:
+def measure(model, batch, threads, engines, rounds, msenv, target="cpu") -> dict:
     """Interleaved bursts of every engine; medians, minimums, load time, peak RSS."""
     folder = os.path.join(BENCH_DIR, model)
-    meta = _bench_meta(model)["files"][str(batch)]
+    exported = _bench_meta(model)["files"]
+    if str(batch) not in exported:
+        return {"results": {}, "notes": {"all": f"batch {batch} is not exported "
+                                         f"(batches {sorted(exported, key=int)}): "
+                                         "re-export with tools/bench_export.py"}}
+    meta = exported[str(batch)]
     input_path = os.path.join(folder, meta["input"])
     files = {"refinfer": meta["mindir"], "mindspore": meta["mindir"],
              "ort": meta.get("onnx"), "onnxref": meta.get("onnx")}
@@ -184,7 +236,8 @@ def measure(model, batch, threads, engines, rounds, msenv) -> dict:
     for engine in engines:
         try:
             workers.append(Worker(engine, worker_command(
-                engine, os.path.join(folder, files[engine]), input_path, threads, msenv)))
+                engine, os.path.join(folder, files[engine]), input_path, threads, msenv,
+                target)))
         except (RuntimeError, OSError, TypeError) as exc:
             notes[engine] = str(exc).strip().splitlines()[-1][:200]
     bursts = {}
@@ -523,7 +576,9 @@ def _ms(value):
     return f"{value:.1f}" if value else "-"
 
 
-def available_engines(msenv) -> tuple[list[str], list[str]]:
+def available_engines(msenv, target="cpu") -> tuple[list[str], list[str]]:
+    if target == "gpu":
+        return gpu_engines()
     engines, notes = ["refinfer"], []
     for module, engine in (("onnxruntime", "ort"), ("onnx", "onnxref")):
         try:
@@ -539,17 +594,58 @@ def available_engines(msenv) -> tuple[list[str], list[str]]:
     return engines, notes
 
 
+def gpu_engines() -> tuple[list[str], list[str]]:
+    """refinfer, and ONNX Runtime where its CUDA execution provider is
+    installed; PyTorch is never measured (see the module docstring)."""
+    engines = ["refinfer"]
+    notes = ["torch: not measured: PyTorch has no loader for the MindIR or ONNX models "
+             "without a converter"]
+    try:
+        import onnxruntime
+        providers = onnxruntime.get_available_providers()
+    except ImportError:
+        providers = None
+    if providers and "CUDAExecutionProvider" in providers:
+        engines.append("ort")
+    else:
+        notes.append("ort: no CUDAExecutionProvider (pip install onnxruntime-gpu; "
+                     f"available: {providers or 'onnxruntime not installed'}): skipped")
+    return engines, notes
+
+
+def gpu_device(simulator: bool) -> str:
+    """The GPU the workers will use, by name; under ``simulator`` numba's
+    CUDA simulator, chosen for the workers through their environment.
+    Raises RuntimeError("no GPU: ...") where there is none."""
+    if simulator:
+        os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+        return "numba's CUDA simulator (times mean nothing)"
+    from numba import cuda
+    if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") != "0":
+        raise RuntimeError("no GPU: NUMBA_ENABLE_CUDASIM is set; unset it on a GPU "
+                           "machine, or pass --simulator for a smoke test")
+    if not cuda.is_available():
+        raise RuntimeError("no GPU: numba.cuda finds no CUDA driver or device; run on "
+                           "a GPU machine, or pass --simulator for a smoke test")
+    name = cuda.get_current_device().name
+    return name.decode() if isinstance(name, bytes) else str(name)
+
+
 def main(argv=None) -> int:
     if argv is None and len(sys.argv) > 1 and sys.argv[1] == "--worker":
-        worker_main(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+        worker_main(*sys.argv[2:5], int(sys.argv[5]), *sys.argv[6:7])
         return 0
     if argv is None and len(sys.argv) > 1 and sys.argv[1] == "--dispatch-worker":
         dispatch_worker()
         return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", default=",".join(MODELS))
-    parser.add_argument("--threads", default="1,2")
-    parser.add_argument("--batches", default="1,8")
+    parser.add_argument("--target", choices=("cpu", "gpu"), default="cpu")
+    parser.add_argument("--simulator", action="store_true",
+                        help="with --target gpu: numba's CUDA simulator (a smoke test)")
+    parser.add_argument("--models", help=f"default {','.join(MODELS)}; "
+                                         f"{','.join(GPU_MODELS)} on the GPU")
+    parser.add_argument("--threads", help="default 1,2; 1 on the GPU")
+    parser.add_argument("--batches", help=f"default 1,8; {GPU_BATCHES} on the GPU")
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--msenv", default=os.environ.get("REFINFER_MSENV_PYTHON",
                                                           "/work/msenv/bin/python"))
@@ -557,20 +653,32 @@ def main(argv=None) -> int:
     parser.add_argument("--skip-cold", action="store_true")
     parser.add_argument("--skip-dispatch", action="store_true")
     args = parser.parse_args(argv)
-    models = args.models.split(",")
+    gpu = args.target == "gpu"
+    if args.simulator and not gpu:
+        parser.error("--simulator goes with --target gpu")
+    models = (args.models or ",".join(GPU_MODELS if gpu else MODELS)).split(",")
+    threads_list = args.threads or ("1" if gpu else "1,2")
+    batches = args.batches or (GPU_BATCHES if gpu else "1,8")
     header = f"Machine: {machine()}; {versions()}."
-    notes = ensure_models(models + ["elementwise2000"], args.msenv)
-    engines, engine_notes = available_engines(args.msenv)
+    if gpu:
+        try:
+            header += f" Target gpu: {gpu_device(args.simulator)}; " + GPU_TIMING
+        except RuntimeError as exc:
+            parser.error(str(exc))
+        args.skip_cold = args.skip_dispatch = True      # CPU measurements
+    notes = ensure_models(models + ([] if gpu else ["elementwise2000"]), args.msenv)
+    engines, engine_notes = available_engines(args.msenv, args.target)
     notes += engine_notes
     rows = []
     for model in models:
         if not os.path.exists(os.path.join(BENCH_DIR, model, "bench.json")):
             continue
-        for batch in map(int, args.batches.split(",")):
-            for threads in map(int, args.threads.split(",")):
+        for batch in map(int, batches.split(",")):
+            for threads in map(int, threads_list.split(",")):
                 chosen = [e for e in engines
                           if e != "onnxref" or (batch == 1 and threads == 1)]
-                measured = measure(model, batch, threads, chosen, args.rounds, args.msenv)
+                measured = measure(model, batch, threads, chosen, args.rounds, args.msenv,
+                                   args.target)
                 rows.append(((model, batch, threads), measured))
                 print(json.dumps({"model": model, "batch": batch, "threads": threads,
                                   **measured}), flush=True)

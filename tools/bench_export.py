@@ -41,7 +41,7 @@ import nets  # MobileNetV2 of the golden cases
 HERE = Path(__file__).resolve().parent
 
 SEQ, HIDDEN, HEADS, FFN, LAYERS = 128, 768, 12, 3072, 12
-BATCHES = (1, 8)
+BATCHES = (1, 8, 32)     # 32 for tools/bench.py --target gpu
 
 
 # -- networks ----------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from refinfer.registry import register
 
 from ._kernels import shape
 from ._ref.common import ALL
+from ._ref.search import one_axis
 
 
 @register("Unstack", "UnstackExtView", "Unpack", family="shape", dtypes=ALL,
@@ -24,9 +25,9 @@ def unstack(x, axis=0, num=None):
     Unpack is its old name (MindIR files of older MindSpore versions; 2.7.1's
     ops.Unpack exports Unstack).
     """
-    axis = int(axis)
     if x.ndim == 0:
         raise ValueError("Unstack: input must have rank >= 1")
+    axis = one_axis(axis, x.ndim)
     if num is not None and int(num) != x.shape[axis]:
         raise ValueError(f"Unstack: num={num} but axis {axis} of {x.shape} "
                          f"has length {x.shape[axis]}")

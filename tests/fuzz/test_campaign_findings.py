@@ -1,5 +1,5 @@
-"""Each failure signature of twelve 20,000-case fuzz campaigns (``tools/fuzz.py
---cases 20000 --seed 1 --timeout 20``, then seeds 2 to 12, issue 17), rebuilt
+"""Each failure signature of thirteen 20,000-case fuzz campaigns (``tools/fuzz.py
+--cases 20000 --seed 1 --timeout 20``, then seeds 2 to 13, issue 17), rebuilt
 from its golden model and mutation steps (the case.json of its reproducer):
 refinfer now refuses every one of them with a clean error that says what is
 wrong."""
@@ -256,6 +256,10 @@ CASES = [
     ("raw:ZeroDivisionError@refinfer/ops/batch_to_space_nd.py:batch_to_space_nd",
      "golden/ops/batch_to_space_nd_crop/model.mindir", "struct", [("wire_confusion", 806530670), ("drop_field", 1038341988)], "numba", 2303158445,
      r"BatchToSpaceND: input_x of shape \(12, 1, 2, 2\) does not fit block_shape \(0, 2\)"),
+    # seed 13's
+    ("raw:OverflowError@refinfer/ops/unstack.py:unstack",
+     "golden/ops/unstack_ext_view/model.mindir", "struct", [("int_extreme", 2033476579)], "numba", 3978743078,
+     r"\(op UnstackExtView\) failed: ValueError: axis -9223372036854775808 out of range for rank 2"),
 ]
 
 

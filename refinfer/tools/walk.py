@@ -19,6 +19,9 @@ logs.
 """
 from __future__ import annotations
 
+import os
+import select
+import sys
 from typing import Callable, TextIO
 
 import numpy as np
@@ -40,6 +43,32 @@ HELP = """commands:
   save NAME FILE  write that tensor to FILE as .npy
   h               this help
   q, Ctrl-C       quit"""
+
+
+def read_line(prompt: str) -> str:
+    """input(prompt), except from a pipe: there a Ctrl-C the kernel hands
+    to another thread (BLAS's or Numba's workers) only sets Python's flag,
+    which a main thread blocked in read() never looks at. The line is read
+    a byte at a time once select says one is there, waiting in 0.1 s
+    slices between which Python raises the KeyboardInterrupt."""
+    try:
+        fd = None if sys.stdin.isatty() else sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):   # a replaced stdin
+        fd = None
+    if fd is None:
+        return input(prompt)
+    print(prompt, end="", flush=True)
+    line = bytearray()
+    while not line.endswith(b"\n"):
+        while not select.select([fd], [], [], 0.1)[0]:
+            pass
+        byte = os.read(fd, 1)
+        if not byte:
+            if not line:
+                raise EOFError
+            break
+        line += byte
+    return line.decode(errors="replace").rstrip("\n")
 
 
 class _Quit(Exception):
@@ -98,7 +127,7 @@ class Walker:
         self.listing = Listing(model)
         self.out, self.interactive, self.values = out, interactive, values
         self.show = select_patterns(nodes)
-        self.read = read or input
+        self.read = read or read_line
         self.target = None          # node test while continuing to a node
         self.stopping = interactive
         self.shown = 0

@@ -5,6 +5,7 @@ from refinfer import args
 from refinfer.registry import register
 
 from ._ref.common import ALL
+from ._ref.sequence import require_sequence
 
 
 @register("Concat", family="shape", dtypes=ALL, convert={"axis": args.scalar},
@@ -16,4 +17,5 @@ def concat(tensors, axis=0):
     except along axis); axis=0 (negative allowed). MindSpore requires one
     dtype; mixed inputs here take NumPy's common dtype.
     """
+    require_sequence(tensors, "Concat")
     return np.concatenate(list(tensors), axis=int(axis))

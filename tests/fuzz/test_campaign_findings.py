@@ -1,5 +1,5 @@
-"""Each failure signature of thirteen 20,000-case fuzz campaigns (``tools/fuzz.py
---cases 20000 --seed 1 --timeout 20``, then seeds 2 to 13, issue 17), rebuilt
+"""Each failure signature of fourteen 20,000-case fuzz campaigns (``tools/fuzz.py
+--cases 20000 --seed 1 --timeout 20``, then seeds 2 to 14, issue 17), rebuilt
 from its golden model and mutation steps (the case.json of its reproducer):
 refinfer now refuses every one of them with a clean error that says what is
 wrong."""
@@ -260,6 +260,10 @@ CASES = [
     ("raw:OverflowError@refinfer/ops/unstack.py:unstack",
      "golden/ops/unstack_ext_view/model.mindir", "struct", [("int_extreme", 2033476579)], "numba", 3978743078,
      r"\(op UnstackExtView\) failed: ValueError: axis -9223372036854775808 out of range for rank 2"),
+    # seed 14's
+    ("raw:TypeError@refinfer/ops/concat.py:concat",
+     "golden/unet_style/model.mindir", "struct", [("wire_confusion", 3868586073)], "reference", 3402848684,
+     r"\(op Concat\) failed: TypeError: Concat: expected a tuple or a list, got 1"),
 ]
 
 

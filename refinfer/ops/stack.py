@@ -5,6 +5,8 @@ from refinfer import args
 from refinfer.registry import register
 
 from ._ref.common import ALL
+from ._ref.search import one_axis
+from ._ref.sequence import require_sequence
 
 
 @register("Stack", "Pack", family="shape", dtypes=ALL, convert={"axis": args.scalar},
@@ -18,4 +20,7 @@ def stack(x, axis=0):
     Pack is its old name (MindIR files of older MindSpore versions; 2.7.1's
     ops.Pack exports Stack).
     """
-    return np.stack(list(x), axis=int(axis))
+    require_sequence(x, "Stack")
+    tensors = list(x)
+    rank = np.ndim(tensors[0]) if tensors else 0
+    return np.stack(tensors, axis=one_axis(axis, rank + 1))    # a new axis

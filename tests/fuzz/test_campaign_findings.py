@@ -1,5 +1,5 @@
-"""Each failure signature of fourteen 20,000-case fuzz campaigns (``tools/fuzz.py
---cases 20000 --seed 1 --timeout 20``, then seeds 2 to 14, issue 17), rebuilt
+"""Each failure signature of fifteen 20,000-case fuzz campaigns (``tools/fuzz.py
+--cases 20000 --seed 1 --timeout 20``, then seeds 2 to 15, issue 17), rebuilt
 from its golden model and mutation steps (the case.json of its reproducer):
 refinfer now refuses every one of them with a clean error that says what is
 wrong."""
@@ -264,6 +264,10 @@ CASES = [
     ("raw:TypeError@refinfer/ops/concat.py:concat",
      "golden/unet_style/model.mindir", "struct", [("wire_confusion", 3868586073)], "reference", 3402848684,
      r"\(op Concat\) failed: TypeError: Concat: expected a tuple or a list, got 1"),
+    # seed 15's
+    ("raw:OverflowError@refinfer/ops/stack.py:stack",
+     "golden/ops/stack/model.mindir", "struct", [("int_extreme", 51141939)], "numba", 2966687308,
+     r"\(op Stack\) failed: ValueError: axis 2147483648 out of range for rank \d"),
 ]
 
 

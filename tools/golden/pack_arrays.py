@@ -15,8 +15,8 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from case_files import ARRAYS_FILE, packed_entry, to_json, write_npz  # noqa: E402
+# Run as a script: its folder is on sys.path, so case_files imports directly.
+from case_files import ARRAYS_FILE, packed_entry, to_json, write_npz
 
 SECTIONS = ("inputs", "outputs")
 

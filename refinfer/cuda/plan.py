@@ -204,8 +204,21 @@ def _stand_ins(value):
 
 
 # -- steps ---------------------------------------------------------------------
+class _ReadsOneSlot:
+    """The plan's view of a step reading the one slot ``source``."""
+    __slots__ = ()
+
+    @property
+    def dynamic(self) -> tuple:
+        return ((0, self.source, None),)
+
+    @property
+    def reads(self) -> tuple:
+        return (self.source,)
+
+
 @dataclass(slots=True)
-class CopyStep:
+class CopyStep(_ReadsOneSlot):
     """Copy the value of slot ``source`` to the device (``to`` DEVICE) or
     the host; ``certain``: the value is known to be on the other side (not
     so for a callee's inputs, copied only where they are); ``arrays``: the
@@ -218,35 +231,19 @@ class CopyStep:
     node: Node | None = None      # the node whose argument it is, for explain
     frees: tuple[int, ...] = ()
 
-    @property
-    def dynamic(self) -> tuple:
-        return ((0, self.source, None),)
-
-    @property
-    def reads(self) -> tuple:
-        return (self.source,)
-
     def run(self, slots, hooks=None):
         value = slots[self.source]
         return send(value) if self.to == DEVICE else fetch(value)
 
 
 @dataclass(slots=True)
-class ReleaseStep:
+class ReleaseStep(_ReadsOneSlot):
     """Give the device array of slot ``source``, read by nothing after
     this, to the device pool (refinfer/cuda/device.py); ``out`` stays
     None."""
     source: int
     out: int
     frees: tuple[int, ...] = ()
-
-    @property
-    def dynamic(self) -> tuple:
-        return ((0, self.source, None),)
-
-    @property
-    def reads(self) -> tuple:
-        return (self.source,)
 
     def run(self, slots, hooks=None):
         value = slots[self.source]

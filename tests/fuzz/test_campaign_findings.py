@@ -1,5 +1,5 @@
-"""Each failure signature of fifteen 20,000-case fuzz campaigns (``tools/fuzz.py
---cases 20000 --seed 1 --timeout 20``, then seeds 2 to 15, issue 17), rebuilt
+"""Each failure signature of sixteen 20,000-case fuzz campaigns (``tools/fuzz.py
+--cases 20000 --seed 1 --timeout 20``, then seeds 2 to 16, issue 17), rebuilt
 from its golden model and mutation steps (the case.json of its reproducer):
 refinfer now refuses every one of them with a clean error that says what is
 wrong."""
@@ -268,6 +268,11 @@ CASES = [
     ("raw:OverflowError@refinfer/ops/stack.py:stack",
      "golden/ops/stack/model.mindir", "struct", [("int_extreme", 51141939)], "numba", 2966687308,
      r"\(op Stack\) failed: ValueError: axis 2147483648 out of range for rank \d"),
+    # seed 16's
+    ("raw:IndexError@refinfer/ops/_ref/window.py:output_hw",
+     "golden/ops/max_pool_with_argmax_v2_ceil_dilated/model.mindir", "struct", [("wire_confusion", 601014727)], "numba", 3082569219,
+     r"\(op MaxPoolWithArgmaxV2\) failed: ValueError: window kernel \(2, 2\) has 2 value\(s\), "
+     r"the input has 3 spatial axes \(rank 5\)"),
 ]
 
 

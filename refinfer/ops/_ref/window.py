@@ -23,15 +23,26 @@ def extent(kernel: int, dilation: int) -> int:
     return (kernel - 1) * dilation + 1
 
 
-def check_geometry(axes: int, kernel, stride, dilation) -> None:
+def check_geometry(axes: int, kernel, stride, dilation, pads=None) -> None:
     """Kernel, stride and dilation must be positive on every spatial axis
     (a mutated model may give 0, which would divide by zero or make an
-    empty window)."""
+    empty window), and each of them and the padding must cover every
+    spatial axis (a 2-D pool of a 5-D input has too few)."""
     for name, values in (("kernel", kernel), ("stride", stride),
                          ("dilation", dilation)):
+        _check_covers(name, values, axes)
         if any(int(v) < 1 for v in values[:axes]):
             raise ValueError(f"window {name} {tuple(values)} must be >= 1 "
                              f"on each of the {axes} spatial axes")
+    if pads is not None:
+        _check_covers("padding", pads, axes)
+
+
+def _check_covers(name: str, values, axes: int) -> None:
+    if len(values) < axes:
+        raise ValueError(f"window {name} {tuple(values)} has {len(values)} "
+                         f"value(s), the input has {axes} spatial axes "
+                         f"(rank {axes + 2})")
 
 
 def same_pads(size: int, kernel: int, stride: int,
@@ -69,7 +80,7 @@ def output_hw(hw, kernel, stride, dilation, pads: Pads,
     fit. ``ceil_mode`` (pools) rounds the window count up, as PyTorch: the
     last window may overhang the padded input but must start inside the
     input or its leading padding."""
-    check_geometry(len(hw), kernel, stride, dilation)
+    check_geometry(len(hw), kernel, stride, dilation, pads)
     out = []
     for i in range(len(hw)):
         padded = hw[i] + pads[i][0] + pads[i][1]

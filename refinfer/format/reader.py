@@ -238,23 +238,23 @@ def _read_graph(g, index: int, weights: "_WeightFiles",
     # node's name and the inputs naming it, a primitive's op_type), which
     # keeps a third of a long graph's strings
     shared = {}.setdefault
-    # the nodes of a graph record a few distinct abstracts: decoded once
-    # each, found again by their bytes (a fifth of the time per node)
-    abstracts: dict[bytes, Abstract] = {}
+    # the nodes of a graph record a few distinct shapes: each decoded once,
+    # found again by its attribute's bytes
+    shapes: dict[bytes, Abstract | None] = {}
     for k, n in enumerate(_nodes(weights.blob, spans, *where)):
         # (each read of a protobuf string field makes a new str: the
         # inputs are read once, into a tuple, not once per use)
         node_name, op_type, inputs, scope = n.name, n.op_type, tuple(n.input), n.domain
         if not are_texts(node_name, op_type, scope, *inputs):
             _refuse_node(n, *where, "node", k)
+        attributes = _Attributes(n.attribute, where, k)
         if op_type == "Constant":
-            constants[node_name] = _constant(n, node_name)
+            constants[node_name] = _constant(attributes.named("value"), node_name)
             continue
-        shape = next((a for a in n.attribute if a.name == "shape"), None)
         nodes.append(RawNode(shared(node_name, node_name),
                              shared(op_type, op_type),
                              tuple(map(shared, inputs, inputs)), scope,
-                             _abstract(shape, abstracts) if shape else None))
+                             attributes.shape(shapes)))
     if len(g.output) != 1:
         raise ValueError(f"graph {name!r} has {len(g.output)} outputs; "
                          "MindIR 2.x graphs have exactly one")
@@ -268,22 +268,44 @@ def _read_graph(g, index: int, weights: "_WeightFiles",
         output=_value_info(g.output[0], *where, "output", 0))
 
 
-def _abstract(attr, known: dict[bytes, Abstract]) -> Abstract:
-    """``decode_abstract(attr)``, looked up in ``known`` by its bytes."""
-    key = attr.SerializeToString()
-    abstract = known.get(key)
-    if abstract is None:
-        abstract = known[key] = decode_abstract(attr)
-    return abstract
+class _Attributes:
+    """A node's attributes, kept as their bytes until one is asked for."""
+
+    def __init__(self, encoded, where: tuple, index: int):
+        self.encoded, self.where, self.index = encoded, where, index
+
+    def named(self, name: str) -> list:
+        """The decoded attributes called ``name``."""
+        return [a for a in map(self._parse, self.encoded) if a.name == name]
+
+    def shape(self, known: dict[bytes, Abstract | None]) -> Abstract | None:
+        """The abstract of the node's ``shape`` attribute, if it has one;
+        ``known``: what each attribute's bytes gave before (None: no shape)."""
+        for encoded in self.encoded:
+            if encoded not in known:
+                attr = self._parse(encoded)
+                known[encoded] = decode_abstract(attr) \
+                    if attr.name == "shape" else None
+            if known[encoded] is not None:
+                return known[encoded]
+        return None
+
+    def _parse(self, encoded: bytes):
+        try:
+            return schema.AttributeProto.FromString(encoded)
+        except DecodeError as exc:
+            raise ValueError(f"{' '.join(self.where)} node {self.index}: not "
+                             f"a valid NodeProto (an attribute: {exc}); the "
+                             f"file is truncated or corrupt") from exc
 
 
 def _nodes(blob, spans: wire.GraphSpans, *where) -> Iterator:
-    """The graph's NodeProtos, parsed one at a time from where they lie in
-    the file (the slim message has none): one node's tree in memory at a
-    time instead of every node's."""
+    """The graph's nodes as NodeHeaders, parsed one at a time from where
+    they lie in the file (the slim message has none): one node's tree in
+    memory at a time instead of every node's."""
     for k, (start, end) in enumerate(spans.nodes()):
         try:
-            yield schema.NodeProto.FromString(blob[start:end])
+            yield schema.NodeHeader.FromString(blob[start:end])
         except DecodeError as exc:
             raise ValueError(f"{' '.join(where)} node {k}: not a valid "
                              f"NodeProto ({exc}); the file is truncated or "
@@ -316,8 +338,7 @@ def _checked_source(t, given: np.ndarray) -> np.ndarray:
     return view
 
 
-def _constant(node, name: str):
-    value_attrs = [a for a in node.attribute if a.name == "value"]
+def _constant(value_attrs: list, name: str):
     if not value_attrs:
         raise ValueError(f"Constant {name!r} has no value")
     try:

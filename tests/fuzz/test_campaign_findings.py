@@ -1,5 +1,5 @@
-"""Each failure signature of sixteen 20,000-case fuzz campaigns (``tools/fuzz.py
---cases 20000 --seed 1 --timeout 20``, then seeds 2 to 16, issue 17), rebuilt
+"""Each failure signature of seventeen 20,000-case fuzz campaigns (``tools/fuzz.py
+--cases 20000 --seed 1 --timeout 20``, then seeds 2 to 17, issue 17), rebuilt
 from its golden model and mutation steps (the case.json of its reproducer):
 refinfer now refuses every one of them with a clean error that says what is
 wrong."""
@@ -273,6 +273,11 @@ CASES = [
      "golden/ops/max_pool_with_argmax_v2_ceil_dilated/model.mindir", "struct", [("wire_confusion", 601014727)], "numba", 3082569219,
      r"\(op MaxPoolWithArgmaxV2\) failed: ValueError: window kernel \(2, 2\) has 2 value\(s\), "
      r"the input has 3 spatial axes \(rank 5\)"),
+    # seed 17's crash (a heap corruption, "double free or corruption"), found
+    # by rerunning its first cases with NUMBA_BOUNDSCHECK=1 (--boundscheck)
+    ("raw:IndexError@refinfer/ops/_kernels/conv.py:channels",
+     "golden/ops/conv_transpose2d/model.mindir", "bytes", [("bit_flip", 1770024375)], "numba", 601277293,
+     r"\(op ConvTranspose2D\) failed: ValueError: window stride \(0, 0\) must be >= 1"),
 ]
 
 

@@ -158,6 +158,19 @@ def test_torch_convolution_fallbacks_and_errors():
     check("ConvTranspose2D", x, w, None, (1,), (3,))    # no output pixels
 
 
+@pytest.mark.parametrize("stride, dilation", [((0, 0), (1, 1)), ((1, 1), (0, 1))])
+def test_conv_transpose_refuses_steps_below_one(stride, dilation):
+    """Seed 17's heap corruption (issue 17): a ConvTranspose2D of stride 0
+    made the col2vol scatter write outside its output. The reference
+    refuses it clearly; the fast kernel declines whoever calls it."""
+    x, w = conv_data((1, 4, 7, 6), np.float32), conv_data((4, 3, 3, 3), np.float32)
+    with pytest.raises(ValueError, match=r"window (stride|dilation) .* must be >= 1"):
+        get_op("ConvTranspose2D").reference(x, w, None, stride, (1,), (0,), 1,
+                                            dilation)
+    assert _conv.conv_transpose_fast(x, w, None, ((1, 1), (1, 1)), (2, 2),
+                                     stride, dilation, 1) is None
+
+
 BACKPROP = [
     # (dout shape, filter shape, input_size, pad_mode, pad, stride, dilation, group)
     ((2, 6, 5, 4), (6, 2, 3, 3), (2, 4, 9, 8), "PAD", (1, 1, 0, 1), (2, 2), (1, 1), 2),

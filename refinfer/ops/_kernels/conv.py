@@ -675,11 +675,13 @@ def conv_transpose_fast(dout, weight, bias, pads, out_size, stride,
                         dilation, group):
     """:func:`conv_transpose_nd` (+ bias[c]) of rank 1 to 3 on the fast
     kernels; None when the operands do not fit (the caller's reference
-    raises the error)."""
+    raises the error), or the steps are not positive (the scatter's column
+    arithmetic, unchecked, would write outside y)."""
     rank = weight.ndim - 2
     c_in = weight.shape[0]
     c_result = weight.shape[1] * max(group, 1)
     if not _fast_operands(dout, weight, bias) or rank not in (1, 2, 3) \
+            or min(stride) < 1 or min(dilation) < 1 \
             or dout.ndim != weight.ndim or group < 1 \
             or dout.shape[1] != c_in or c_in % group \
             or (bias is not None and bias.shape != (c_result,)) \

@@ -149,6 +149,7 @@ def torch_layout(input, weight, stride, padding, dilation, transposed,
                          f"{weight.shape}")
     per_axis = spatial_ints(rank)
     stride, dilation = per_axis(stride), per_axis(dilation)
+    win.check_geometry(rank, weight.shape[2:], stride, dilation)
     pads = tuple((p, p) for p in per_axis(padding))
     out = None
     if transposed:

@@ -2,7 +2,7 @@
 
     .venv/bin/python tools/fuzz.py --cases 5000 --seed 1 [--out DIR] [--timeout 10]
         [--models GLOB,GLOB ...] [--max-bytes N] [--jobs 1] [--backend numba,reference]
-        [--no-minimise] [--budget 150]
+        [--no-minimise] [--budget 150] [--boundscheck]
     .venv/bin/python tools/fuzz.py --replay DIR/<signature folder>
 
 Each case is a golden model with one to three mutations (tools/fuzzer/
@@ -17,6 +17,12 @@ minimised and written to ``--out`` as a folder with the model, case.json
 and the traceback. Cases are the same for the same seed, models and case
 count. Exit status 1 when a raw exception, crash, hang or memory failure
 was found.
+
+``--boundscheck`` runs the workers with ``NUMBA_BOUNDSCHECK=1`` (their own
+kernel cache): a Numba kernel that would read or write outside an array
+raises IndexError there, a ``raw`` finding naming the kernel, where without
+it the write corrupts the heap and the worker dies later, in another case
+(a ``crash`` whose reproducer does not crash alone).
 """
 from __future__ import annotations
 
@@ -36,6 +42,7 @@ from dataclasses import dataclass, field
 from fuzzer.minimise import Shrinker
 from fuzzer.mutate import Case, load_source, make_case, mutated_bytes
 from fuzzer.pool import ROOT, Worker
+from refinfer.process import default_cache_dir
 
 DEFAULT_MODELS = ("golden/*/model.mindir,golden/*/model_graph.mindir",
                   "golden/ops/*/model.mindir")
@@ -254,13 +261,27 @@ def _arguments(argv):
     parser.add_argument("--no-minimise", action="store_true")
     parser.add_argument("--budget", type=int, default=150,
                         help="worker runs to minimise each signature")
+    parser.add_argument("--boundscheck", action="store_true",
+                        help="Numba kernels check every index (slower first "
+                        "compiles, own cache): finds out-of-bounds writes")
     parser.add_argument("--replay", metavar="DIR",
                         help="run one reproducer folder and print its outcome")
     return parser.parse_args(argv)
 
 
+def _check_bounds_in_workers() -> None:
+    """Workers (which inherit this environment) compile bounds-checked
+    kernels, cached apart from the unchecked ones: Numba's cache index
+    does not tell them apart."""
+    os.environ["NUMBA_BOUNDSCHECK"] = "1"
+    os.environ["NUMBA_CACHE_DIR"] = os.path.join(default_cache_dir(),
+                                                 "boundscheck")
+
+
 def main(argv=None) -> int:
     args = _arguments(argv)
+    if args.boundscheck:
+        _check_bounds_in_workers()
     if args.replay:
         result = replay(args.replay, args.timeout)
         print(f"{result['outcome']} {result['signature']}\n{result['traceback']}")

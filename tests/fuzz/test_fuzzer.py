@@ -209,3 +209,20 @@ def test_a_hang_is_placed_from_faulthandlers_dump():
            '  File "/x/refinfer/runtime.py", line 73 in run\n')
     assert pool._innermost_frame(log) == "refinfer/executor.py:_run_steps"
 
+
+
+def test_boundscheck_workers_compile_checked_kernels_in_their_own_cache(monkeypatch):
+    """``--boundscheck``: the workers inherit NUMBA_BOUNDSCHECK=1 and a cache
+    of their own (Numba's cache key ignores the flag: an unchecked kernel
+    from the usual cache would be loaded instead)."""
+    import fuzz
+    from refinfer.process import default_cache_dir, numba_cache_dir
+
+    monkeypatch.delenv("NUMBA_BOUNDSCHECK", raising=False)
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    fresh = numba_cache_dir.__wrapped__     # what a new worker process finds
+    usual = fresh()
+    fuzz._check_bounds_in_workers()
+    assert os.environ["NUMBA_BOUNDSCHECK"] == "1"
+    assert os.environ["NUMBA_CACHE_DIR"].startswith(default_cache_dir())
+    assert fresh() != usual

@@ -27,6 +27,7 @@ from typing import Any, Sequence
 from .closure import Closure, GraphRef
 from .errors import CallBudgetExceeded, CallDepthError, NodeError
 from .plan import CallStep, GraphPlan, Program
+from .precision import storage_map
 from .step import Hooks, describe
 
 DEFAULT_MAX_CALL_DEPTH = 1000       # MindSpore's max_call_depth default
@@ -62,7 +63,7 @@ def run(program: Program, inputs: Sequence, hooks: Hooks | None = None,
     Calls nested deeper than ``max_call_depth`` raise CallDepthError; more
     than ``max_calls`` graph calls in all (None: no limit) raise
     CallBudgetExceeded."""
-    stack = [_Frame(program.plans[program.main], list(inputs), {})]
+    stack = [_Frame(program.plans[program.main], _entered(program, inputs), {})]
     calls_left = sys.maxsize if max_calls is None else max_calls
     while True:
         frame = stack[-1]
@@ -85,6 +86,13 @@ def run(program: Program, inputs: Sequence, hooks: Hooks | None = None,
             stack.append(callee)
             if len(stack) > max_call_depth:
                 raise _depth_error(frame, call, callee, max_call_depth)
+
+
+def _entered(program: Program, inputs: Sequence) -> list:
+    """The main graph's inputs as the program's precision stores them
+    (float16: rounded, refinfer/precision.py)."""
+    store = storage_map(program.precision)
+    return list(inputs) if store is None else [store(value) for value in inputs]
 
 
 def _run_steps(frame: _Frame, hooks: Hooks | None) -> CallStep | None:

@@ -15,7 +15,7 @@ from typing import Any, Iterator, Mapping
 from .closure import GraphRef
 from . import passes
 from .graph import Graph, Model, Node, Ref, RefKind
-from .precision import constant_map, value_map
+from .precision import constant_map, storage_map, storing, value_map
 from .step import KernelStep, kernel_step
 
 
@@ -107,7 +107,8 @@ def compile_model(model: Model, backend: str = "reference",
                   keep: bool = False, precision: str = "float32",
                   fuse: bool = True) -> Program:
     """One plan per graph. ``keep`` disables freeing (debugging);
-    ``precision="float64"`` compiles the float64 oracle (refinfer/precision.py);
+    ``precision="float64"`` compiles the float64 oracle, ``"float16"``
+    float16 storage (refinfer/precision.py: every kernel's result rounded);
     ``fuse=False`` keeps a fast backend's plan op by op (refinfer/passes).
     For the GPU, refinfer/gpu.py's compile_model places this compiler's
     ``cuda`` plan on the device (refinfer/cuda/plan.py)."""
@@ -116,17 +117,19 @@ def compile_model(model: Model, backend: str = "reference",
     graphs = model.graphs
     if fuse and backend != "reference" and precision == "float32":
         graphs = passes.optimize(model)     # fusions: fast backends only
-    plans = {name: _GraphCompiler(g, backend, keep, pinned, widen).compile()
+    plans = {name: _GraphCompiler(g, backend, keep, pinned, widen,
+                                  storage_map(precision)).compile()
              for name, g in graphs.items()}
     return Program(plans, model.main.name, backend, keep, precision)
 
 
 class _GraphCompiler:
     def __init__(self, graph: Graph, backend: str, keep: bool, pinned: set,
-                 widen: tuple = (None, None)):
+                 widen: tuple = (None, None), store=None):
         self.graph, self.backend, self.keep = graph, backend, keep
         self.pinned = pinned            # read by callees: never freed
         self.widen_constant, self.widen_value = widen   # precision mapping
+        self.store = store              # and of the results (float16)
         self.template: list = [None] * len(graph.inputs)
         self.names = {i.name: k for k, i in enumerate(graph.inputs)}
         self.free_slots = {n: self._new_slot() for n in graph.free_vars}
@@ -174,8 +177,8 @@ class _GraphCompiler:
         if node.op is None:
             return CallStep(node, self.slot(node.callee),
                             tuple(self.slot(a.ref) for a in node.args), out)
-        return kernel_step(node, node.op.kernel(self.backend), self.slot, out,
-                           self.widen_constant, self.widen_value)
+        return kernel_step(node, storing(node.op.kernel(self.backend), self.store),
+                           self.slot, out, self.widen_constant, self.widen_value)
 
     def _add_frees(self, steps: list, output: int) -> None:
         """Give each step the slots it reads for the last time; constants,

@@ -6,14 +6,21 @@ build may change in the process.
   truth). Chosen by the ``[refinfer]`` config entry ``backend``, in a config
   file (``backend=reference``) or ``config_dict={"refinfer": {"backend":
   "reference"}}``. The float64 precision (``[refinfer] precision=float64``)
-  always runs on the reference.
+  always runs on the reference; so does float16 storage (``[refinfer]
+  precision=float16``, refinfer/precision.py) on the CPU: the oracle of the
+  GPU's ``preferred_fp16``.
 - Target: ``context.target = ["gpu"]`` runs the device plan (backend
   ``cuda``, refinfer/cuda/plan.py) on GPU ``context.gpu.device_id``;
   ``["gpu", "cpu"]`` runs on the CPU backend above where no GPU or driver
   is present, ``["gpu"]`` alone is then a build error (refinfer/gpu.py).
   ``context.gpu.precision_mode``: ``enforce_fp32`` computes in float32
-  (no TF32 anywhere); ``preferred_fp16`` is accepted and also runs in
-  float32 for now. The float64 precision runs on the CPU's reference.
+  (no TF32 anywhere: MindSpore's GPU default); ``preferred_fp16`` runs the
+  device plan in float16 storage with float32 arithmetic inside each op
+  (products accumulate in float32), the precision ``float16``; the float64
+  precision, if asked for, wins and runs on the CPU's reference. Where
+  ``["gpu", "cpu"]`` falls back to the CPU, the GPU's mode does not apply:
+  ``context.cpu.precision_mode`` is accepted and runs float32 (Lite uses
+  fp16 CPU kernels only on ARMv8.2, never on x86).
 - Threads: ``context.cpu.thread_num`` (0 = all usable cores) is the number
   of threads a predict uses (refinfer's worker pool on the fast backend,
   BLAS's threads on the reference); ``context.cpu.thread_affinity_core_list``
@@ -103,8 +110,19 @@ def target_backend(context: Context, backend: str) -> str:
     return gpu.choose(context.target, backend)
 
 
+def target_precision(context: Context, backend: str, precision: str) -> str:
+    """The precision of a model built for ``backend``: float16 for the
+    GPU's ``preferred_fp16`` unless ``[refinfer] precision`` asks for
+    float64; else ``precision``."""
+    fp16 = backend == gpu.CUDA and context.gpu.precision_mode == "preferred_fp16"
+    return "float16" if fp16 and precision != "float64" else precision
+
+
 def effective_backend(backend: str, precision: str) -> str:
-    return "reference" if precision != "float32" else backend
+    """The backend that runs ``precision``: float64, and float16 off the
+    GPU, run on the reference."""
+    fast = precision == "float32" or precision == "float16" and backend == gpu.CUDA
+    return backend if fast else "reference"
 
 
 def thread_settings(context: Context, backend: str) -> threads.ThreadSettings:

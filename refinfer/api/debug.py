@@ -11,8 +11,9 @@ other return value (``None`` included) is success.
 refinfer's own settings come in the config section ``[refinfer]`` (config
 file or ``config_dict={"refinfer": {...}}``):
 
-- ``precision``: ``float32`` (default) or ``float64``, the float64 oracle
-  (refinfer/precision.py);
+- ``precision``: ``float32`` (default), ``float64`` (the float64 oracle) or
+  ``float16`` (float16 storage, float32 arithmetic: what the GPU's
+  ``preferred_fp16`` runs; on the CPU its oracle), refinfer/precision.py;
 - ``cast_outputs``: ``true`` to cast float64 oracle outputs back to the
   model's declared output dtypes (default ``false``: outputs in float64).
 """

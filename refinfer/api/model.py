@@ -15,7 +15,8 @@ from ..watch import keep_hooks
 from ._checkparam import (check_isinstance, check_list_of_element,
                           check_section_dict)
 from .backend import (backend_setting, call_limits_setting, effective_backend,
-                      process_tuning_setting, target_backend, thread_settings)
+                      process_tuning_setting, target_backend, target_precision,
+                      thread_settings)
 from .config import merge, parse_config_file
 from .context import Context
 from .debug import kernel_hooks, refinfer_settings
@@ -127,8 +128,9 @@ class Model:
             tuning, rest = process_tuning_setting(rest)
             depth, calls, rest = call_limits_setting(rest)
             precision, self._cast_outputs = refinfer_settings(rest)
-            backend = effective_backend(target_backend(context, backend),
-                                        precision)
+            backend = target_backend(context, backend)
+            precision = target_precision(context, backend, precision)
+            backend = effective_backend(backend, precision)
             threads = thread_settings(context, backend)
             device_id = gpu.rank_device(context.gpu.explicit_device_id,
                                         distributed.local_rank()) \

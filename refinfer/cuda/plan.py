@@ -27,6 +27,13 @@ only for a tensor on the other side (explain marks them).
 Every copy of a run is counted in a :class:`Transfers` (count and bytes
 each way, declined kernels), the run's when :func:`counting` is active.
 
+Precision: a plan compiled ``float16`` (Lite's GPU ``preferred_fp16``)
+rounds the result of every device and host step to float16 precision
+where it lies (refinfer/cuda/storage.py: in place on the device, one small
+launch), so it adds no copy; ``float32`` (``enforce_fp32``) keeps results
+as the kernels make them, in float32 throughout (no TF32: the kernels are
+numba's, which never use tensor cores).
+
 One stream: a :class:`DevicePlan` owns a lane (refinfer/cuda/device.py: a
 CUDA stream and its buffer pool) per thread that runs it, made at that
 thread's first run (:func:`running`). Every kernel, copy and pooled buffer
@@ -50,9 +57,11 @@ import numpy as np
 from refinfer.format.values import Abstract
 from refinfer.graph import Model, Node
 from refinfer.plan import CallStep, GraphPlan, Program, assign_frees, reads
+from refinfer.precision import storing
 from refinfer.step import Hooks, KernelStep
 
 from . import device
+from .storage import storage
 
 HOST, DEVICE, ANY, NONE = "host", "device", "any", "none"   # where a slot's value is
 MIXED = "mixed"     # a sequence gathered from both sides (counts in _Placer.sides)
@@ -354,17 +363,19 @@ def place(program: Program, model: Model) -> Program:
     step that reads the same array)."""
     pinned = {name for plan in program.plans.values() for name in plan.free_slots}
     on_device: dict[int, Any] = {}      # id(host constant) -> its device copy
+    store = storage(program.precision)
     plans = {name: _Placer(plan, model.graphs[name], name == program.main,
-                           pinned, on_device, program.keep).place()
+                           pinned, on_device, program.keep, store).place()
              for name, plan in program.plans.items()}
     return DevicePlan(plans, program.main, "cuda", program.keep, program.precision)
 
 
 class _Placer:
     def __init__(self, plan: GraphPlan, graph, main: bool, pinned: set,
-                 on_device: dict, keep: bool):
+                 on_device: dict, keep: bool, store: Callable | None = None):
         self.plan, self.main, self.keep = plan, main, keep
         self.on_device = on_device
+        self.store = store      # what each computed result goes through (float16)
         self.template = list(plan.template)
         self.freeable = {s for name, s in plan.names.items()
                          if name not in pinned}
@@ -440,8 +451,11 @@ class _Placer:
                     else value for pos, value in enumerate(step.template)]
         places = tuple((pos, convert) for pos, _, convert in dynamic)
         reads = tuple(slot for _, slot, _ in dynamic)
-        self.steps.append(DeviceStep(node, _kernel(op, where), template, places,
-                                     reads, step.out, placement=where))
+        # views, metadata and plumbing compute no new float values
+        store = self.store if where in (DEVICE, HOST) else None
+        self.steps.append(DeviceStep(node, storing(_kernel(op, where), store),
+                                     template, places, reads, step.out,
+                                     placement=where))
         self.abstracts[step.out] = node.abstract
         self.where[step.out] = self._result_place(where, node, dynamic, step.out)
 

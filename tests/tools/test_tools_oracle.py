@@ -102,8 +102,8 @@ def test_to_float64_leaves_other_values():
 
 
 def test_unknown_precision():
-    with pytest.raises(ValueError, match="unknown precision 'float16'"):
-        LoadedModel(MLP, precision="float16")
+    with pytest.raises(ValueError, match="unknown precision 'bfloat16'"):
+        LoadedModel(MLP, precision="bfloat16")
 
 
 def build(config_dict=None, config_path=""):
@@ -134,7 +134,7 @@ def test_api_config_file(tmp_path):
 
 
 @pytest.mark.parametrize("section, message", [
-    ({"precision": "float16"}, "precision='float16'"),
+    ({"precision": "bfloat16"}, "precision='bfloat16'"),
     ({"cast_outputs": "maybe"}, "cast_outputs='maybe'"),
     ({"precison": "float64"}, "unknown key(s) in [refinfer]: precison"),
 ])

@@ -77,6 +77,24 @@ def test_elementwise_chain_runs_as_one_step():
     np.testing.assert_array_equal(got64, want64)
 
 
+def test_a_group_with_too_many_tensors_entering_fuses_the_groups_behind_it():
+    """Five weights enter the chain (MAX_OPERANDS is 4 with x): the whole
+    chain cannot be one program, so the chain behind its last node is
+    tried, the same way, until it fits (the nodes left after it run
+    alone)."""
+    assert _fast.MAX_OPERANDS == 4
+    g = GraphBuilder((2, 6))
+    value = X
+    for _ in range(5):
+        weight = rng.standard_normal(6).astype(np.float32)
+        value = g.add("Tanh", g.add("Add", value, weight, shape=(2, 6)), shape=(2, 6))
+    x = rng.standard_normal((2, 6)).astype(np.float32)
+    steps, got, want = run_both(g.model(value), x)
+    assert [s.node.op.name for s in steps] == [
+        "Add+Tanh+Add+Tanh+Add+Tanh", "Add", "Tanh", "Add", "Tanh"]
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
 def test_values_read_elsewhere_are_not_fused_away():
     g = GraphBuilder((4, 5))
     a = g.add("Mul", X, 2.0, shape=(4, 5))

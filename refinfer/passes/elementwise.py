@@ -21,35 +21,67 @@ import numpy as np
 from ..graph import Node, Ref, RefKind
 from ..ops._kernels.elementwise import plain, program_for
 from ..ops._kernels.program import MAX_OPERANDS, ProgramBuilder
-from .fused import GraphEditor, fused_node, tensor_abstract
+from .fused import GraphEditor, fused_node
 
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def fuse_elementwise(editor: GraphEditor) -> None:
-    positions: dict[str, int] = {}
-    dtypes: dict[int, object] = {}      # id(node) -> _dtype, asked up to 4 times
-
-    def position(node: Node) -> int:
-        """The node's index in the graph: the map is made once per graph
-        (a graph of N nodes has up to N roots), at the first group found."""
-        if not positions:
-            positions.update((n.name, k) for k, n in enumerate(editor.graph.nodes))
-        return positions[node.name]
+    dtypes: dict[int, object] = {}      # id(node) -> _dtype, asked up to 3 times
 
     def dtype_of(node: Node):
         if id(node) not in dtypes:      # (nodes live as long as the editor)
-            dtypes[id(node)] = _dtype(editor, node)
+            dtypes[id(node)] = _dtype(node)
         return dtypes[id(node)]
 
-    for node in reversed(editor.graph.nodes):
-        if editor.is_live(node) and _fusable(node):
-            group = _grow(editor, node, position, dtype_of)
-            if len(group) > 1:
-                chain = Chain(editor, group)
-                if len(chain.inputs) <= MAX_OPERANDS:
-                    editor.replace(group, fused_node(
-                        group, chain, chain.inputs, ()))
+    for group in _groups(editor, editor.graph.nodes, dtype_of):
+        _fuse(editor, group, dtype_of)
+
+
+def _groups(editor: GraphEditor, nodes: list[Node],
+            dtype_of: Callable) -> list[list[Node]]:
+    """The groups of two or more of ``nodes`` (in graph order), each in
+    graph order. One walk backwards, users before their producers: a node
+    joins the group of the one node reading its value (once, as one of its
+    values) when both have one float dtype; else a fusable node starts a
+    group of its own. (``dtype_of``: :func:`_dtype`, asked only where a
+    node could join: most nodes cannot.)"""
+    root_of: dict[str, str] = {}        # member -> its group's first node
+    members: dict[str, list[Node]] = {}     # that node -> the group, backwards
+    for node in reversed(nodes):
+        user = editor.sole_user(node)
+        root = None if user is None else root_of.get(user.name)
+        if root is not None and _reads_as_value(user, node.name) \
+                and _one_dtype(dtype_of(user), dtype_of(node)):
+            root_of[node.name] = root
+            members.setdefault(root, [user] if root == user.name else [])
+            members[root].append(node)
+        elif _fusable(node):
+            root_of[node.name] = node.name
+    return [group[::-1] for group in members.values()]
+
+
+def _fuse(editor: GraphEditor, group: list[Node], dtype_of: Callable) -> None:
+    """Replace ``group`` by one fused node; if too many tensors enter it,
+    the groups found among its nodes without its last one instead."""
+    chain = Chain(editor, group)
+    if len(chain.inputs) <= MAX_OPERANDS:
+        editor.replace(group, fused_node(group, chain, chain.inputs, ()))
+        return
+    for smaller in _groups(editor, group[:-1], dtype_of):
+        _fuse(editor, smaller, dtype_of)
+
+
+def _reads_as_value(user: Node, name: str) -> bool:
+    """Whether ``user`` reads node ``name`` as one of its recipe's values
+    (not as a parameter)."""
+    return any(a.ref.kind is RefKind.NODE and a.ref.key == name
+               for a in _split(user)[0])
+
+
+def _one_dtype(dtype, other) -> bool:
+    # (np.dtype == None holds for float64: test None first)
+    return dtype is not None and other is not None and dtype == other
 
 
 def _split(node: Node) -> tuple[list, list]:
@@ -58,20 +90,29 @@ def _split(node: Node) -> tuple[list, list]:
     return node.args[:count], node.args[count:]
 
 
-def _dtype(editor: GraphEditor, node: Node):
+def _dtype(node: Node):
     """The float dtype of a node that can join a group: a fusable recipe,
     constant parameters the recipe takes, values without run-time
-    converters, at least one of them computed at run time; else None."""
+    converters, at least one of them computed at run time; else None.
+    (Asked of nearly every node of a long chain: plain loops, no
+    generator per question.)"""
     if not _fusable(node):
         return None
     values, params = _split(node)
-    if any(a.ref.kind is not RefKind.CONST for a in params) \
-            or any(a.convert is not None for a in values) \
-            or all(a.ref.kind is RefKind.CONST for a in values):
+    computed = False
+    for arg in values:
+        if arg.convert is not None:
+            return None
+        computed = computed or arg.ref.kind is not RefKind.CONST
+    for arg in params:
+        if arg.ref.kind is not RefKind.CONST:
+            return None
+    abstract = node.abstract            # the dtype MindIR recorded
+    dtype = abstract.dtype if computed and abstract is not None \
+        and abstract.kind == "tensor" else None
+    if dtype is None or dtype not in FLOATS:
         return None
-    recorded = tensor_abstract(editor, Ref(RefKind.NODE, node.name))
-    dtype = recorded[1] if recorded and recorded[1] in FLOATS else None
-    return dtype if dtype is not None and _takes(node, dtype) else None
+    return dtype if _takes(node.op.recipe, values, params, dtype) else None
 
 
 def _fusable(node: Node) -> bool:
@@ -80,39 +121,15 @@ def _fusable(node: Node) -> bool:
     return recipe is not None and recipe.fusable
 
 
-def _takes(node: Node, dtype) -> bool:
-    """Whether the node's recipe writes a program for its parameters."""
-    values, params = _split(node)
+def _takes(recipe, values, params, dtype) -> bool:
+    """Whether the recipe writes a program for these arguments."""
     pattern = tuple(None if a.ref.kind is RefKind.CONST and a.ref.key is None
                     else "tensor" for a in values)
     try:
-        return program_for(node.op.recipe, dtype, pattern,
-                           plain(a.ref.key for a in params)) is not None
+        return program_for(recipe, dtype, pattern, plain(
+            a.ref.key for a in params) if params else ()) is not None
     except (TypeError, ValueError):     # an unhashable or odd parameter
         return False
-
-
-def _grow(editor: GraphEditor, root: Node, position: Callable,
-          dtype_of: Callable) -> list[Node]:
-    """The root and the absorbable producers behind it, in graph order
-    (``position``: a node's index in the graph; ``dtype_of``:
-    :func:`_dtype`, asked only once a producer could join: most nodes have
-    none)."""
-    members, stack = {root.name: root}, [root]
-    while stack:
-        node = stack.pop()
-        for arg in _split(node)[0]:
-            producer = editor.producer(arg.ref)
-            if producer is None or producer.name in members \
-                    or editor.sole_user(producer) is not node:
-                continue
-            dtype, found = dtype_of(root), dtype_of(producer)
-            # (np.dtype == None holds for float64: test None first)
-            if dtype is not None and found is not None and found == dtype:
-                members[producer.name] = producer
-                stack.append(producer)
-    return sorted(members.values(), key=position) if len(members) > 1 \
-        else [root]
 
 
 class Chain:
@@ -120,7 +137,7 @@ class Chain:
     group's tensor inputs (None when they are not all of its dtype)."""
 
     def __init__(self, editor: GraphEditor, group: list[Node]):
-        self.dtype = _dtype(editor, group[-1])
+        self.dtype = _dtype(group[-1])
         self.inputs: list[Ref] = []
         builder = ProgramBuilder(self.dtype)
         results = {}

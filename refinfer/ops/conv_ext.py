@@ -9,7 +9,7 @@ from ._ref.conv import torch_conv
 
 @register("Conv1DExt", "Conv2DExt", "Conv3DExt", family="nn", dtypes=FLOATS,
           convert={"stride": args.ints, "padding": args.ints,
-                   "dilation": args.ints, "groups": args.scalar},
+                   "dilation": args.ints, "groups": args.integer},
           kernels={"numba": conv.conv_ext})
 def conv_ext(input, weight, bias=None, stride=(1,), padding=(0,),
              dilation=(1,), groups=1):

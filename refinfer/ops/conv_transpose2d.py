@@ -9,7 +9,7 @@ from ._ref.conv import torch_conv
 
 @register("ConvTranspose2D", family="nn", dtypes=FLOATS,
           convert={"stride": args.ints, "padding": args.ints,
-                   "output_padding": args.ints, "groups": args.scalar,
+                   "output_padding": args.ints, "groups": args.integer,
                    "dilation": args.ints},
           kernels={"numba": conv.conv_transpose2d})
 def conv_transpose2d(input, weight, bias=None, stride=(1,), padding=(0,),

@@ -10,7 +10,7 @@ from ._ref.conv import torch_conv
 @register("Convolution", family="nn", dtypes=FLOATS,
           convert={"stride": args.ints, "padding": args.ints,
                    "dilation": args.ints, "transposed": args.boolean,
-                   "output_padding": args.ints, "groups": args.scalar},
+                   "output_padding": args.ints, "groups": args.integer},
           kernels={"numba": conv.convolution})
 def convolution(input, weight, bias=None, stride=(1,), padding=(0,),
                 dilation=(1,), transposed=False, output_padding=(0,),

@@ -1,11 +1,12 @@
-"""Each failure signature of seventeen 20,000-case fuzz campaigns (``tools/fuzz.py
---cases 20000 --seed 1 --timeout 20``, then seeds 2 to 17, issue 17), rebuilt
+"""Each failure signature of eighteen 20,000-case fuzz campaigns (``tools/fuzz.py
+--cases 20000 --seed 1 --timeout 20``, then seeds 2 to 18, issue 17), rebuilt
 from its golden model and mutation steps (the case.json of its reproducer):
 refinfer now refuses every one of them with a clean error that says what is
 wrong."""
 import os
 import re
 
+import numpy as np
 import pytest
 
 from fuzzer.mutate import Case, load_source, mutated_bytes
@@ -278,7 +279,29 @@ CASES = [
     ("raw:IndexError@refinfer/ops/_kernels/conv.py:channels",
      "golden/ops/conv_transpose2d/model.mindir", "bytes", [("bit_flip", 1770024375)], "numba", 601277293,
      r"\(op ConvTranspose2D\) failed: ValueError: window stride \(0, 0\) must be >= 1"),
+    # seed 18's (--boundscheck, numba only)
+    ("raw:TypeError@refinfer/ops/_kernels/conv.py:_torch_conv",
+     "golden/ops/convolution_same/model.mindir", "struct", [("dtype", 2914240316)], "numba", 4058697628,
+     r"\(op Convolution, .*bad constant argument None: expected an int"),
+    ("raw:TypingError@refinfer/ops/_kernels/gemm.py:rows",
+     "golden/lstm_classifier/model.mindir", "struct", [("drop_repeated", 4139346156)], "numba", 3913267043,
+     r"\(op LSTM\) failed: ValueError: LSTM: hx must be \(num_layers \* directions, batch, "
+     r"hidden_size\) = \(1, 2, 16\), got \(1, 1, 2, 16\)"),
 ]
+
+
+def test_seed_18_trace_offset_past_the_plane_sums_nothing():
+    """Seed 18's TraceV2 of offset 2^62 overflowed NumPy's C int: an offset
+    past the plane leaves every diagonal empty (zeros, as NumPy gives for
+    any offset beyond the plane); an axis out of range is refused."""
+    from refinfer.ops.trace_v2 import trace_v2
+
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    for offset in (4, 2 ** 62, -3, -2 ** 62):
+        np.testing.assert_array_equal(trace_v2(x, offset, 1, 2), [0.0, 0.0])
+    np.testing.assert_array_equal(trace_v2(x, 1, 1, 2), np.trace(x, 1, 1, 2))
+    with pytest.raises(ValueError, match=r"axis 4611686018427387904 out of range for rank 3"):
+        trace_v2(x, 0, 2 ** 62, 2)
 
 
 @pytest.mark.slow

@@ -18,6 +18,11 @@ def layers(x, hx, cx, w, input_size, hidden_size, num_layers, has_bias,
         raise ValueError(f"LSTM: x must be (T, N, {input_size}), got "
                          f"{x.shape}")
     directions = 2 if bidirectional else 1
+    states = (num_layers * directions, x.shape[1], hidden_size)
+    for name, state in (("hx", hx), ("cx", cx)):
+        if state.shape != states:
+            raise ValueError(f"LSTM: {name} must be (num_layers * directions, "
+                             f"batch, hidden_size) = {states}, got {state.shape}")
     work = compute_dtype(x.dtype)
     blocks = split_weights(w.reshape(-1).astype(work, copy=False),
                            input_size, hidden_size, num_layers, directions,

@@ -79,6 +79,15 @@ class NodeError(RuntimeError):
         super().__init__(f"node {node!r} (op {op}) failed: "
                          f"{type(cause).__name__}: {cause}\n  inputs: {inputs}")
         self.node, self.op = node, op
+        self.path = ""
+
+    def locate(self, path: str) -> None:
+        """Name the model file too, in front of the message (once: a run
+        nested in another, a fused kernel's fallback, leaves it to the
+        outer one)."""
+        if not self.path:
+            self.path = path
+            self.args = (f"{path}: {self.args[0]}",) + self.args[1:]
 
 
 class CallDepthError(NodeError):

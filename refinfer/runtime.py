@@ -100,10 +100,14 @@ class LoadedModel:
             self.threads.apply()
         program = self._program(keep, fused=hooks is None if fused is None
                                 else fused)
-        with self._on_device(program) as transfers:
-            values = executor.flatten(executor.run(
-                program, args, hooks, self.max_call_depth,
-                self.max_graph_calls if max_calls is None else max_calls))
+        try:
+            with self._on_device(program) as transfers:
+                values = executor.flatten(executor.run(
+                    program, args, hooks, self.max_call_depth,
+                    self.max_graph_calls if max_calls is None else max_calls))
+        except NodeError as exc:
+            exc.locate(self.path)
+            raise
         self.last_transfers = transfers
         return [self._output_array(k, v) for k, v in enumerate(values)]
 

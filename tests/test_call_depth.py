@@ -7,6 +7,7 @@ cannot hang a build, and a predict makes at most ``[refinfer]
 max_graph_calls`` graph calls (100,000 by default), so it cannot hang
 either."""
 import faulthandler
+import re
 import sys
 
 import numpy as np
@@ -160,9 +161,10 @@ def test_predict_wraps_the_depth_error_and_takes_the_configured_limit(
         tmp_path, no_hang):
     model = Model()
     config = {"refinfer": {"backend": "reference", "max_call_depth": "50"}}
-    model.build_from_file(_nested_loop(tmp_path), ModelType.MINDIR,
-                          config_dict=config)
-    with pytest.raises(RuntimeError, match=r"^predict failed! Error is node "
+    path = _nested_loop(tmp_path)
+    model.build_from_file(path, ModelType.MINDIR, config_dict=config)
+    with pytest.raises(RuntimeError, match=rf"^predict failed! Error is "
+                       rf"{re.escape(str(path))}: node "
                        r".*deeper than max_call_depth=50"):
         model.predict(_deep_inputs())
 
@@ -203,7 +205,8 @@ def test_predict_takes_the_configured_call_budget(tmp_path, no_hang):
     model = Model()
     model.build_from_file(path, ModelType.MINDIR, config_dict={
         "refinfer": {"backend": "reference", "max_graph_calls": "300"}})
-    with pytest.raises(RuntimeError, match=r"^predict failed! Error is node "
+    with pytest.raises(RuntimeError, match=rf"^predict failed! Error is "
+                       rf"{re.escape(str(path))}: node "
                        r".*more than 300 graph calls in one run"):
         model.predict([np.zeros_like(a) for a in CASE.inputs()])
     assert LoadedModel(path).max_graph_calls == 100_000     # the default

@@ -98,7 +98,7 @@ def test_hooks_see_every_kernel_in_dependency_order():
     assert shapes[conv[0]] == (1, 6, 28, 28)
 
 
-def test_kernel_errors_name_node_op_and_inputs(monkeypatch):
+def test_kernel_errors_name_file_node_op_and_inputs(monkeypatch):
     case = golden_case("mlp")
     op = registry.get_op("MatMul")
 
@@ -110,6 +110,8 @@ def test_kernel_errors_name_node_op_and_inputs(monkeypatch):
     with pytest.raises(NodeError) as info:
         model.run(case.inputs())
     message = str(info.value)
+    assert message.startswith(f"{case.model_path}: node ")    # once
+    assert message.count(case.model_path) == 1 and info.value.path == case.model_path
     assert "Default/fc1-Dense/MatMul-op0" in message
     assert "op MatMul" in message
     assert "deliberate failure" in message

@@ -67,6 +67,18 @@ def ints(value) -> tuple[int, ...]:
                         f"{_shown(value)}") from None
 
 
+def int_pairs(value) -> tuple[tuple[int, int], ...]:
+    """Pairs of ints (paddings, crops): a sequence of pairs, an even count
+    of ints, or an (M, 2) int tensor -> ((a, b), ...)."""
+    try:
+        flat = ints(np.asarray(value, dtype=object).reshape(-1))
+    except (TypeError, ValueError):
+        flat = None
+    if flat is None or len(flat) % 2:
+        raise TypeError(f"expected pairs of ints, got {_shown(value)}")
+    return tuple(zip(flat[::2], flat[1::2]))
+
+
 def integer(value) -> int:
     """One int (a Python or NumPy int, or a one-element tensor)."""
     v = ints(value)
@@ -104,6 +116,15 @@ def pads4(value) -> tuple[int, int, int, int]:
         return v
     raise ValueError(f"expected 1, 2 or 4 padding values, got "
                      f"{_shown(value)}")
+
+
+def number(value):
+    """:func:`scalar` for a parameter that is not optional: None is
+    refused (the registry gives it in place of ``scalar`` to every
+    parameter whose default is a value, or that has none)."""
+    if value is None:
+        raise TypeError("expected a number, got None")
+    return scalar(value)
 
 
 def scalar(value):

@@ -34,6 +34,7 @@ import pkgutil
 from dataclasses import dataclass, field
 from typing import Any, Callable, Container, Sequence
 
+from . import args
 from .errors import describe_value
 
 REQUIRED = inspect.Parameter.empty
@@ -227,7 +228,7 @@ def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
             if name in _REGISTRY:
                 raise ValueError(f"op {name!r} registered twice")
             _REGISTRY[name] = OpDef(name, fn, family, tuple(dtypes), params,
-                                    dict(attrs or {}), dict(convert or {}),
+                                    dict(attrs or {}), _converters(params, convert),
                                     dict(fast), recipe,
                                     side_effect=side_effect,
                                     no_kernel=no_kernel, mutates=mutates,
@@ -235,6 +236,16 @@ def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
                                                        convert, sequences))
         return fn
     return decorate
+
+
+def _converters(params: tuple[Param, ...], convert) -> dict[str, Callable]:
+    """``convert``, with ``args.scalar`` (which lets None, an absent
+    optional argument, through) made ``args.number`` for each parameter
+    that is not optional: there None comes from a corrupt file and would
+    fail inside the kernel, naming nothing."""
+    optional = {p.name for p in params if p.default is None}
+    return {name: args.number if fn is args.scalar and name not in optional
+            else fn for name, fn in (convert or {}).items()}
 
 
 def register_variant(of: str, *names: str, wrap: Callable,

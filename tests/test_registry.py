@@ -153,3 +153,22 @@ def test_sequences_name_operands_that_take_tuples(throwaway):
     assert registry.get_op("_TestJoin").operands == ()
     with pytest.raises(TypeError, match="no parameter 'inputs'"):
         throwaway("_TestJoin2", sequences=("inputs",))(join)
+
+
+def test_only_an_optional_parameter_takes_none_as_a_scalar(throwaway):
+    """``args.scalar`` lets None through (an absent optional argument);
+    for a parameter with a value by default, or none, the registry makes
+    it ``args.number``: None there is a corrupt file's (issue 17), refused
+    by the converter instead of failing inside the kernel."""
+    from refinfer import args
+
+    def scaled(input, axis, scale=1.0, shift=None):
+        return input
+    throwaway("_TestScaled", convert={"scale": args.scalar, "shift": args.scalar,
+                                      "axis": args.scalar})(scaled)
+    convert = registry.get_op("_TestScaled").convert
+    assert convert["shift"] is args.scalar and convert["shift"](None) is None
+    for name in ("scale", "axis"):
+        assert convert[name](np.float32(2.5)) == 2.5
+        with pytest.raises(TypeError, match="expected a number, got None"):
+            convert[name](None)

@@ -1,8 +1,6 @@
 """BatchToSpaceND."""
 import math
 
-import numpy as np
-
 from refinfer import args
 from refinfer.registry import register
 
@@ -10,8 +8,8 @@ from ._ref.common import ALL
 
 
 @register("BatchToSpaceND", family="shape", dtypes=ALL,
-          convert={"block_shape": args.ints}, no_kernel="copy",
-          sequences=("crops",))
+          convert={"block_shape": args.ints, "crops": args.int_pairs},
+          no_kernel="copy")
 def batch_to_space_nd(input_x, block_shape, crops):
     """Moves blocks of the batch axis into the trailing spatial axes, then crops.
 
@@ -23,7 +21,7 @@ def batch_to_space_nd(input_x, block_shape, crops):
     M pairs >= 0). The inverse of SpaceToBatchND. All dtypes.
     """
     block = tuple(block_shape)
-    crops = [tuple(int(c) for c in pair) for pair in np.reshape(crops, (-1, 2))]
+    crops = list(crops)
     m, batch = len(block), input_x.shape[0]
     blocks = math.prod(block)
     if min(block, default=1) < 1 or len(crops) != m or input_x.ndim < m + 1 \

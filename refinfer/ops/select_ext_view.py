@@ -3,6 +3,7 @@ from refinfer import args
 from refinfer.registry import register
 
 from ._ref.common import ALL
+from ._ref.search import one_axis
 
 
 @register("SelectExtView", family="shape", dtypes=ALL,
@@ -14,7 +15,10 @@ def select_ext_view(input, dim, index):
     index (ints, negative allowed; out of range raises). A copy here;
     MindSpore returns a view and cannot run it on CPU (2.7.1). All dtypes.
     """
-    dim, index = int(dim), int(index)
+    if input.ndim == 0:
+        raise ValueError("SelectExtView: input must have rank >= 1, got a 0-d "
+                         "tensor")
+    dim, index = one_axis(dim, input.ndim), int(index)
     length = input.shape[dim]
     if not -length <= index < length:
         raise ValueError(f"SelectExtView: index {index} out of range for "

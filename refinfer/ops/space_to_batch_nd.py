@@ -10,8 +10,8 @@ from ._ref.common import ALL
 
 
 @register("SpaceToBatchND", family="shape", dtypes=ALL,
-          convert={"block_shape": args.ints}, no_kernel="copy",
-          sequences=("paddings",))
+          convert={"block_shape": args.ints, "paddings": args.int_pairs},
+          no_kernel="copy")
 def space_to_batch_nd(input_x, block_shape, paddings):
     """Zero-pads the trailing spatial axes, then moves blocks of them into the batch.
 
@@ -22,7 +22,7 @@ def space_to_batch_nd(input_x, block_shape, paddings):
     (attribute, M pairs >= 0). The inverse of BatchToSpaceND. All dtypes.
     """
     block = tuple(block_shape)
-    pads = [tuple(int(p) for p in pair) for pair in np.reshape(paddings, (-1, 2))]
+    pads = list(paddings)
     m = len(block)
     fits = len(pads) == m and input_x.ndim >= m + 1
     padded_sizes = [input_x.shape[input_x.ndim - m + i] + sum(pads[i])

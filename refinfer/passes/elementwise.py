@@ -46,19 +46,31 @@ def _groups(editor: GraphEditor, nodes: list[Node],
     values) when both have one float dtype; else a fusable node starts a
     group of its own. (``dtype_of``: :func:`_dtype`, asked only where a
     node could join: most nodes cannot.)"""
-    root_of: dict[str, str] = {}        # member -> its group's first node
+    # member -> its group's first node, kept only for the members that a
+    # producer could join (a graph where nothing fuses keeps none)
+    root_of: dict[str, str] = {}
     members: dict[str, list[Node]] = {}     # that node -> the group, backwards
     for node in reversed(nodes):
         user = editor.sole_user(node)
         root = None if user is None else root_of.get(user.name)
         if root is not None and _reads_as_value(user, node.name) \
                 and _one_dtype(dtype_of(user), dtype_of(node)):
-            root_of[node.name] = root
             members.setdefault(root, [user] if root == user.name else [])
             members[root].append(node)
         elif _fusable(node):
-            root_of[node.name] = node.name
+            root = node.name
+        else:
+            continue
+        if _could_gather(editor, node):
+            root_of[node.name] = root
     return [group[::-1] for group in members.values()]
+
+
+def _could_gather(editor: GraphEditor, node: Node) -> bool:
+    """Whether a value of ``node`` comes from a node read by it alone: a
+    producer that could join its group."""
+    return any(a.ref.kind is RefKind.NODE and editor.reader.get(a.ref.key) is node
+               for a in _split(node)[0])
 
 
 def _fuse(editor: GraphEditor, group: list[Node], dtype_of: Callable) -> None:

@@ -1,4 +1,4 @@
-"""Side-by-side benchmark: refinfer against ONNX Runtime, MindSpore and onnx.reference.
+"""Side-by-side benchmark: refinfer against ONNX Runtime, OpenVINO, MindSpore and onnx.reference.
 
     .venv/bin/python tools/bench.py [--models resnet50,mobilenetv2,bert_base,gpt2_small]
         [--threads 1,2] [--batches 1,8] [--rounds 6] [--markdown FILE]
@@ -15,7 +15,8 @@ weights (MindSpore's ONNX exporter covers CNNs only).
 Every engine runs in its own worker process (its peak RSS is its own), with the same
 input and the same thread count: refinfer through its Lite API (``context.cpu.thread_num``,
 default Numba backend), ONNX Runtime (``intra_op_num_threads``, default graph
-optimisations), MindSpore (``mindspore.load`` + ``nn.GraphCell`` in the MindSpore venv,
+optimisations), OpenVINO on the same ONNX file (``INFERENCE_NUM_THREADS``, the latency
+hint; ``pip install openvino``, optional like ORT), MindSpore (``mindspore.load`` + ``nn.GraphCell`` in the MindSpore venv,
 ``runtime_num_threads``) and ``onnx.reference`` (batch 1, 1 thread only: it is slow).
 Each worker is pinned to as many cores as it has threads. The workers take turns in
 short bursts, a few times over, so a noisy shared machine slows all of them alike; the
@@ -61,7 +62,11 @@ BENCH_DIR = os.environ.get("REFINFER_BENCH_DIR",
                            os.path.join(ROOT, "golden_big", "bench"))
 MODELS = ("resnet50", "mobilenetv2", "bert_base", "gpt2_small")
 GPU_MODELS, GPU_BATCHES = ("resnet50", "mobilenetv2", "bert_base"), "1,32"
-PEERS = ("ort", "mindspore", "onnxref")
+PEERS = ("ort", "openvino", "mindspore", "onnxref")
+# Instruction-set extensions the CPU kernels of refinfer and its peers choose by
+# (/proc/cpuinfo's names): the header of every table names those the machine has
+CPU_FLAGS = ("avx2", "fma", "avx512f", "avx512bw", "avx512_vnni", "avx512_bf16",
+             "avx512_fp16", "amx_tile", "amx_bf16", "amx_int8")
 SEQ, HIDDEN, HEADS, LAYERS, LN_EPSILON = 128, 768, 12, 12, 1e-7
 GPU_TIMING = ("refinfer context.target=[\"gpu\"] (device 0) against ONNX Runtime's "
               "CUDAExecutionProvider; wall time per predict with host inputs and "
@@ -118,6 +123,14 @@ def _ort_runner(model_path, x, threads):
     return lambda: session.run(None, feed)
 
 
+def _openvino_runner(model_path, x, threads):
+    import openvino as ov
+    compiled = ov.Core().compile_model(model_path, "CPU", {
+        "INFERENCE_NUM_THREADS": threads, "PERFORMANCE_HINT": "LATENCY"})
+    request = compiled.create_infer_request()
+    return lambda: request.infer({0: x})
+
+
 def _onnxref_runner(model_path, x, threads):
     from onnx.reference import ReferenceEvaluator
     from threadpoolctl import threadpool_limits
@@ -155,7 +168,7 @@ def _ort_cuda_runner(model_path, x, threads):
 
 
 RUNNERS = {"cpu": {"refinfer": _refinfer_runner, "ort": _ort_runner,
-                   "onnxref": _onnxref_runner},
+                   "openvino": _openvino_runner, "onnxref": _onnxref_runner},
            "gpu": {"refinfer": _refinfer_gpu_runner, "ort": _ort_cuda_runner}}
 
 
@@ -231,7 +244,8 @@ def measure(model, batch, threads, engines, rounds, msenv, target="cpu") -> dict
     meta = exported[str(batch)]
     input_path = os.path.join(folder, meta["input"])
     files = {"refinfer": meta["mindir"], "mindspore": meta["mindir"],
-             "ort": meta.get("onnx"), "onnxref": meta.get("onnx")}
+             "ort": meta.get("onnx"), "openvino": meta.get("onnx"),
+             "onnxref": meta.get("onnx")}
     workers, notes = [], {}
     for engine in engines:
         try:
@@ -513,16 +527,26 @@ def machine() -> str:
                         if line.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    flags = open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else ""
-    simd = "AVX-512" if "avx512f" in flags else ("AVX2" if "avx2" in flags else "")
-    return (f"{name} ({simd}), {len(os.sched_getaffinity(0))} usable cores, "
+    return (f"{name} ({', '.join(cpu_flags()) or 'no AVX2'}), "
+            f"{len(os.sched_getaffinity(0))} usable cores, "
             f"Python {platform.python_version()}, NumPy {np.__version__}, "
             f"load average {os.getloadavg()[0]:.1f} at start")
 
 
+def cpu_flags() -> list[str]:
+    """Which of :data:`CPU_FLAGS` the first CPU of /proc/cpuinfo has."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            line = next(line for line in f if line.startswith("flags"))
+    except (OSError, StopIteration):
+        return []
+    present = set(line.split(":", 1)[1].split())
+    return [flag for flag in CPU_FLAGS if flag in present]
+
+
 def versions() -> str:
     out = []
-    for module in ("numba", "onnxruntime", "onnx"):
+    for module in ("numba", "onnxruntime", "openvino", "onnx"):
         try:
             out.append(f"{module} {__import__(module).__version__}")
         except ImportError:
@@ -536,21 +560,23 @@ def ratio(mine, peer):
 
 def markdown(rows, cold, dispatch, notes, header) -> str:
     lines = [header, "",
-             "| model | batch | threads | refinfer ms | ORT ms | ratio | MindSpore ms | ratio "
-             "| onnx.reference ms | speed-up | RSS MB refinfer / ORT |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| model | batch | threads | refinfer ms | ORT ms | ratio | OpenVINO ms | ratio "
+             "| MindSpore ms | ratio | onnx.reference ms | speed-up | RSS MB refinfer / ORT |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for (model, batch, threads), measured in rows:
         r = measured["results"]
 
         def med(engine):
             return r.get(engine, {}).get("median_ms")
 
-        mine, ort, ms, ref = med("refinfer"), med("ort"), med("mindspore"), med("onnxref")
+        mine, ort, ov, ms, ref = (med(e) for e in ("refinfer", "ort", "openvino",
+                                                    "mindspore", "onnxref"))
         rss = (f"{r['refinfer']['rss_mb']:.0f} / {r['ort']['rss_mb']:.0f}"
                if "refinfer" in r and "ort" in r else "-")
         speedup = f"{ref / mine:.0f}x" if ref and mine else "-"
         lines.append(f"| {model} | {batch} | {threads} | {_ms(mine)} | {_ms(ort)} | "
-                     f"{ratio(mine, ort)} | {_ms(ms)} | {ratio(mine, ms)} | {_ms(ref)} | "
+                     f"{ratio(mine, ort)} | {_ms(ov)} | {ratio(mine, ov)} | {_ms(ms)} | "
+                     f"{ratio(mine, ms)} | {_ms(ref)} | "
                      f"{speedup} | {rss} |")
         for engine, note in measured["notes"].items():
             notes.append(f"{model} b{batch} t{threads}: {engine} skipped: {note}")
@@ -580,12 +606,14 @@ def available_engines(msenv, target="cpu") -> tuple[list[str], list[str]]:
     if target == "gpu":
         return gpu_engines()
     engines, notes = ["refinfer"], []
-    for module, engine in (("onnxruntime", "ort"), ("onnx", "onnxref")):
+    for module, engine, install in (("onnxruntime", "ort", "'.[bench]'"),
+                                    ("openvino", "openvino", "openvino"),
+                                    ("onnx", "onnxref", "'.[bench]'")):
         try:
             __import__(module)
             engines.append(engine)
         except ImportError:
-            notes.append(f"{engine}: {module} not installed (pip install '.[bench]'): "
+            notes.append(f"{engine}: {module} not installed (pip install {install}): "
                          "skipped")
     if msenv and os.path.exists(msenv):
         engines.insert(2, "mindspore")

@@ -1,0 +1,60 @@
+"""tools/bench.py on the CPU: the header names the CPU's instruction-set
+extensions, and a one-round smoke run on a golden MLP fills refinfer's
+column and says why the peers without an ONNX file (ONNX Runtime,
+OpenVINO, onnx.reference) are missing. The speed itself is measured by
+running the tool, never asserted."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from golden_cases import golden_case
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+
+import bench  # noqa: E402  (tools/ is no package)
+
+
+def test_the_header_names_the_cpus_extensions():
+    with open("/proc/cpuinfo") as f:
+        flags = set(next(line for line in f if line.startswith("flags"))
+                    .split(":", 1)[1].split())
+    found = bench.cpu_flags()
+    assert found == [flag for flag in bench.CPU_FLAGS if flag in flags]
+    assert "avx2" in found or "avx2" not in flags
+    assert f"({', '.join(found) or 'no AVX2'})" in bench.machine()
+
+
+@pytest.mark.slow
+def test_a_cpu_run_on_a_small_model(tmp_path):
+    case = golden_case("mlp")
+    folder = tmp_path / "mlp"
+    folder.mkdir()
+    shutil.copy(case.model_path, folder / "mlp_b2.mindir")
+    np.save(folder / "input_b2.npy", case.inputs()[0])
+    (folder / "bench.json").write_text(json.dumps(
+        {"files": {"2": {"mindir": "mlp_b2.mindir", "input": "input_b2.npy"}}}))
+    report = tmp_path / "report.md"
+    done = subprocess.run(
+        [sys.executable, bench.__file__, "--models", "mlp", "--batches", "2",
+         "--threads", "1", "--rounds", "1", "--skip-cold", "--skip-dispatch",
+         "--msenv", "", "--markdown", str(report)],
+        capture_output=True, text=True, cwd=ROOT, timeout=600,
+        env={**os.environ, "PYTHONPATH": ROOT, "REFINFER_BENCH_DIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    text = report.read_text()
+    header = text.splitlines()[2]
+    assert header.split("|")[4:10] == [" refinfer ms ", " ORT ms ", " ratio ",
+                                       " OpenVINO ms ", " ratio ", " MindSpore ms "]
+    row = next(line for line in text.splitlines() if line.startswith("| mlp | 2 | 1 |"))
+    cells = [c.strip() for c in row.split("|")]
+    assert float(cells[4]) > 0 and cells[5] == cells[7] == "-", row
+    for engine, module in (("ort", "onnxruntime"), ("openvino", "openvino")):
+        assert re.search(rf"- ({engine}: {module} not installed|mlp b2 t1: {engine} "
+                         rf"skipped)", text), text

@@ -9,7 +9,12 @@ op's Numba kernel does (:meth:`Recipe.bind`, given host stand-ins of the
 device arrays: float32/float64 tensors of one dtype, Python numbers beside
 them), runs the op's program on the device (refinfer/cuda/program.py) and
 returns the result as a device array; it returns None (the plan then runs
-the CPU kernel on host copies) for what the recipe declines.
+the CPU kernel on host copies) for what the recipe declines. float16
+tensors bind as float32 stand-ins: their program is the float32 one,
+which the runner computes in float32 registers and rounds to float16 once,
+as most references compute float16; the recipes of :data:`HALF_STEPS`,
+whose references apply NumPy's operators to float16 arrays, get their
+float16 program, each row rounded to float16.
 """
 from __future__ import annotations
 
@@ -18,10 +23,18 @@ from typing import Callable
 import numpy as np
 
 from refinfer import registry
-from refinfer.ops._kernels.elementwise import (LOG_SIGMOID, LOG_SIGMOID_BUFFER,
-                                               Recipe, program_for)
+from refinfer.ops._kernels.elementwise import (ADD_EXT, ADDCDIV, ADDCMUL,
+                                               LOG_SIGMOID, LOG_SIGMOID_BUFFER,
+                                               NAN_TO_NUM, SQUARED_DIFFERENCE,
+                                               SUB_EXT, Recipe, program_for)
 
 from . import device, program as _device_program
+
+# Recipes whose references compute float16 in float16, op by op (their
+# parameters converted to float16 too: NanToNum's default bounds are
+# float16's largest and lowest).
+HALF_STEPS = frozenset({ADD_EXT, SUB_EXT, SQUARED_DIFFERENCE, ADDCMUL, ADDCDIV,
+                        NAN_TO_NUM})
 
 
 def recipe_kernel(recipe: Recipe) -> Callable:
@@ -31,6 +44,8 @@ def recipe_kernel(recipe: Recipe) -> Callable:
         if bound is None:
             return None
         dtype, pattern, params, tensors = bound
+        if recipe in HALF_STEPS and tensors[0].dtype == np.float16:
+            dtype = np.dtype(np.float16)
         try:
             program = program_for(recipe, dtype, pattern, params)
         except (TypeError, ValueError):     # an unhashable or odd parameter
@@ -52,7 +67,7 @@ def bind(recipe: Recipe, args: tuple) -> tuple | None:
         if device.is_device_array(value) and k >= recipe.values:
             value = device.to_host(value)
         elif device.is_device_array(value):
-            value = device.stand_in(value)
+            value = device.stand_in(value, _device_program.register_dtype(value.dtype))
             on_device[id(_buffer(value))] = args[k]
         host_args.append(value)
     bound = recipe.bind(tuple(host_args))

@@ -14,7 +14,8 @@ tensors bind as float32 stand-ins: their program is the float32 one,
 which the runner computes in float32 registers and rounds to float16 once,
 as most references compute float16; the recipes of :data:`HALF_STEPS`,
 whose references apply NumPy's operators to float16 arrays, get their
-float16 program, each row rounded to float16.
+float16 program, each row rounded to float16. Integer and bool tensors run
+the recipe's integer form in refinfer/cuda/integer.py, where it has one.
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from refinfer.ops._kernels.elementwise import (ADD_EXT, ADDCDIV, ADDCMUL,
                                                NAN_TO_NUM, SQUARED_DIFFERENCE,
                                                SUB_EXT, Recipe, program_for)
 
-from . import device, program as _device_program
+from . import device, integer, program as _device_program
 
 # Recipes whose references compute float16 in float16, op by op (their
 # parameters converted to float16 too: NanToNum's default bounds are
@@ -37,9 +38,12 @@ HALF_STEPS = frozenset({ADD_EXT, SUB_EXT, SQUARED_DIFFERENCE, ADDCMUL, ADDCDIV,
                         NAN_TO_NUM})
 
 
-def recipe_kernel(recipe: Recipe) -> Callable:
-    """The cuda kernel of an op whose formula is ``recipe``."""
+def recipe_kernel(recipe: Recipe, on_integers: Callable | None = None) -> Callable:
+    """The cuda kernel of an op whose formula is ``recipe`` (its tensors
+    all integer or bool: ``on_integers``, where there is one)."""
     def run(*args):
+        if on_integers is not None and _all_integer(args[:recipe.values]):
+            return on_integers(*args)
         bound = bind(recipe, args)
         if bound is None:
             return None
@@ -52,6 +56,13 @@ def recipe_kernel(recipe: Recipe) -> Callable:
             return None
         return None if program is None else _device_program.run(program, tensors)
     return run
+
+
+def _all_integer(values) -> bool:
+    """Whether the values' device arrays, one at least, are all integer
+    or bool."""
+    kinds = {v.dtype.kind for v in values if device.is_device_array(v)}
+    return bool(kinds) and kinds <= set("biu")
 
 
 def bind(recipe: Recipe, args: tuple) -> tuple | None:
@@ -105,8 +116,8 @@ PAIRS = {"LogSigmoid": (LOG_SIGMOID, LOG_SIGMOID_BUFFER)}
 
 def kernel_table() -> dict[str, Callable]:
     """Primitive name -> cuda kernel, for every op that declares a recipe."""
-    table = {op.name: recipe_kernel(op.recipe) for op in registry.list_ops()
-             if op.recipe is not None}
+    table = {op.name: recipe_kernel(op.recipe, integer.recipe_kernel(op))
+             for op in registry.list_ops() if op.recipe is not None}
     table.update({name: pair_kernel(*recipes)
                   for name, recipes in PAIRS.items()})
     return table

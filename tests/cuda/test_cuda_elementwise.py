@@ -256,11 +256,11 @@ def test_every_recipe_op_has_its_cuda_kernel():
 
 
 def test_declined_arguments_run_the_reference():
-    """Integer tensors, mixed dtypes and shapes that do not broadcast are
+    """uint64 tensors, mixed dtypes and shapes that do not broadcast are
     declined (None); the op's wrapped kernel then gives the reference's
     result or its exception."""
     add = registry.get_op("Add")
-    ints = np.arange(6, dtype=np.int32).reshape(2, 3)
+    ints = np.arange(6, dtype=np.uint64).reshape(2, 3)
     assert add.kernels["cuda"](*on_device((ints, ints))) is None
     np.testing.assert_array_equal(add.kernel("cuda")(ints, ints), ints * 2)
     mixed = (np.ones(3, np.float32), np.ones(3, np.float64))

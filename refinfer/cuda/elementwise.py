@@ -15,7 +15,10 @@ which the runner computes in float32 registers and rounds to float16 once,
 as most references compute float16; the recipes of :data:`HALF_STEPS`,
 whose references apply NumPy's operators to float16 arrays, get their
 float16 program, each row rounded to float16. Integer and bool tensors run
-the recipe's integer form in refinfer/cuda/integer.py, where it has one.
+the recipe's integer form in refinfer/cuda/integer.py, where it has one;
+where the reference's result is float32 (Sqrt, Exp, Reciprocal of
+integers: its tensors converted to float32 first) they are cast to
+float32 on the device and run the float32 program.
 """
 from __future__ import annotations
 
@@ -30,6 +33,7 @@ from refinfer.ops._kernels.elementwise import (ADD_EXT, ADDCDIV, ADDCMUL,
                                                SUB_EXT, Recipe, program_for)
 
 from . import device, integer, program as _device_program
+from .index import cast
 
 # Recipes whose references compute float16 in float16, op by op (their
 # parameters converted to float16 too: NanToNum's default bounds are
@@ -40,7 +44,7 @@ HALF_STEPS = frozenset({ADD_EXT, SUB_EXT, SQUARED_DIFFERENCE, ADDCMUL, ADDCDIV,
 
 def recipe_kernel(recipe: Recipe, on_integers: Callable | None = None) -> Callable:
     """The cuda kernel of an op whose formula is ``recipe`` (its tensors
-    all integer or bool: ``on_integers``, where there is one)."""
+    all integer or bool: ``on_integers``)."""
     def run(*args):
         if on_integers is not None and _all_integer(args[:recipe.values]):
             return on_integers(*args)
@@ -55,6 +59,30 @@ def recipe_kernel(recipe: Recipe, on_integers: Callable | None = None) -> Callab
         except (TypeError, ValueError):     # an unhashable or odd parameter
             return None
         return None if program is None else _device_program.run(program, tensors)
+    return run
+
+
+def integer_kernel(op) -> Callable:
+    """The cuda kernel of recipe op ``op`` for integer and bool tensors:
+    its integer form (refinfer/cuda/integer.py), else, where the reference
+    gives float32 (on one-element samples), the float32 kernel of the
+    tensors cast to float32 on the device (as the reference converts them
+    first); None for other results."""
+    on_integers = integer.recipe_kernel(op)
+    on_floats = recipe_kernel(op.recipe)
+
+    def run(*args):
+        result = None if on_integers is None else on_integers(*args)
+        if result is not None or op.reference(*map(integer.sample, args)).dtype \
+                != np.float32:
+            return result
+        values = [cast(v, np.float32) if device.is_device_array(v) else v
+                  for v in args[:op.recipe.values]]
+        result = on_floats(*values, *args[op.recipe.values:])
+        for made in values:     # (casts made here: no one else reads them)
+            if device.is_device_array(made):
+                device.release(made)
+        return result
     return run
 
 
@@ -116,7 +144,7 @@ PAIRS = {"LogSigmoid": (LOG_SIGMOID, LOG_SIGMOID_BUFFER)}
 
 def kernel_table() -> dict[str, Callable]:
     """Primitive name -> cuda kernel, for every op that declares a recipe."""
-    table = {op.name: recipe_kernel(op.recipe, integer.recipe_kernel(op))
+    table = {op.name: recipe_kernel(op.recipe, integer_kernel(op))
              for op in registry.list_ops() if op.recipe is not None}
     table.update({name: pair_kernel(*recipes)
                   for name, recipes in PAIRS.items()})

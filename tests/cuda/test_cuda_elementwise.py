@@ -241,6 +241,48 @@ def test_float16_rounding_follows_the_reference():
     np.testing.assert_array_equal(on_host(got), [65504, -65504, 0])
 
 
+def _integer_case(args, dtype):
+    """``args`` (a float case) with integer or bool tensors of ``dtype``."""
+    def convert(value):
+        if not isinstance(value, np.ndarray):
+            return value
+        if dtype is np.bool_:
+            return rng.integers(0, 2, value.shape).astype(bool)
+        return rng.integers(-100, 100, value.shape).astype(dtype)
+    return tuple(map(convert, args))
+
+
+# Ops whose references convert integer tensors to float32 first: their
+# float32 program runs on the tensors cast on the device.
+AS_FLOAT32 = {"Sqrt", "Exp", "Log", "Reciprocal", "Rsqrt", "Sin", "Erf", "Sinc",
+              "Floor", "Atan2", "Softplus", "GeLU"}
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint8, np.bool_], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("op", OPS)
+def test_integer_tensors(op, dtype):
+    """Integer and bool tensors: the integer form's exact result
+    (refinfer/cuda/integer.py, tested there), the float32 program of the
+    tensors cast to float32 where the reference's result is float32, or a
+    decline (the reference's result of another dtype: HSwish truncates a
+    float64 result); the ops of AS_FLOAT32 never decline."""
+    for case in _cases(op):
+        args = _integer_case(case(np.float32), dtype)
+        definition = registry.get_op(op)
+        with np.errstate(all="ignore"):
+            try:
+                expected = definition.reference(*args)
+            except Exception as exc:   # noqa: BLE001  the kernel must refuse it too
+                with pytest.raises(type(exc)):
+                    definition.kernel("cuda")(*args)
+                continue
+            got = on_host(definition.kernels["cuda"](*on_device(args)))
+        if got is not None:
+            kernel_check.assert_same(op, got, expected)
+        else:
+            assert op not in AS_FLOAT32, f"{op} declined {dtype.__name__}"
+
+
 def test_every_recipe_op_has_its_cuda_kernel():
     """The table is the recipes: every op that declares one (fusable or
     prepared, as PReLU) has a cuda kernel, declared by this table and no

@@ -99,11 +99,14 @@ def bind(recipe: Recipe, args: tuple) -> tuple | None:
     stand-ins (shape and dtype, no data; a reshape by its ``prepare``, as
     PReLU's weight, reshapes the device array too); a tensor parameter (a
     0-d alpha) is read to the host, as the recipe takes parameters as
-    numbers. None where the recipe declines or prepares other tensors."""
+    numbers; a NumPy number among the values is a Python number, as the
+    references' promotion takes it. None where the recipe declines or prepares other tensors."""
     on_device = {}          # id of a stand-in's buffer -> its device array
     host_args = []
     for k, value in enumerate(args):
-        if device.is_device_array(value) and k >= recipe.values:
+        if isinstance(value, (np.integer, np.floating)) and k < recipe.values:
+            value = value.item()    # (the references promote it as a Python number)
+        elif device.is_device_array(value) and k >= recipe.values:
             value = device.to_host(value)
         elif device.is_device_array(value):
             value = device.stand_in(value, _device_program.register_dtype(value.dtype))

@@ -283,6 +283,19 @@ def test_integer_tensors(op, dtype):
             assert op not in AS_FLOAT32, f"{op} declined {dtype.__name__}"
 
 
+def test_numpy_numbers_are_numbers():
+    """A NumPy number beside a tensor (a host scalar op's result) is
+    promoted as a Python number by the references: the tensor's dtype."""
+    x = _values("Muls", (2, 3), np.float32)
+    for number in (np.float32(2.5), np.float64(0.1), np.int64(3)):
+        for op in ("Muls", "Add", "Maximum"):
+            assert on_host(registry.get_op(op).kernels["cuda"](
+                device.to_device(x), number)) is not None, (op, number)
+            check(op, x, number)
+    check_half("Muls", x.astype(np.float16), np.float64(0.1))
+    check("Muls", np.arange(4, dtype=np.int32), np.int64(3))
+
+
 def test_every_recipe_op_has_its_cuda_kernel():
     """The table is the recipes: every op that declares one (fusable or
     prepared, as PReLU) has a cuda kernel, declared by this table and no

@@ -29,8 +29,11 @@ import numpy as np
 from refinfer import registry
 from refinfer.ops._kernels.elementwise import (ADD_EXT, ADDCDIV, ADDCMUL,
                                                LOG_SIGMOID, LOG_SIGMOID_BUFFER,
-                                               NAN_TO_NUM, SQUARED_DIFFERENCE,
-                                               SUB_EXT, Recipe, program_for)
+                                               NAN_TO_NUM, RECIPROCAL,
+                                               SQUARED_DIFFERENCE,
+                                               SUB_EXT, Recipe, program_for,
+                                               unary)
+from refinfer.ops._kernels.program import OP_HSIGMOID, OP_HSWISH
 
 from . import device, integer, program as _device_program
 from .index import cast
@@ -40,6 +43,13 @@ from .index import cast
 # float16's largest and lowest).
 HALF_STEPS = frozenset({ADD_EXT, SUB_EXT, SQUARED_DIFFERENCE, ADDCMUL, ADDCDIV,
                         NAN_TO_NUM})
+
+
+# Recipes whose references compute integer tensors in a float dtype and
+# truncate the result into theirs (ops/_ref/math.real_or_truncated; Inv's
+# 1 / x in float32 cast back): that float dtype.
+TRUNCATED = {unary(OP_HSWISH): np.float64, unary(OP_HSIGMOID): np.float64,
+             RECIPROCAL: np.float32}
 
 
 def recipe_kernel(recipe: Recipe, on_integers: Callable | None = None) -> Callable:
@@ -64,25 +74,35 @@ def recipe_kernel(recipe: Recipe, on_integers: Callable | None = None) -> Callab
 
 def integer_kernel(op) -> Callable:
     """The cuda kernel of recipe op ``op`` for integer and bool tensors:
-    its integer form (refinfer/cuda/integer.py), else, where the reference
-    gives float32 (on one-element samples), the float32 kernel of the
-    tensors cast to float32 on the device (as the reference converts them
-    first); None for other results."""
+    its integer form (refinfer/cuda/integer.py), else the float kernel of
+    the tensors cast on the device as the reference converts them: to
+    float32 where its result (on one-element samples) is float32, to
+    the float dtype of :data:`TRUNCATED` for an integer result, the result
+    cast back;
+    None for other results."""
     on_integers = integer.recipe_kernel(op)
     on_floats = recipe_kernel(op.recipe)
 
     def run(*args):
         result = None if on_integers is None else on_integers(*args)
-        if result is not None or op.reference(*map(integer.sample, args)).dtype \
-                != np.float32:
+        if result is not None:
             return result
-        values = [cast(v, np.float32) if device.is_device_array(v) else v
+        dtype = op.reference(*map(integer.sample, args)).dtype
+        work = np.float32 if dtype == np.float32 else \
+            TRUNCATED.get(op.recipe) if dtype.kind in "iu" else None
+        if work is None:
+            return None
+        values = [cast(v, work) if device.is_device_array(v) else v
                   for v in args[:op.recipe.values]]
         result = on_floats(*values, *args[op.recipe.values:])
         for made in values:     # (casts made here: no one else reads them)
             if device.is_device_array(made):
                 device.release(made)
-        return result
+        if result is None or result.dtype == dtype:
+            return result
+        truncated = cast(result, dtype)     # (MindSpore's float-to-int rule)
+        device.release(result)
+        return truncated
     return run
 
 

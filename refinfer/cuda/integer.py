@@ -6,9 +6,9 @@ IsClose, MaskedFill, Ger, AddN (a sum at a time) and PopulationCount: two
 broadcast binary kernels, one for integer and bool results (computed in
 int64, stored wrapping into the result's dtype), one for float results,
 each parametrised by an op code, and a masked select. The same kernels run
-the elementwise recipe ops (Add, Sub, Mul, Maximum, Minimum, Neg, Abs,
-Square, Sign, ReLU, Trunc, Clamp, SquaredDifference, AddExt, SubExt; Div
-into float32) on integer and bool tensors: :func:`recipe_kernel`, which
+the elementwise recipe ops (Add, Sub, Mul, Pow, Maximum, Minimum, Neg, Abs,
+Square, Sign, ReLU, Trunc, Round, NanToNum, Clamp, SquaredDifference,
+AddExt, SubExt, Addcmul; Div into float32) on integer and bool tensors: :func:`recipe_kernel`, which
 refinfer/cuda/elementwise.py hands them to.
 
 The result's dtype, and the reference's refusals (a float for a bitwise
@@ -26,11 +26,12 @@ from typing import Callable
 import numpy as np
 
 from refinfer import registry
-from refinfer.ops._kernels.elementwise import (ADD_EXT, CLAMP, SQUARED_DIFFERENCE,
-                                               SUB_EXT, binary as binary_recipe,
+from refinfer.ops._kernels.elementwise import (ADD_EXT, ADDCMUL, CLAMP, NAN_TO_NUM,
+                                               ROUND, SQUARED_DIFFERENCE, SUB_EXT,
+                                               binary as binary_recipe,
                                                unary as unary_recipe)
 from refinfer.ops._kernels.program import (OP_ABS, OP_ADD, OP_DIV, OP_MAX, OP_MIN,
-                                           OP_MUL, OP_NEG, OP_RELU, OP_SIGN,
+                                           OP_MUL, OP_NEG, OP_POW, OP_RELU, OP_SIGN,
                                            OP_SQUARE, OP_SUB, OP_TRUNC)
 
 from . import device
@@ -39,7 +40,8 @@ from .moments import offset
 
 (AND, OR, XOR, LEFT_SHIFT, RIGHT_SHIFT, FLOOR_DIV, FLOOR_MOD, TRUNC_MOD, GCD, LCM,
  HEAVISIDE, INVERT, TRUNC_DIV, TRUE_DIV, IS_CLOSE, MULTIPLY, MUL_NO_NAN, X_DIV_Y,
- FMAX, ADD, POPCOUNT, SUBTRACT, MINIMUM, NEGATIVE, ABSOLUTE, SIGN, RELU) = range(27)
+ FMAX, ADD, POPCOUNT, SUBTRACT, MINIMUM, NEGATIVE, ABSOLUTE, SIGN, RELU,
+ POWER) = range(28)
 
 
 @device.device_function
@@ -70,6 +72,8 @@ def _integer(op, x, y, low, high):
         return 1 if x > 0 else (-1 if x < 0 else 0)
     if op == RELU:
         return x if x > 0 else 0
+    if op == POWER:
+        return _power(x, y, low, high)
     if op == POPCOUNT:              # the set bits of x & y, y the dtype's mask
         bits, rest = 0, x & y
         while rest != 0:
@@ -106,6 +110,28 @@ def _integer(op, x, y, low, high):
     if op == TRUNC_MOD and rest != 0 and (rest < 0) != (x < 0):
         rest -= y                   # C's: the dividend's sign
     return rest
+
+
+@device.device_function
+def _power(x, y, low, high):
+    """x ** y wrapping (by squaring); for y < 0 the real result truncated
+    as MindSpore casts it (ops/_ref/math.power): 0 but for x = 1 and -1,
+    and x = 0 (inf): the minimum of int32 (of int64 for wider dtypes)
+    wrapped into the result's dtype (``low``, ``high`` its range), which
+    is its own minimum for int32 and int64, else 0."""
+    if y < 0:
+        if x == 1 or x == -1:
+            return 1 if x == 1 or y % 2 == 0 else -1
+        if x == 0:
+            return low if high == 2**31 - 1 or high == 2**63 - 1 else 0
+        return 0
+    result, base = 1, x
+    while y > 0:
+        if y & 1:
+            result *= base
+        base *= base
+        y >>= 1
+    return result
 
 
 @device.jit
@@ -382,6 +408,17 @@ def _squared_difference(step, values, params):
     return square
 
 
+def _addcmul(step, values, params):
+    """input + value * tensor1 * tensor2, each product wrapping."""
+    a, t1, t2, value = values
+    scaled = step(MULTIPLY, value, t1)
+    product = step(MULTIPLY, scaled, t2)
+    result = step(ADD, a, product)
+    device.release(scaled)          # (made here: no one else reads them)
+    device.release(product)
+    return result
+
+
 def _scaled(op: int) -> Callable:
     """AddExt's and SubExt's integer form: a op alpha * b (alpha an
     integer: the reference refuses a float one)."""
@@ -404,10 +441,12 @@ INTEGER_FORMS = {
     binary_recipe(OP_ADD): _fold(ADD), binary_recipe(OP_SUB): _fold(SUBTRACT),
     binary_recipe(OP_MUL): _fold(MULTIPLY), binary_recipe(OP_MAX): _fold(FMAX),
     binary_recipe(OP_MIN): _fold(MINIMUM), binary_recipe(OP_DIV): _divide,
+    binary_recipe(OP_POW): _fold(POWER),
     unary_recipe(OP_NEG): _on_itself(NEGATIVE), unary_recipe(OP_ABS): _on_itself(ABSOLUTE),
     unary_recipe(OP_SQUARE): _on_itself(MULTIPLY), unary_recipe(OP_SIGN): _on_itself(SIGN),
     unary_recipe(OP_RELU): _on_itself(RELU), unary_recipe(OP_TRUNC): _on_itself(OR),
-    CLAMP: _clamp, SQUARED_DIFFERENCE: _squared_difference,
+    ROUND: _on_itself(OR), NAN_TO_NUM: _on_itself(OR),    # (integers unchanged)
+    ADDCMUL: _addcmul, CLAMP: _clamp, SQUARED_DIFFERENCE: _squared_difference,
     ADD_EXT: _scaled(ADD), SUB_EXT: _scaled(SUBTRACT)}
 # Forms whose result may be a float (Div of integers: float32).
 FLOAT_FORMS = frozenset({binary_recipe(OP_DIV)})

@@ -195,7 +195,8 @@ def test_every_integer_form_is_declared():
     assert set(RECIPE_OPS) >= {"Add", "AddV2", "Sub", "Mul", "Muls", "Maximum",
                                "Minimum", "Div", "RealDiv", "Neg", "Abs", "Square",
                                "Sign", "ReLU", "Trunc", "ClampScalar", "ClampTensor",
-                               "SquaredDifference", "AddExt", "SubExt", "AddScalar"}
+                               "SquaredDifference", "AddExt", "SubExt", "AddScalar",
+                               "Pow", "Round", "NanToNum", "Addcmul"}
 
 
 @pytest.mark.parametrize("dtype", INTS + (np.bool_,), ids=lambda d: np.dtype(d).name)
@@ -227,17 +228,24 @@ def test_recipe_ops_wrap_as_numpy():
     np.testing.assert_array_equal(quotient, [3.5, -3.5, np.inf])
     np.testing.assert_array_equal(run("RealDiv", seven, np.array([2, 2, 0], np.int32)),
                                   np.array([3, -3, 2**31 - 1], np.int32))
+    np.testing.assert_array_equal(     # 3 ** 5 = 243 wraps; 2 ** -1 truncates
+        run("Pow", np.array([3, 2, -1, 1, 0], np.int8), np.array([5, -1, -3, -7, -1], np.int8)),
+        np.array([-13, 0, -1, 1, 0], np.int8))
+    np.testing.assert_array_equal(run("Pow", np.array([0, -2], np.int32), np.int32(-1)),
+                                  np.array([-2**31, 0], np.int32))   # 0 ** -1: inf cast
     np.testing.assert_array_equal(run("AddExt", int8, int8, 3),
                                   np.array([-4, 0, -12], np.int8))   # 508, -512 wrap
 
 
 def test_recipe_ops_decline_other_integer_cases():
-    """Ops with no integer form whose reference's result is not float32
-    (HSwish truncates a float64 result), uint64 and mixed integer and
-    float tensors: None (the CPU kernel runs). A float32 result (int32 *
-    2.5) is the float32 program's, of the tensor cast on the device."""
+    """Ops whose references' integer semantics no device form follows
+    (SeLU: trunc(scale * max(x, 0)), not its float formula), uint64 and
+    mixed integer and float tensors: None (the CPU kernel runs). A float32
+    result (int32 * 2.5) is the float32 program's, of the tensor cast on
+    the device; HSwish's is computed in float64 and truncated back."""
     ints = np.arange(-3, 3, dtype=np.int32)
-    assert cuda_check.run("HSwish", ints) is None
+    assert cuda_check.run("SeLU", ints) is None
     check("Mul", ints, 2.5)
+    check("HSwish", ints * 7)
     assert cuda_check.run("Add", ints.astype(np.uint64), ints.astype(np.uint64)) is None
     assert cuda_check.run("Add", ints, ints.astype(np.float32)) is None

@@ -36,6 +36,10 @@ CASES = {
     "RmsNorm": (X, _half((8,)), 1e-6),
     "ReduceStd": (X, (2,), False, False), "Std": (X, (2,), 1, False),
     "LpNorm": (X, (2,), 3, False, 1e-12), "LogSumExp": (X, (2,), False),
+    "RotaryPositionEmbedding": (_half((1, 2, 3, 8)), _half((1, 1, 3, 8)),
+                                _half((1, 1, 3, 8)), 0),
+    "IOU": (np.array([[0, 0, 9, 9], [2, 3, 20, 18], [5, 5, 6, 7]], np.float16),
+            np.array([[1, 1, 8, 10], [0, 2, 30, 12]], np.float16), "iou"),
 }
 
 

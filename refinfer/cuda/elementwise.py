@@ -120,7 +120,8 @@ def bind(recipe: Recipe, args: tuple) -> tuple | None:
     PReLU's weight, reshapes the device array too); a tensor parameter (a
     0-d alpha) is read to the host, as the recipe takes parameters as
     numbers; a NumPy number among the values is a Python number, as the
-    references' promotion takes it. None where the recipe declines or prepares other tensors."""
+    references' promotion takes it. None where the recipe declines or
+    prepares other tensors."""
     on_device = {}          # id of a stand-in's buffer -> its device array
     host_args = []
     for k, value in enumerate(args):

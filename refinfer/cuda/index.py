@@ -368,8 +368,9 @@ def gather(input_params, input_indices, axis, batch_dims=0):
     entries, shape = math.prod(batch), tuple(input_params.shape)
     params = input_params.reshape((entries,) + shape[batch_dims:])
     indices = input_indices.reshape((entries,) + tuple(input_indices.shape[batch_dims:]))
-    out = device.empty(batch + shape[batch_dims:axis] + tuple(input_indices.shape[batch_dims:])
-                       + shape[axis + 1:], input_params.dtype)
+    out = device.empty(batch + shape[batch_dims:axis]
+                       + tuple(input_indices.shape[batch_dims:]) + shape[axis + 1:],
+                       input_params.dtype)
     rows = out.reshape((entries, out.size // entries if entries else 0))
     for b in range(entries):
         part = _take(params[b], indices[b], axis - batch_dims)

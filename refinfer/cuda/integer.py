@@ -8,8 +8,8 @@ int64, stored wrapping into the result's dtype), one for float results,
 each parametrised by an op code, and a masked select. The same kernels run
 the elementwise recipe ops (Add, Sub, Mul, Pow, Maximum, Minimum, Neg, Abs,
 Square, Sign, ReLU, Trunc, Round, NanToNum, Clamp, SquaredDifference,
-AddExt, SubExt, Addcmul; Div into float32) on integer and bool tensors: :func:`recipe_kernel`, which
-refinfer/cuda/elementwise.py hands them to.
+AddExt, SubExt, Addcmul; Div into float32) on integer and bool tensors:
+:func:`recipe_kernel`, which refinfer/cuda/elementwise.py hands them to.
 
 The result's dtype, and the reference's refusals (a float for a bitwise
 op, bool for a division), come from the op's reference run on one-element
@@ -442,8 +442,10 @@ INTEGER_FORMS = {
     binary_recipe(OP_MUL): _fold(MULTIPLY), binary_recipe(OP_MAX): _fold(FMAX),
     binary_recipe(OP_MIN): _fold(MINIMUM), binary_recipe(OP_DIV): _divide,
     binary_recipe(OP_POW): _fold(POWER),
-    unary_recipe(OP_NEG): _on_itself(NEGATIVE), unary_recipe(OP_ABS): _on_itself(ABSOLUTE),
-    unary_recipe(OP_SQUARE): _on_itself(MULTIPLY), unary_recipe(OP_SIGN): _on_itself(SIGN),
+    unary_recipe(OP_NEG): _on_itself(NEGATIVE),
+    unary_recipe(OP_ABS): _on_itself(ABSOLUTE),
+    unary_recipe(OP_SQUARE): _on_itself(MULTIPLY),
+    unary_recipe(OP_SIGN): _on_itself(SIGN),
     unary_recipe(OP_RELU): _on_itself(RELU), unary_recipe(OP_TRUNC): _on_itself(OR),
     ROUND: _on_itself(OR), NAN_TO_NUM: _on_itself(OR),    # (integers unchanged)
     ADDCMUL: _addcmul, CLAMP: _clamp, SQUARED_DIFFERENCE: _squared_difference,

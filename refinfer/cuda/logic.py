@@ -132,7 +132,8 @@ def comparison(op: int):
                 type(v) not in (int, float, bool) for v in operands
                 if not device.is_device_array(v)):
             return None
-        a, b = (_promoted(v, p) for v, p in zip(operands, promote(*map(sample, operands))))
+        promoted = promote(*map(sample, operands))
+        a, b = (_promoted(v, p) for v, p in zip(operands, promoted))
         return None if a is None or b is None else _run(op, a, b)
     return run
 

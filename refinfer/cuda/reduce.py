@@ -251,8 +251,9 @@ def extension(op: int):
     SumExt's and ProdExt's bool and integers to int64), by Cast's kernel;
     a bool mean declines (the reference's TypeError)."""
     def run(input, dim=None, keepdim=False, dtype=None):
+        widened = op != MEAN and input.dtype.kind in "biu"
         target = np.dtype(dtype) if dtype is not None else \
-            np.dtype(np.int64) if op != MEAN and input.dtype.kind in "biu" else input.dtype
+            np.dtype(np.int64) if widened else input.dtype
         work = input if target == input.dtype else cast(input, target)
         if work is None or op == MEAN and work.dtype == np.bool_:
             return None

@@ -5,8 +5,8 @@ norms are row kernels, one thread per normalised row (a grid-stride loop
 over rows), LRN and the embeddings one thread per element;
 float32 and float64; float16 in float32 as the references compute it, for
 RmsNorm, LRN and RotaryPositionEmbedding through refinfer/cuda/half.py, for
-ApplyRotaryPosEmb in its kernel (AddRmsNorm and InstanceNormV2 decline it). Importing this module
-declares them."""
+ApplyRotaryPosEmb in its kernel (AddRmsNorm and InstanceNormV2 decline
+it). Importing this module declares them."""
 from __future__ import annotations
 
 import math

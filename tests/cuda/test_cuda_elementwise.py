@@ -259,7 +259,8 @@ AS_FLOAT = {"Sqrt", "Exp", "Log", "Reciprocal", "Rsqrt", "Sin", "Erf", "Sinc",
             "Floor", "Atan2", "Softplus", "GeLU", "HSwish", "HSigmoid", "Inv"}
 
 
-@pytest.mark.parametrize("dtype", [np.int32, np.uint8, np.bool_], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dtype", [np.int32, np.uint8, np.bool_],
+                         ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("op", OPS)
 def test_integer_tensors(op, dtype):
     """Integer and bool tensors: the integer form's exact result

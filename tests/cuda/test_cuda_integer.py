@@ -229,7 +229,8 @@ def test_recipe_ops_wrap_as_numpy():
     np.testing.assert_array_equal(run("RealDiv", seven, np.array([2, 2, 0], np.int32)),
                                   np.array([3, -3, 2**31 - 1], np.int32))
     np.testing.assert_array_equal(     # 3 ** 5 = 243 wraps; 2 ** -1 truncates
-        run("Pow", np.array([3, 2, -1, 1, 0], np.int8), np.array([5, -1, -3, -7, -1], np.int8)),
+        run("Pow", np.array([3, 2, -1, 1, 0], np.int8),
+            np.array([5, -1, -3, -7, -1], np.int8)),
         np.array([-13, 0, -1, 1, 0], np.int8))
     np.testing.assert_array_equal(run("Pow", np.array([0, -2], np.int32), np.int32(-1)),
                                   np.array([-2**31, 0], np.int32))   # 0 ** -1: inf cast

@@ -105,7 +105,8 @@ def test_ext_reductions(op):
     x = values(SHAPE, np.float32)
     check(op, x, None)
     check(op, x, (0, 2), True)
-    for dtype in (np.int32, np.int8, np.uint8) + ((np.bool_,) if op != "MeanExt" else ()):
+    integers = (np.int32, np.int8, np.uint8) + ((np.bool_,) if op != "MeanExt" else ())
+    for dtype in integers:
         check(op, values((2, 3), dtype), (1,))      # SumExt, ProdExt: in int64
     check(op, x, None, False, np.dtype(np.float64))     # cast first
     check(op, x * 7, (0, 2), True, np.dtype(np.int32))  # (toward zero)

@@ -6,8 +6,9 @@ Boxes are (x1, y1, x2, y2) with MindSpore's inclusive pixel convention
 (width x2 - x1 + 1), as ops/bounding_box.py. Each kernel computes in the
 reference's dtypes step by step: the centres and sizes in float32, then
 the terms that meet the float64 means and stds (or the float64 clip
-limit) in float64, the result cast to float32. float16 boxes are
-declined (the CPU kernel computes them in float32 and casts).
+limit) in float64, the result cast to float32. float16 boxes of IOU are
+computed in float32 and the result cast, as the reference
+(refinfer/cuda/half.py); the encoder and decoder decline them.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from refinfer import registry
 
 from . import device
 from .device import cuda, device_function, dmath
+from .half import in_float32
 
 
 @device_function
@@ -152,7 +154,7 @@ def iou(anchor_boxes, gt_boxes, mode="iou"):
 
 
 KERNELS = {"BoundingBoxEncode": bounding_box_encode,
-           "BoundingBoxDecode": bounding_box_decode, "IOU": iou}
+           "BoundingBoxDecode": bounding_box_decode, "IOU": in_float32(iou)}
 registry.declare_kernels("cuda", KERNELS)
 
 _BOXES, _PARAMETERS = "float32[:, ::1]", "float64[::1]"

@@ -7,11 +7,12 @@ registry's, so the elementwise program runner, the reductions, LogSoftmax,
 Split, Diagonal, Select, Cast...), in the reference's order of operations
 and dtype; no kernel of its own.
 
-Where a step declines (float16, which the references compute in float32;
-dtypes or shapes a step does not take) the whole op declines, and the CPU
-kernel gives the result or the reference's error; the references' own
-refusals (odd lengths, bad axes, shapes that differ) decline before any
-step runs. The sums are the reduction kernel's (float32 accumulated in
+float16 is computed in float32 and rounded once, as the references do
+(refinfer/cuda/half.py; the steps alone would round each result). Where a
+step declines (dtypes or shapes a step does not take) the whole op
+declines, and the CPU kernel gives the result or the reference's error;
+the references' own refusals (odd lengths, bad axes, shapes that differ)
+decline before any step runs. The sums are the reduction kernel's (float32 accumulated in
 float32, in another order than NumPy's pairwise sums)."""
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from refinfer.ops._ref.reduce import reduce_axes
 
 from . import device
 from .fill import filled
+from .half import in_float32
 
 
 class _Declined(Exception):
@@ -40,12 +42,14 @@ def _run(op: str, *args):
 
 def composed(steps):
     """The cuda kernel running ``steps`` (a function of the reference's
-    arguments calling :func:`_run`): None where a step declines."""
+    arguments calling :func:`_run`): None where a step declines, or
+    refuses its arguments as its reference does (Sigmoid of GLU's bool
+    halves: the composed op's reference may take what a step's refuses)."""
     @functools.wraps(steps)
     def run(*args):
         try:
             return steps(*args)
-        except _Declined:
+        except (_Declined, TypeError, ValueError):
             return None
     return run
 
@@ -66,7 +70,10 @@ def _even_axis(x, axis) -> int:
 
 @composed
 def approximate_equal(x, y, tolerance=1e-05):
-    """ApproximateEqual: |x - y| < tolerance in the operands' dtype."""
+    """ApproximateEqual: |x - y| < tolerance in the operands' dtype; not
+    integers (the reference's difference does not wrap)."""
+    if x.dtype.kind != "f":
+        return None
     return _run("Less", _run("Abs", _run("Sub", x, y)), float(tolerance))
 
 
@@ -91,13 +98,19 @@ def _sum_of_squares(x):
 
 @composed
 def l2_loss(input):
-    """L2Loss: sum(x ** 2) / 2 (a halving, exact as a product by 0.5)."""
+    """L2Loss: sum(x ** 2) / 2 (a halving, exact as a product by 0.5); not
+    integers (the reference keeps their dtype)."""
+    if input.dtype.kind != "f":
+        return None
     return _run("Mul", _sum_of_squares(input), 0.5)
 
 
 @composed
 def square_sum_all(x, y):
-    """SquareSumAll: (sum(x ** 2), sum(y ** 2))."""
+    """SquareSumAll: (sum(x ** 2), sum(y ** 2)); not bool (Square's
+    bool result is int8, the reference's sum stays bool)."""
+    if np.dtype(np.bool_) in (x.dtype, y.dtype):
+        return None
     return _sum_of_squares(x), _sum_of_squares(y)
 
 
@@ -209,5 +222,9 @@ KERNELS = {"ApproximateEqual": approximate_equal, "GLU": glu, "Swiglu": swiglu,
            "EqualCount": equal_count, "TraceV2": trace_v2, "KLDivLoss": kl_div_loss,
            "SoftmaxCrossEntropyWithLogits": softmax_cross_entropy_with_logits,
            "ClipByNorm": clip_by_norm, "Renorm": renorm, "Eps": eps}
+# float16 in float32, as the references (the steps would round each result);
+# Eps gives float16's own epsilon.
+KERNELS.update({name: in_float32(kernel) for name, kernel in KERNELS.items()
+                if name != "Eps"})
 registry.declare_kernels("cuda", KERNELS)
 PTX: list = []      # (no kernel of its own)

@@ -229,11 +229,13 @@ def is_device_array(value) -> bool:
     return getattr(value, "__cuda_ndarray__", False) is True
 
 
-def stand_in(device_array) -> np.ndarray:
-    """A host array with the device array's shape and dtype and no memory
-    (every stride 0): what code that reads only ``.shape``, ``.dtype`` or
-    ``.ndim`` (shape ops, argument binding) is given instead of copying."""
-    return np.broadcast_to(np.zeros((), device_array.dtype), device_array.shape)
+def stand_in(device_array, dtype=None) -> np.ndarray:
+    """A host array with the device array's shape and dtype (or ``dtype``)
+    and no memory (every stride 0): what code that reads only ``.shape``,
+    ``.dtype`` or ``.ndim`` (shape ops, argument binding) is given instead
+    of copying."""
+    return np.broadcast_to(np.zeros((), dtype or device_array.dtype),
+                           device_array.shape)
 
 
 def available() -> bool:

@@ -18,7 +18,8 @@ the other way); Pad gathers with a bounds check and writes zeros outside.
 Arguments the references reject (bad ranges, ranks, axes) decline here
 (None), and the reference then raises its error. Gather checks its
 indices on the device and declines when one is out of range (one flag
-copied back per call: the price of the reference's error).
+copied back per call: the price of the reference's error); with batch
+axes it gathers once per batch entry, as the reference.
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ import numba
 import numpy as np
 
 from refinfer import registry
+from refinfer.ops._ref.indexing import gather_axes
 
 from . import device
 from .device import cuda, device_function, dmath
@@ -349,12 +351,41 @@ def pad(x, paddings):
 
 # -- indexing, choice, conversion ----------------------------------------------
 def gather(input_params, input_indices, axis, batch_dims=0):
-    """Gather without batch axes; an index out of range declines (the
+    """Gather; with batch axes one plain gather per batch entry, as the
+    reference. Arguments the reference refuses (checked by its own
+    gather_axes on stand-ins) and an index out of range decline (the
     reference raises the error naming it)."""
-    params, indices = input_params, input_indices
-    axis = int(axis) + params.ndim if int(axis) < 0 else int(axis)
-    if int(batch_dims) or indices.dtype not in INDEX_DTYPES \
-            or not 0 <= axis < params.ndim:
+    try:
+        axis, batch_dims = gather_axes(device.stand_in(input_params),
+                                       device.stand_in(input_indices), axis, batch_dims)
+    except (TypeError, ValueError):
+        return None
+    if not batch_dims:
+        return _take(input_params, input_indices, axis)
+    batch = tuple(input_params.shape[:batch_dims])
+    if tuple(input_indices.shape[:batch_dims]) != batch:
+        return None
+    entries, shape = math.prod(batch), tuple(input_params.shape)
+    params = input_params.reshape((entries,) + shape[batch_dims:])
+    indices = input_indices.reshape((entries,) + tuple(input_indices.shape[batch_dims:]))
+    out = device.empty(batch + shape[batch_dims:axis]
+                       + tuple(input_indices.shape[batch_dims:]) + shape[axis + 1:],
+                       input_params.dtype)
+    rows = out.reshape((entries, out.size // entries if entries else 0))
+    for b in range(entries):
+        part = _take(params[b], indices[b], axis - batch_dims)
+        if part is None:
+            device.release(out)
+            return None
+        if part.size:
+            rows[b].copy_to_device(part.reshape(part.size), stream=device.stream())
+        device.release(part)    # (made here and copied: no one else reads it)
+    return out
+
+
+def _take(params, indices, axis: int):
+    """Gather without batch axes (``axis`` counted from the front)."""
+    if indices.dtype not in INDEX_DTYPES:
         return None
     shape = tuple(params.shape)
     out = device.empty(shape[:axis] + tuple(indices.shape) + shape[axis + 1:],

@@ -5,7 +5,11 @@ TruncateMod, Gcd, Lcm, Heaviside, MulNoNan, Xdivy, Fmax),
 IsClose, MaskedFill, Ger, AddN (a sum at a time) and PopulationCount: two
 broadcast binary kernels, one for integer and bool results (computed in
 int64, stored wrapping into the result's dtype), one for float results,
-each parametrised by an op code, and a masked select.
+each parametrised by an op code, and a masked select. The same kernels run
+the elementwise recipe ops (Add, Sub, Mul, Pow, Maximum, Minimum, Neg, Abs,
+Square, Sign, ReLU, Trunc, Round, NanToNum, Clamp, SquaredDifference,
+AddExt, SubExt, Addcmul; Div into float32) on integer and bool tensors:
+:func:`recipe_kernel`, which refinfer/cuda/elementwise.py hands them to.
 
 The result's dtype, and the reference's refusals (a float for a bitwise
 op, bool for a division), come from the op's reference run on one-element
@@ -17,10 +21,18 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import Callable
 
 import numpy as np
 
 from refinfer import registry
+from refinfer.ops._kernels.elementwise import (ADD_EXT, ADDCMUL, CLAMP, NAN_TO_NUM,
+                                               ROUND, SQUARED_DIFFERENCE, SUB_EXT,
+                                               binary as binary_recipe,
+                                               unary as unary_recipe)
+from refinfer.ops._kernels.program import (OP_ABS, OP_ADD, OP_DIV, OP_MAX, OP_MIN,
+                                           OP_MUL, OP_NEG, OP_POW, OP_RELU, OP_SIGN,
+                                           OP_SQUARE, OP_SUB, OP_TRUNC)
 
 from . import device
 from .device import cuda
@@ -28,7 +40,8 @@ from .moments import offset
 
 (AND, OR, XOR, LEFT_SHIFT, RIGHT_SHIFT, FLOOR_DIV, FLOOR_MOD, TRUNC_MOD, GCD, LCM,
  HEAVISIDE, INVERT, TRUNC_DIV, TRUE_DIV, IS_CLOSE, MULTIPLY, MUL_NO_NAN, X_DIV_Y,
- FMAX, ADD, POPCOUNT) = range(21)
+ FMAX, ADD, POPCOUNT, SUBTRACT, MINIMUM, NEGATIVE, ABSOLUTE, SIGN, RELU,
+ POWER) = range(28)
 
 
 @device.device_function
@@ -47,6 +60,20 @@ def _integer(op, x, y, low, high):
         return x * y
     if op == ADD:
         return x + y
+    if op == SUBTRACT:
+        return x - y
+    if op == MINIMUM:
+        return x if x <= y else y
+    if op == NEGATIVE:
+        return -x
+    if op == ABSOLUTE:
+        return abs(x)
+    if op == SIGN:
+        return 1 if x > 0 else (-1 if x < 0 else 0)
+    if op == RELU:
+        return x if x > 0 else 0
+    if op == POWER:
+        return _power(x, y, low, high)
     if op == POPCOUNT:              # the set bits of x & y, y the dtype's mask
         bits, rest = 0, x & y
         while rest != 0:
@@ -55,7 +82,7 @@ def _integer(op, x, y, low, high):
         return bits
     if op == MUL_NO_NAN:
         return 0 if y == 0 else x * y
-    if op == FMAX:
+    if op == FMAX:                  # (also Maximum's: integers have no NaN)
         return x if x >= y else y
     if op == LEFT_SHIFT:
         return x << y if 0 <= y < 64 else 0
@@ -83,6 +110,28 @@ def _integer(op, x, y, low, high):
     if op == TRUNC_MOD and rest != 0 and (rest < 0) != (x < 0):
         rest -= y                   # C's: the dividend's sign
     return rest
+
+
+@device.device_function
+def _power(x, y, low, high):
+    """x ** y wrapping (by squaring); for y < 0 the real result truncated
+    as MindSpore casts it (ops/_ref/math.power): 0 but for x = 1 and -1,
+    and x = 0 (inf): the minimum of int32 (of int64 for wider dtypes)
+    wrapped into the result's dtype (``low``, ``high`` its range), which
+    is its own minimum for int32 and int64, else 0."""
+    if y < 0:
+        if x == 1 or x == -1:
+            return 1 if x == 1 or y % 2 == 0 else -1
+        if x == 0:
+            return low if high == 2**31 - 1 or high == 2**63 - 1 else 0
+        return 0
+    result, base = 1, x
+    while y > 0:
+        if y & 1:
+            result *= base
+        base *= base
+        y >>= 1
+    return result
 
 
 @device.jit
@@ -317,6 +366,134 @@ def ger(input, vec2):
     n, m = input.shape[0], vec2.shape[0]
     return _launch(MULTIPLY, dtype, (n, m), [input.reshape(n, 1), vec2.reshape(1, m)],
                    dtype.kind == "f")
+
+
+# -- the elementwise recipes on integer and bool tensors ------------------------
+def _fold(op: int) -> Callable:
+    """A recipe's integer form: ``op`` folded left over its values, an
+    absent one (None: Clamp's bound) skipped."""
+    def form(step, values, params):
+        present = [v for v in values if v is not None]
+        return functools.reduce(lambda a, b: step(op, a, b), present)
+    return form
+
+
+def _on_itself(op: int) -> Callable:
+    """The integer form of a unary recipe: ``op`` of the value and itself
+    (x * x, x | x: x)."""
+    return lambda step, values, params: step(op, values[0], values[0])
+
+
+def _clamp(step, values, params):
+    """min(max(x, low), high), absent bounds skipped (as CLAMP)."""
+    x, low, high = values
+    if low is not None and high is not None:
+        bounded = step(FMAX, x, low)
+        x = step(MINIMUM, bounded, high)
+        device.release(bounded)     # (made here: no one else reads it)
+        return x
+    return step(FMAX, x, low) if high is None else step(MINIMUM, x, high)
+
+
+def _divide(step, values, params):
+    """Div's: true division into a float result (integers into float32),
+    toward zero into an integer one (RealDiv: x / 0 saturates)."""
+    return step(TRUE_DIV if step.floats else TRUNC_DIV, *values)
+
+
+def _squared_difference(step, values, params):
+    difference = step(SUBTRACT, *values)
+    square = step(MULTIPLY, difference, difference)
+    device.release(difference)      # (made here: no one else reads it)
+    return square
+
+
+def _addcmul(step, values, params):
+    """input + value * tensor1 * tensor2, each product wrapping."""
+    a, t1, t2, value = values
+    scaled = step(MULTIPLY, value, t1)
+    product = step(MULTIPLY, scaled, t2)
+    result = step(ADD, a, product)
+    device.release(scaled)          # (made here: no one else reads them)
+    device.release(product)
+    return result
+
+
+def _scaled(op: int) -> Callable:
+    """AddExt's and SubExt's integer form: a op alpha * b (alpha an
+    integer: the reference refuses a float one)."""
+    def form(step, values, params):
+        a, b = values
+        if params[0] == 1:
+            return step(op, a, b)
+        scaled = step(MULTIPLY, b, device.to_device(np.asarray(params[0], b.dtype)))
+        result = step(op, a, scaled)
+        device.release(scaled)      # (made here: no one else reads it)
+        return result
+    return form
+
+
+# Recipe -> its integer form: form(step, values, params), ``step`` a _Steps.
+# The recipes whose NumPy integer semantics (wrapping) these codes follow;
+# the rest decline integers (their references compute in float64 and
+# truncate, or round; see recipe_kernel).
+INTEGER_FORMS = {
+    binary_recipe(OP_ADD): _fold(ADD), binary_recipe(OP_SUB): _fold(SUBTRACT),
+    binary_recipe(OP_MUL): _fold(MULTIPLY), binary_recipe(OP_MAX): _fold(FMAX),
+    binary_recipe(OP_MIN): _fold(MINIMUM), binary_recipe(OP_DIV): _divide,
+    binary_recipe(OP_POW): _fold(POWER),
+    unary_recipe(OP_NEG): _on_itself(NEGATIVE),
+    unary_recipe(OP_ABS): _on_itself(ABSOLUTE),
+    unary_recipe(OP_SQUARE): _on_itself(MULTIPLY),
+    unary_recipe(OP_SIGN): _on_itself(SIGN),
+    unary_recipe(OP_RELU): _on_itself(RELU), unary_recipe(OP_TRUNC): _on_itself(OR),
+    ROUND: _on_itself(OR), NAN_TO_NUM: _on_itself(OR),    # (integers unchanged)
+    ADDCMUL: _addcmul, CLAMP: _clamp, SQUARED_DIFFERENCE: _squared_difference,
+    ADD_EXT: _scaled(ADD), SUB_EXT: _scaled(SUBTRACT)}
+# Forms whose result may be a float (Div of integers: float32).
+FLOAT_FORMS = frozenset({binary_recipe(OP_DIV)})
+
+
+class _Steps:
+    """``steps(op, a, b)``: op code ``op`` of device arrays a and b
+    broadcast, into ``dtype`` (by the float kernel for a float dtype)."""
+
+    def __init__(self, dtype: np.dtype):
+        self.dtype, self.floats = dtype, dtype.kind == "f"
+
+    def __call__(self, op: int, a, b):
+        shape = np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
+        return _launch(op, self.dtype, shape, [a, b], self.floats)
+
+
+def recipe_kernel(op) -> Callable | None:
+    """The cuda kernel of recipe op ``op`` for integer and bool tensors
+    (None where its recipe has no integer form). The result's dtype, and
+    the reference's refusals (Sub of bools, a float alpha), come from the
+    reference run on one-element samples; Python numbers are converted to
+    that dtype as ``binary`` converts them. It declines (None) a float
+    result but for FLOAT_FORMS, uint64 and shapes that do not broadcast."""
+    form = INTEGER_FORMS.get(op.recipe)
+    if form is None:
+        return None
+    reference, n_values = op.reference, op.recipe.values
+
+    def run(*args):
+        dtype = reference(*map(sample, args)).dtype
+        floats = dtype.kind == "f"
+        if floats and op.recipe not in FLOAT_FORMS or dtype.kind not in "biuf" \
+                or dtype == np.uint64:
+            return None
+        values = [v if v is None or device.is_device_array(v)
+                  else device.to_device(np.asarray(v).astype(dtype))
+                  for v in args[:n_values]]
+        if any(v is not None and v.dtype == np.uint64 for v in values):
+            return None
+        try:
+            return form(_Steps(dtype), values, args[n_values:])
+        except ValueError:          # shapes that do not broadcast
+            return None
+    return run
 
 
 BINARY = {"BitwiseAnd": AND, "BitwiseAndScalar": AND, "BitwiseAndTensor": AND,

@@ -5,14 +5,14 @@ CheckNumerics, declared in :data:`KERNELS`: one kernel of a bool result over two
 broadcast through their strides (layout.broadcast_strides), the test an
 op code.
 
-Comparisons compare the promoted operands, as the references: two
-tensors of one dtype, or a tensor and a Python number (converted on the
-host to the tensor's dtype as ops/_ref/common.promote does, and handed
-over as a one-element array); tensors of two dtypes, and a float number
-beside an integer tensor, decline (NumPy and
-numba promote some pairs differently from MindSpore). Logical ops take
-any dtypes (nonzero, NaN included, is True). The float tests of an
-integer tensor decline (the reference answers them with a constant).
+Comparisons compare the operands promoted as the references promote them
+(ops/_ref/common.promote, asked on one-element samples of the tensors):
+a tensor whose dtype that changes (int32 beside float32, integers beside
+a float number) is cast on the device by Cast's kernel first, a Python
+number is handed over as a one-element array of the promoted dtype (an
+int wraps); complex operands decline. Logical ops take any dtypes
+(nonzero, NaN included, is True). The float tests of an integer or bool
+tensor are the reference's constants (IsFinite True, the others False).
 CheckNumerics is the IsFinite test of every element, one flag read back.
 """
 from __future__ import annotations
@@ -26,6 +26,8 @@ from refinfer.ops._ref.common import promote
 from . import device
 from .device import cuda, device_function
 from .fill import filled
+from .index import cast
+from .integer import sample
 from .layout import broadcast_strides, flat, offset
 
 (GREATER, GREATER_EQUAL, LESS, LESS_EQUAL, EQUAL, NOT_EQUAL, AND, OR, XOR,
@@ -82,15 +84,19 @@ def any_not_finite(x, found):
 
 def ptx_kernels() -> list[tuple]:
     """(name, Python function, argument types) of the kernels for
-    tools/check_ptx.py: float32, and int32 against bool operands."""
+    tools/check_ptx.py: float32, float16, and int32 against bool operands."""
     f32, i64 = numba.float32[::1], numba.int64[::1]
-    out = numba.boolean[::1]
+    f16, out = numba.from_dtype(np.float16)[::1], numba.boolean[::1]
     return [("logic test, float32", test_kernel.py_func,
              (f32, f32, out, i64, i64, i64, numba.int64)),
+            ("logic test, float16", test_kernel.py_func,
+             (f16, f16, out, i64, i64, i64, numba.int64)),
             ("logic test, int32 and bool", test_kernel.py_func,
              (numba.int32[::1], numba.boolean[::1], out, i64, i64, i64, numba.int64)),
             ("any not finite, float32", any_not_finite.py_func,
-             (f32, numba.int32[::1]))]
+             (f32, numba.int32[::1])),
+            ("any not finite, float16", any_not_finite.py_func,
+             (f16, numba.int32[::1]))]
 
 
 def _run(op, a, b):
@@ -109,32 +115,26 @@ def _run(op, a, b):
     return out
 
 
-def _number(value, tensor):
-    """A Python number beside ``tensor`` as a one-element device array of
-    the tensor's dtype, as the reference promotes it (an int wraps); None
-    where it is not a number or the promotion changes the tensor's dtype
-    (a float beside integers: the tensor would be converted first)."""
-    if type(value) not in (int, float, bool):
-        return None
-    _, number = promote(np.zeros(1, tensor.dtype), value)
-    if number.dtype != tensor.dtype:
-        return None
-    return device.to_device(np.asarray(number).reshape(1))
+def _promoted(value, promoted: np.ndarray):
+    """A comparison's operand as a device array of the promoted dtype:
+    a tensor cast on the device where its dtype changes (None where the
+    cast declines), a number as a one-element array."""
+    if not device.is_device_array(value):
+        return device.to_device(np.asarray(promoted).reshape(1))
+    return value if value.dtype == promoted.dtype else cast(value, promoted.dtype)
 
 
 def comparison(op: int):
     """Greater ... NotEqual: the promoted operands compared."""
     def run(input, other):
-        a_tensor, b_tensor = device.is_device_array(input), device.is_device_array(other)
-        if a_tensor and b_tensor:
-            return _run(op, input, other) if input.dtype == other.dtype else None
-        if a_tensor:
-            b = _number(other, input)
-            return None if b is None else _run(op, input, b)
-        if b_tensor:
-            a = _number(input, other)
-            return None if a is None else _run(op, a, other)
-        return None
+        operands = (input, other)
+        if not any(map(device.is_device_array, operands)) or any(
+                type(v) not in (int, float, bool) for v in operands
+                if not device.is_device_array(v)):
+            return None
+        promoted = promote(*map(sample, operands))
+        a, b = (_promoted(v, p) for v, p in zip(operands, promoted))
+        return None if a is None or b is None else _run(op, a, b)
     return run
 
 
@@ -148,10 +148,13 @@ def logical(op: int):
 
 
 def unary(op: int):
-    """LogicalNot and the float tests (of a float tensor)."""
+    """LogicalNot and the float tests (of an integer or bool tensor: their
+    constant, IsFinite's True)."""
     def run(x):
-        if not device.is_device_array(x) or op != NOT and x.dtype.kind != "f":
+        if not device.is_device_array(x) or x.dtype.kind == "c":
             return None
+        if op != NOT and x.dtype.kind != "f":
+            return filled(tuple(x.shape), np.asarray(op == IS_FINITE))
         return _run(op, x, x)
     return run
 
@@ -160,8 +163,11 @@ def check_numerics(x):
     """CheckNumerics: x itself once the device found no NaN or infinity in
     it (the flag read back, 4 bytes, is the kernel's one wait for the
     device); declines where it found one, so the reference raises its
-    error naming how many and where, and declines float16."""
-    if x.dtype not in (np.float32, np.float64):
+    error naming how many and where. Integer and bool tensors hold
+    neither: x itself."""
+    if x.dtype.kind in "biu":
+        return x
+    if x.dtype.kind != "f":
         return None
     if x.size:
         found = filled((1,), np.zeros((), np.int32))

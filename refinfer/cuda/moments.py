@@ -1,10 +1,11 @@
 """The ``cuda`` kernels of the reductions no other runner has (LogSumExp,
 Nansum, Std, ReduceStd, LpNorm, Trace, Cdist): one thread per output
 element, looping over the reduced elements of any set of axes in float64
-(the result rounded to the input's dtype). float32 and float64 inputs;
-float16, integers and axes the reference refuses are declined (the CPU
-kernel then gives the result or the reference's error). Importing this
-module declares them."""
+(the result rounded to the input's dtype). float32 and float64 inputs,
+float16 for LogSumExp, Std, ReduceStd and LpNorm as float32 (their
+references compute it so: refinfer/cuda/half.py); integers and axes the
+reference refuses are declined (the CPU kernel then gives the result or
+the reference's error). Importing this module declares them."""
 from __future__ import annotations
 
 import functools
@@ -17,6 +18,7 @@ from refinfer.ops._ref.reduce import reduce_axes
 
 from . import device
 from .device import cuda, dmath
+from .half import in_float32
 
 DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 LOG_SUM_EXP, NAN_SUM, DEVIATION, P_NORM = range(4)
@@ -214,8 +216,9 @@ def cdist(x1, x2, p=2.0):
     return out
 
 
-KERNELS = {"LogSumExp": log_sum_exp, "Nansum": nansum, "Std": std,
-           "ReduceStd": reduce_std, "LpNorm": lp_norm, "Trace": trace, "Cdist": cdist}
+KERNELS = {"LogSumExp": in_float32(log_sum_exp), "Nansum": nansum,
+           "Std": in_float32(std), "ReduceStd": in_float32(reduce_std),
+           "LpNorm": in_float32(lp_norm), "Trace": trace, "Cdist": cdist}
 registry.declare_kernels("cuda", KERNELS)
 
 # (name, kernel, argument types) for tools/check_ptx.py.

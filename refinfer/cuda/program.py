@@ -5,7 +5,7 @@ grid-stride loop.
 
 One interpreting kernel rather than one compiled per program: a program
 is data (rows of opcode, dst, a, b), so every op and every fused chain
-shares two compiled kernels (float32, float64) instead of paying NVVM
+shares three compiled kernels (float32, float64, float16) instead of paying NVVM
 0.1-0.3 s per program at first use; the price is a branch per row and
 element, to be measured against compiled-per-program kernels on a GPU.
 
@@ -15,6 +15,17 @@ broadcast as NumPy's: an operand of the result's size is read at the
 element's index, one of one element at 0, any other through its
 broadcast strides. The arithmetic follows the CPU runner's formulas (NaN
 handling included) with the GPU's math library (:data:`device.dmath`).
+
+float16 operands are read into float32 registers. Their program is either
+float32 (its constants float32), whose result is rounded to float16 once,
+as most references compute float16 ("float16 computed in float32 and
+rounded back"), or float16, whose every row's result is rounded to
+float16, as a reference of plain NumPy operators on float16 arrays rounds
+each (Addcmul, SquaredDifference: the caller picks). Either way a result
+within 1 float16 ulp of the reference's: the only difference left is the
+GPU's float32 math library against NumPy's before that rounding. The
+fusion pass fuses float32 and float64 only, so a float16 program is one
+op's.
 """
 from __future__ import annotations
 
@@ -40,7 +51,9 @@ from refinfer.ops._ref.math import _erfinv_scalar
 from . import device
 from .device import cuda, device_function, dmath
 
-DTYPES = (np.float32, np.float64)     # one compiled runner each
+DTYPES = (np.float32, np.float64, np.float16)     # one compiled runner each
+# The dtype of a runner's registers and of its programs' constants.
+REGISTER_DTYPES = {np.dtype(np.float16): np.dtype(np.float32)}
 MAX_REGISTERS = 32      # a longer program declines (the CPU kernel runs)
 FULL, CONSTANT, STRIDED = 0, 1, 2     # how an operand is read (_offset)
 GELU_K0, GELU_K1 = 2 * math.sqrt(2 / math.pi), 0.044715
@@ -250,23 +263,32 @@ def _offset(i, strides, o, shape):
     return offset
 
 
+def register_dtype(dtype) -> np.dtype:
+    """The dtype the runner for operands of ``dtype`` computes in, and
+    the dtype of the program it takes (float32 for float16)."""
+    return REGISTER_DTYPES.get(np.dtype(dtype), np.dtype(dtype))
+
+
 def runner_signature(dtype: np.dtype) -> tuple:
     """The argument types of the runner for ``dtype`` (see :func:`run`),
     for compiling it ahead of a first call (tools/check_ptx.py)."""
     value, index = numba.from_dtype(dtype)[::1], numba.int64[::1]
-    return (value, index, index, numba.int64[:, ::1], index, value,
-            numba.int64[:, ::1], numba.int64, value)
+    consts = numba.from_dtype(register_dtype(dtype))[::1]
+    return (value, index, index, numba.int64[:, ::1], index, consts,
+            numba.int64[:, ::1], numba.int64, numba.boolean, value)
 
 
 @lru_cache(maxsize=None)
 def runner(dtype: np.dtype):
-    """The interpreting kernel for programs of ``dtype``."""
-    register_type = numba.from_dtype(dtype)
+    """The interpreting kernel for operands of ``dtype``."""
+    register_type = numba.from_dtype(register_dtype(dtype))
 
     @device.jit
-    def run(values, starts, modes, strides, shape, consts, rows, out_reg, out):
+    def run(values, starts, modes, strides, shape, consts, rows, out_reg,
+            round_rows, out):
         """out[i] = the program (rows) of the operands (values[starts[o]:])
-        for every element i, in a grid-stride loop."""
+        for every element i, in a grid-stride loop; with ``round_rows``
+        each row's result rounded to float16."""
         regs = cuda.local.array(MAX_REGISTERS, register_type)
         n_in = starts.size
         for k in range(consts.size):
@@ -292,6 +314,8 @@ def runner(dtype: np.dtype):
                 else:
                     y = _call(op, x)
                 regs[rows[k, 1]] = y
+                if round_rows:      # (from the register's float32)
+                    regs[rows[k, 1]] = np.float16(regs[rows[k, 1]])
             out[i] = regs[out_reg]
     return run
 
@@ -332,8 +356,9 @@ def _program_on_device(program: Program) -> tuple:
     if entry is None or entry[0] is not program:
         if len(_PROGRAMS) >= 1024:
             _PROGRAMS.clear()
-        entry = _PROGRAMS[id(program)] = (program, device.to_device(
-            program.consts), device.to_device(program.rows))
+        consts = program.consts.astype(register_dtype(program.consts.dtype))
+        entry = _PROGRAMS[id(program)] = (program, device.to_device(consts),
+                                          device.to_device(program.rows))
     return entry[1:]
 
 
@@ -352,16 +377,20 @@ def _values(operands, dtype):
 
 
 def run(program: Program, operands):
-    """``program`` over ``operands`` (C-contiguous device arrays of its
-    dtype) on the device; returns the result as a new device array. None
-    where the shapes do not broadcast, the dtype is not one of DTYPES or
-    the program needs more than MAX_REGISTERS."""
+    """``program`` over ``operands`` (C-contiguous device arrays of one
+    dtype; the program's is theirs or :func:`register_dtype` of it) on
+    the device; returns the result as a new device array of the operands'
+    dtype. None where the shapes do not broadcast, the dtype is not one of
+    DTYPES, the operands' dtypes differ or the program needs more than
+    MAX_REGISTERS."""
     try:
         shape = np.broadcast_shapes(*(a.shape for a in operands))
     except ValueError:
         return None
     dtype = operands[0].dtype
-    if program.n_regs > MAX_REGISTERS or dtype not in DTYPES:
+    if program.n_regs > MAX_REGISTERS or dtype not in DTYPES \
+            or any(a.dtype != dtype for a in operands) \
+            or program.consts.dtype not in (dtype, register_dtype(dtype)):
         return None
     size = math.prod(shape)
     out = device.empty(shape, dtype)
@@ -370,7 +399,8 @@ def run(program: Program, operands):
     shapes = tuple(tuple(a.shape) for a in operands)
     values = _values(operands, dtype)
     device.launch(runner(dtype), size, values, *_layout_on_device(shapes, shape),
-                  *_program_on_device(program), program.out_reg, out.reshape(size))
+                  *_program_on_device(program), program.out_reg,
+                  program.consts.dtype != register_dtype(dtype), out.reshape(size))
     if len(operands) > 1:       # scratch laid out by _values: no one reads it now
         device.release(values)
     return out

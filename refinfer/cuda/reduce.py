@@ -20,8 +20,9 @@ truncate toward zero, ReduceMax/ReduceMin propagate NaN, the searches
 keep the first of equal values and choose a NaN only when it comes first
 (MindSpore's CPU scan), bool sums and maxima are logical or, products and
 minima logical and. Empty searches and bool means decline (the reference
-raises its error), as do SumExt/MeanExt/ProdExt with a ``dtype`` or a
-widening of integer inputs.
+raises its error). SumExt/MeanExt/ProdExt cast their input first where the
+reference does (to their ``dtype``; SumExt's and ProdExt's bool and
+integers to int64), by Cast's kernel.
 """
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ from refinfer.ops._ref.search import one_axis
 
 from . import device
 from .device import cuda, device_function
+from .index import cast
 from .layout import flat, offset, split_axes
 
 SUM, PROD, MEAN, MAX, MIN, ALL_OF, ANY_OF, ARGMAX, ARGMIN = range(9)
@@ -244,13 +246,21 @@ def reduce_mean(x, axis=(), keep_dims=False):
 
 
 def extension(op: int):
-    """SumExt, MeanExt, ProdExt without a dtype change: float inputs
-    (integers are widened to int64 first: a cast this kernel leaves to the
-    reference)."""
+    """SumExt, MeanExt, ProdExt: the input cast first as the reference
+    casts it (ops/_ref/reduce.as_sum_dtype: to ``dtype`` where given, else
+    SumExt's and ProdExt's bool and integers to int64), by Cast's kernel;
+    a bool mean declines (the reference's TypeError)."""
     def run(input, dim=None, keepdim=False, dtype=None):
-        if dtype is not None or input.dtype.kind != "f":
+        widened = op != MEAN and input.dtype.kind in "biu"
+        target = np.dtype(dtype) if dtype is not None else \
+            np.dtype(np.int64) if widened else input.dtype
+        work = input if target == input.dtype else cast(input, target)
+        if work is None or op == MEAN and work.dtype == np.bool_:
             return None
-        return reduce(input, _axes(dim, input), keepdim, op)
+        result = reduce(work, _axes(dim, work), keepdim, op)
+        if work is not input:
+            device.release(work)    # (the cast made here: no one else reads it)
+        return result
     return run
 
 

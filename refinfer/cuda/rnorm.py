@@ -3,8 +3,10 @@ AddRmsNorm of LLMs, InstanceNormV2, LRN) and of the rotary position
 embeddings (RotaryPositionEmbedding, ApplyRotaryPosEmb: one kernel): the
 norms are row kernels, one thread per normalised row (a grid-stride loop
 over rows), LRN and the embeddings one thread per element;
-float32 and float64 (float16 is declined: the CPU kernel computes it in
-float32). Importing this module declares them."""
+float32 and float64; float16 in float32 as the references compute it, for
+RmsNorm, LRN and RotaryPositionEmbedding through refinfer/cuda/half.py, for
+ApplyRotaryPosEmb in its kernel (AddRmsNorm and InstanceNormV2 decline
+it). Importing this module declares them."""
 from __future__ import annotations
 
 import math
@@ -15,6 +17,7 @@ from refinfer import registry
 
 from . import device
 from .device import cuda, dmath
+from .half import in_float32
 from .index import cast
 
 DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
@@ -113,7 +116,8 @@ def _as_4d(array):
 
 def rotary_position_embedding(x, cos, sin, mode=0):
     """RotaryPositionEmbedding on the device; None (the CPU kernel then
-    gives the result or the reference's error) for float16, an odd last
+    gives the result or the reference's error) for float16 (the kernel
+    takes it through half.in_float32), an odd last
     axis, a mode other than 0 and 1, or cos and sin that do not broadcast
     to x or differ from x's dtype."""
     if (x.dtype not in DTYPES or x.ndim != 4 or x.shape[3] % 2
@@ -245,10 +249,11 @@ def lrn(x, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5,
     return y
 
 
-KERNELS = {"RmsNorm": rms_norm, "AddRmsNorm": add_rms_norm,
-           "RotaryPositionEmbedding": rotary_position_embedding,
+KERNELS = {"RmsNorm": in_float32(rms_norm, rounded=(0,)),   # (rstd: float32)
+           "AddRmsNorm": add_rms_norm,
+           "RotaryPositionEmbedding": in_float32(rotary_position_embedding),
            "ApplyRotaryPosEmb": apply_rotary_pos_emb,
-           "InstanceNormV2": instance_norm_v2, "LRN": lrn}
+           "InstanceNormV2": instance_norm_v2, "LRN": in_float32(lrn)}
 registry.declare_kernels("cuda", KERNELS)
 
 # (name, kernel, argument types) for tools/check_ptx.py.

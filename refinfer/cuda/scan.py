@@ -1,9 +1,9 @@
 """The ``cuda`` kernels of the scans along one axis (CumSum, CumProd,
 CumsumExt, Cummax, Cummin): one thread per line of the axis, the input
 viewed as (outer, axis, inner), a running value carried along the line in
-the output's dtype (integers wrap as the reference's do). float16 is
-declined (the CPU kernel accumulates it in float32). Importing this module
-declares them."""
+the output's dtype (integers wrap as the reference's do). float16
+accumulates in float32, as the references (refinfer/cuda/half.py).
+Importing this module declares them."""
 from __future__ import annotations
 
 import math
@@ -16,6 +16,7 @@ from refinfer.ops._ref.search import one_axis
 
 from . import device
 from .device import cuda
+from .half import in_float32
 
 SUM, PRODUCT, MAXIMUM, MINIMUM = range(4)
 
@@ -66,7 +67,8 @@ def _lines(x, axis: int):
 def scan(x, axis, op: int, out_dtype=None, exclusive=False, reverse=False,
          index_dtype=None):
     """The running ``op`` of device array ``x`` along ``axis``: the output
-    (and for the extremes its indices) as device arrays; None for float16."""
+    (and for the extremes its indices) as device arrays; None for float16
+    (the kernels take it through half.in_float32)."""
     if x.dtype == np.float16:
         return None
     ax = one_axis(axis, x.ndim)
@@ -109,6 +111,8 @@ def running(op: int, index_dtype: str):
 KERNELS = {"CumSum": cumulative(SUM), "CumProd": cumulative(PRODUCT),
            "CumsumExt": cumsum_ext, "Cummax": running(MAXIMUM, "int64"),
            "Cummin": running(MINIMUM, "int32")}
+# float16 accumulates (or is compared) in float32, as the references.
+KERNELS = {name: in_float32(kernel) for name, kernel in KERNELS.items()}
 registry.declare_kernels("cuda", KERNELS)
 
 _LINES = "{0}[:, :, ::1]"

@@ -5,8 +5,9 @@ line along the sorted axis, each element placed at its rank (how many
 elements come before it, equal ones in index order), which is the
 reference's stable order with no scratch memory; O(n^2) per line, meant
 for the short rows these ops see in models. NaN sorts last ascending and
-first descending, as the reference's flipped stable sort. float16 is
-declined. Importing this module declares them."""
+first descending, as the reference's flipped stable sort. float16 values
+are sorted as their exact float32 casts (refinfer/cuda/half.py); SearchSorted
+and the bounds decline them. Importing this module declares them."""
 from __future__ import annotations
 
 import math
@@ -19,6 +20,7 @@ from refinfer.ops._ref.search import one_axis
 from . import device
 from .device import cuda
 from .fill import filled
+from .half import in_float32
 
 
 @device.device_function
@@ -93,7 +95,7 @@ def search_sorted(sorted_sequence, values, sorter=None, dtype=np.int64, right=Fa
 def ranked(x, axis, descending: bool, k, index_dtype, first=0):
     """The ``k`` (None: all) elements of x from rank ``first`` on, sorted
     along ``axis``, and their indices, as device arrays; None for float16
-    or a k out of range."""
+    (the kernels take it through half.in_float32) or a k out of range."""
     if x.dtype == np.float16:
         return None
     ax = one_axis(axis, x.ndim)
@@ -191,6 +193,10 @@ KERNELS = {"Sort": sort, "SortExt": sort_ext, "ArgSort": arg_sort, "TopK": top_k
            "TopkExt": topk_ext, "NthElement": nth_element,
            "SearchSorted": search_sorted, "LowerBound": bound(False),
            "UpperBound": bound(True), "Median": median, "MedianExt": median_ext}
+# float16 values order as their (exact) float32 casts: sorted in float32.
+KERNELS.update({name: in_float32(KERNELS[name]) for name in (
+    "Sort", "SortExt", "ArgSort", "TopK", "TopkExt", "NthElement", "Median",
+    "MedianExt")})
 registry.declare_kernels("cuda", KERNELS)
 
 # (name, kernel, argument types) for tools/check_ptx.py.

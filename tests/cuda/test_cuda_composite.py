@@ -2,10 +2,13 @@
 composite.py) equal their references within the op tolerances (the sums
 accumulate in another order than NumPy's): float32 and float64, the
 integer dtypes EqualCount and TraceV2 take, every KLDivLoss reduction,
-axes and broadcasts; float16 and what the references refuse decline."""
+axes and broadcasts; float16 computed in float32 (within 1 float16 ulp);
+integers a step would compute otherwise than the reference, and what the
+references refuse, decline."""
 import numpy as np
 import pytest
 from cuda_check import check, run
+from test_cuda_half import assert_half_result
 
 from refinfer import registry
 from refinfer.cuda import load_kernels
@@ -111,9 +114,30 @@ def test_eps(dtype):
     check("Eps", _normal((2, 3), dtype))
 
 
-def test_float16_declines():
-    x = _normal((2, 4), np.float16)
-    for name, args in [("L2Loss", (x,)), ("GLU", (x, -1)), ("Renorm", (x, 2.0, 0, 1.0)),
-                       ("ClipByNorm", (x, 1.0, None))]:
+def test_float16_in_float32():
+    """float16 computed in float32 and rounded once, as the references:
+    within 1 float16 ulp (the steps alone would round each result)."""
+    x, y = _normal((2, 4), np.float16), _normal((2, 4), np.float16)
+    for name, args in [("L2Loss", (x,)), ("GLU", (x, -1)), ("Swiglu", (x, -1)),
+                       ("Renorm", (x, 2.0, 0, 1.0)), ("ClipByNorm", (x, 1.0, None)),
+                       ("SquareSumAll", (x, y)), ("ApproximateEqual", (x, y, 1.0)),
+                       ("KLDivLoss", (x, abs(y), "mean")),
+                       ("SoftmaxCrossEntropyWithLogits", (x, y))]:
+        expected = registry.get_op(name).reference(*args)
+        got = run(name, *args)
+        assert got is not None, name
+        assert_half_result(name, got, expected)
+
+
+def test_integer_steps_that_differ_decline():
+    """ApproximateEqual and L2Loss of integers, SquareSumAll of bool
+    (their steps would wrap or widen otherwise than the references),
+    and GLU of bool (Sigmoid refuses the halves the reference casts)."""
+    ints = np.array([[100, -100, 3, 4]], np.int8)
+    for name, args in [("ApproximateEqual", (ints, -ints, 1.0)), ("L2Loss", (ints,)),
+                       ("SquareSumAll", (ints > 0, ints > 0)), ("GLU", (ints > 0, -1))]:
+        registry.get_op(name).reference(*args)      # (which takes them)
         assert run(name, *args) is None, name
-        assert registry.get_op(name).reference(*args).dtype == np.float16
+    check("SquareSumAll", ints, ints)
+
+

@@ -2,8 +2,9 @@
 the device runner refinfer/cuda/program.py) equal their NumPy references
 within the op tolerances of the Numba kernels (tests/numba/kernel_check.py):
 small random shapes, broadcasts, Python numbers, parameters and special
-values, in float32 and float64; the declined cases run the reference; and
-every opcode of the device runner against the CPU runner's.
+values, in float32 and float64, and in float16 within 1 float16 ulp; the
+declined cases run the reference; and every opcode of the device runner
+against the CPU runner's.
 Shapes stay small: the simulator takes ~100 us per element of a program."""
 import importlib.util
 import os
@@ -160,6 +161,144 @@ def test_special_values_binary(op):
     check(op, values[:, None], values[None, :], *defaults)
 
 
+def assert_within_one_half_ulp(op: str, got, expected) -> None:
+    """float16 results of the reference's dtype and shape, NaN where it
+    has NaN, else within 1 float16 ulp of it (the reference's float32 math
+    and the GPU's may differ in the last float32 bit, which can move the
+    rounding to float16 by one ulp)."""
+    if isinstance(expected, tuple):
+        for g, e in zip(got, expected):
+            assert_within_one_half_ulp(op, g, e)
+        return
+    assert got.dtype == expected.dtype == np.float16, (op, got.dtype, expected.dtype)
+    assert got.shape == expected.shape, (op, got.shape, expected.shape)
+    nan = np.isnan(expected)
+    np.testing.assert_array_equal(np.isnan(got), nan, err_msg=op)
+    want, have = expected[~nan].astype(np.float64), got[~nan].astype(np.float64)
+    ulp = np.spacing(np.abs(expected[~nan])).astype(np.float64)
+    assert np.all((have == want) | (np.abs(have - want) <= ulp)), \
+        (op, have[have != want][:4], want[have != want][:4])
+
+
+def check_half(op: str, *args) -> None:
+    """The cuda kernel's float16 result equals the reference's within 1
+    float16 ulp (or both raise the same exception type)."""
+    definition = registry.get_op(op)
+    with np.errstate(all="ignore"):
+        try:
+            expected = definition.reference(*args)
+        except Exception as exc:   # noqa: BLE001  the kernel must refuse it too
+            with pytest.raises(type(exc)):
+                definition.kernel("cuda")(*args)
+            return
+        got = on_host(definition.kernels["cuda"](*on_device(args)))
+    assert got is not None, f"{op}: the cuda kernel declined float16 {args!r:.200}"
+    assert_within_one_half_ulp(op, got, expected)
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_float16_within_one_ulp_of_the_reference(op):
+    """float16 tensors (computed in float32 registers, rounded as the
+    reference rounds), random values and for the one- and two-value ops
+    the special values too (parameters at their defaults)."""
+    for case in _cases(op):
+        check_half(op, *case(np.float16))
+    definition = registry.get_op(op)
+    special = np.array(SPECIAL, np.float16)
+    if definition.recipe.values == 1:
+        check_half(op, special, *[p.default for p in definition.params[1:]])
+    elif definition.recipe.values == 2 and op != "PReLU":
+        check_half(op, special[:, None], special[None, :],
+                   *[p.default for p in definition.params[2:]])
+
+
+def test_float16_rounding_follows_the_reference():
+    """Addcmul's reference rounds each product and the sum to float16 (the
+    kernel rounds each row), Lerp's computes in float32 and rounds once
+    (the kernel too): both exact here, where the other rounding differs;
+    NanToNum's default bounds are float16's."""
+    a = np.array([-2.14, -2.49, 5.47, -2.66], np.float16)
+    t1 = np.array([2.57, 0.47, -3.3, -1.19], np.float16)
+    t2 = np.array([1.57, 1.51, 1.27, -1.85], np.float16)
+    addcmul = registry.get_op("Addcmul")
+    once = (a.astype(np.float32) + t1.astype(np.float32) * t2).astype(np.float16)
+    expected = addcmul.reference(a, t1, t2, 1)
+    assert not np.any(once == expected)
+    got = on_host(addcmul.kernels["cuda"](*on_device((a, t1, t2, 1))))
+    np.testing.assert_array_equal(got, expected)
+    lerp = registry.get_op("Lerp")
+    start = np.array([-0.53, 2.56, -2.14, -2.81], np.float16)
+    end = np.array([0.66, -0.23, 2.57, 3.32], np.float16)
+    weight = np.array(0.3, np.float16)
+    steps = start + weight * (end - start)
+    expected = lerp.reference(start, end, weight)
+    assert not np.any(steps == expected)
+    got = on_host(lerp.kernels["cuda"](*on_device((start, end, weight))))
+    np.testing.assert_array_equal(got, expected)
+    infinities = np.array([np.inf, -np.inf, np.nan], np.float16)
+    got = registry.get_op("NanToNum").kernels["cuda"](device.to_device(infinities),
+                                                      None, None, None)
+    np.testing.assert_array_equal(on_host(got), [65504, -65504, 0])
+
+
+def _integer_case(args, dtype):
+    """``args`` (a float case) with integer or bool tensors of ``dtype``."""
+    def convert(value):
+        if not isinstance(value, np.ndarray):
+            return value
+        if dtype is np.bool_:
+            return rng.integers(0, 2, value.shape).astype(bool)
+        return rng.integers(-100, 100, value.shape).astype(dtype)
+    return tuple(map(convert, args))
+
+
+# Ops whose references convert integer tensors to float32 first (their
+# float32 program runs on the tensors cast on the device), or compute them
+# in a float dtype and truncate the result back (HSwish, HSigmoid, Inv).
+AS_FLOAT = {"Sqrt", "Exp", "Log", "Reciprocal", "Rsqrt", "Sin", "Erf", "Sinc",
+            "Floor", "Atan2", "Softplus", "GeLU", "HSwish", "HSigmoid", "Inv"}
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint8, np.bool_],
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("op", OPS)
+def test_integer_tensors(op, dtype):
+    """Integer and bool tensors: the integer form's exact result
+    (refinfer/cuda/integer.py, tested there), the float32 program of the
+    tensors cast to float32 where the reference's result is float32 (or
+    in float64 and truncated back, HSwish), or a decline (the reference's
+    integer semantics differ: SeLU's trunc(scale * max(x, 0))); the ops
+    of AS_FLOAT never decline integers."""
+    for case in _cases(op):
+        args = _integer_case(case(np.float32), dtype)
+        definition = registry.get_op(op)
+        with np.errstate(all="ignore"):
+            try:
+                expected = definition.reference(*args)
+            except Exception as exc:   # noqa: BLE001  the kernel must refuse it too
+                with pytest.raises(type(exc)):
+                    definition.kernel("cuda")(*args)
+                continue
+            got = on_host(definition.kernels["cuda"](*on_device(args)))
+        if got is not None:
+            kernel_check.assert_same(op, got, expected)
+        else:
+            assert op not in AS_FLOAT or dtype is np.bool_, f"{op} declined {dtype}"
+
+
+def test_numpy_numbers_are_numbers():
+    """A NumPy number beside a tensor (a host scalar op's result) is
+    promoted as a Python number by the references: the tensor's dtype."""
+    x = _values("Muls", (2, 3), np.float32)
+    for number in (np.float32(2.5), np.float64(0.1), np.int64(3)):
+        for op in ("Muls", "Add", "Maximum"):
+            assert on_host(registry.get_op(op).kernels["cuda"](
+                device.to_device(x), number)) is not None, (op, number)
+            check(op, x, number)
+    check_half("Muls", x.astype(np.float16), np.float64(0.1))
+    check("Muls", np.arange(4, dtype=np.int32), np.int64(3))
+
+
 def test_every_recipe_op_has_its_cuda_kernel():
     """The table is the recipes: every op that declares one (fusable or
     prepared, as PReLU) has a cuda kernel, declared by this table and no
@@ -175,11 +314,11 @@ def test_every_recipe_op_has_its_cuda_kernel():
 
 
 def test_declined_arguments_run_the_reference():
-    """Integer tensors, mixed dtypes and shapes that do not broadcast are
+    """uint64 tensors, mixed dtypes and shapes that do not broadcast are
     declined (None); the op's wrapped kernel then gives the reference's
     result or its exception."""
     add = registry.get_op("Add")
-    ints = np.arange(6, dtype=np.int32).reshape(2, 3)
+    ints = np.arange(6, dtype=np.uint64).reshape(2, 3)
     assert add.kernels["cuda"](*on_device((ints, ints))) is None
     np.testing.assert_array_equal(add.kernel("cuda")(ints, ints), ints * 2)
     mixed = (np.ones(3, np.float32), np.ones(3, np.float64))
@@ -209,8 +348,9 @@ def test_fused_program_runs_with_general_broadcasting():
 
 
 def test_runner_declines_long_programs_and_other_dtypes():
-    """More registers than a thread holds (33 constants), or float16: None,
-    and the CPU kernel or the reference runs instead."""
+    """More registers than a thread holds (33 constants), integer operands,
+    or a program of another dtype than the operands' (a float64 one over
+    float16): None, and the CPU kernel or the reference runs instead."""
     p = ProgramBuilder(np.float32)
     total = p.input(0)
     for k in range(device_program.MAX_REGISTERS + 1):
@@ -219,9 +359,14 @@ def test_runner_declines_long_programs_and_other_dtypes():
     assert long_program.n_regs > device_program.MAX_REGISTERS
     assert device_program.run(long_program,
                               on_device((np.ones(3, np.float32),))) is None
-    p = ProgramBuilder(np.float16)
-    half = p.build(p.op(OP_EXP, p.input(0)))
-    assert device_program.run(half, on_device((np.ones(3, np.float16),))) is None
+    p = ProgramBuilder(np.int32)
+    ints = p.build(p.op(OP_ADD, p.input(0), p.input(0)))
+    assert device_program.run(ints, on_device((np.ones(3, np.int32),))) is None
+    p = ProgramBuilder(np.float64)
+    wide = p.build(p.op(OP_EXP, p.input(0)))
+    assert device_program.run(wide, on_device((np.ones(3, np.float16),))) is None
+    assert device_program.run(wide, on_device((np.ones(3, np.float16),
+                                               np.ones(3, np.float64)))) is None
 
 
 def test_launch_shape_caps_the_simulated_grid():
@@ -279,14 +424,15 @@ def test_check_ptx_compiles_every_runner_with_its_signature(capsys):
     under the simulator it refuses to run (usage error, 2)."""
     tool = _check_ptx_tool()
     listed = tool.kernels()
-    assert [name for name, _, _ in listed[:2]] == [
-        "elementwise program runner, float32", "elementwise program runner, float64"]
-    for _, function, signature in listed[:2]:
-        assert len(signature) == function.__code__.co_argcount == 9
+    assert [name for name, _, _ in listed[:3]] == [
+        "elementwise program runner, float32", "elementwise program runner, float64",
+        "elementwise program runner, float16"]
+    for _, function, signature in listed[:3]:
+        assert len(signature) == function.__code__.co_argcount == 10
     from refinfer.cuda import fill
     assert {name for name, _, _ in listed} >= {
         f"fill: {name}" for name, _, _ in fill.PTX}
-    for _, function, signature in listed[2:]:
+    for _, function, signature in listed[3:]:
         arguments, _ = sigutils.normalize_signature(signature)
         assert len(arguments) == function.__code__.co_argcount
     if device.SIMULATED:

@@ -72,6 +72,19 @@ def test_gather(dtype):
         check("Gather", x, indices.astype(np.int64), axis)
 
 
+@pytest.mark.parametrize("dtype", (np.float32, np.int64), ids=ids)
+def test_gather_with_batch_axes(dtype):
+    """batch_dims 1 and 2 (negative counted from the indices' rank), an
+    empty batch; batch axes that differ or exceed the axis decline."""
+    x = values((2, 3, 4, 2), dtype)
+    check("Gather", x, np.array([[1, -1, 0], [3, 3, 2]], np.int32), 2, 1)
+    check("Gather", x, np.array([[[0, 1], [3, 2], [1, 1]]] * 2, np.int64), 2, -1)
+    check("Gather", x[:0], np.zeros((0, 2), np.int32), 2, 1)
+    assert run("Gather", x, np.zeros((3, 2), np.int32), 2, 1) is None
+    assert run("Gather", x, np.zeros((2, 2), np.int32), 0, 1) is None
+    assert run("Gather", x, np.array([[0, 4]] * 2, np.int32), 2, 1) is None
+
+
 def test_index_select():
     x = values((4, 3), np.float32)
     check("IndexSelect", x, 1, np.array([2, 0, -1, 2], np.int64))

@@ -38,20 +38,21 @@ def test_variant_matches_its_reference(name, dtype):
     check(name, x, 2.5, *params)            # a Python number
 
 
-# Integer input: the division family's kernels compute it; the float-only
-# program runner of Mul, Div, AddExt, SubExt declines (the CPU kernel runs).
-INTEGER_BASES = ("FloorDiv", "RemainderTensorTensor")
-
-
+# Integer input: every base computes it on the device (the division family's
+# kernels, and the integer forms of Mul, Div, AddExt, SubExt in
+# refinfer/cuda/integer.py), other truncated to int32 first; a float alpha
+# is refused as the reference refuses it.
 @pytest.mark.parametrize("name", VARIANTS)
 def test_integer_input(name):
     x, other, params = _operands(name, np.int32)
-    base = next(of for of, variant in registry.variants() if variant == name)
-    if base in INTEGER_BASES:
-        check(name, x, other, *params)      # other truncated to int32 first
-        check(name, x, 2.5, *params)
-    else:
-        assert run(name, x, other, *params) is None
+    if params:      # a float alpha: the reference and the kernel refuse it
+        with pytest.raises(TypeError, match="a float alpha needs float operands"):
+            registry.get_op(name).reference(x, other, *params)
+        with pytest.raises(TypeError, match="a float alpha needs float operands"):
+            run(name, x, other, *params)
+        params = (3,)
+    check(name, x, other, *params)
+    check(name, x, 2.5, *params)
 
 
 def test_a_result_of_another_shape_declines():

@@ -2,14 +2,16 @@
 (refinfer/cuda/integer.py) equal their NumPy references exactly for
 integers and within tolerance for floats: broadcasts, Python numbers,
 division by zero, shifts past the width, mixed dtypes, AddN and
-PopulationCount in every integer width; the references'
-refusals raise their errors."""
+PopulationCount in every integer width, and the elementwise recipe ops'
+integer forms (Add, Neg, Clamp, ... on integer and bool tensors, wrapping
+as NumPy); the references' refusals raise their errors."""
 import numpy as np
 import pytest
 import cuda_check
 from test_cuda_elementwise import check, on_device
 
-from refinfer.cuda import integer
+from refinfer import registry
+from refinfer.cuda import elementwise, integer
 
 rng = np.random.default_rng(1341)
 INTS = (np.int8, np.int32, np.int64, np.uint8)
@@ -158,3 +160,93 @@ def test_population_count(dtype):
     x.flat[:3] = info.min, info.max, 0                  # (-1 of int16: 16 bits)
     cuda_check.check("PopulationCount", x)
     assert cuda_check.run("PopulationCount", np.ones(3, np.uint64)) is None
+
+
+# -- the elementwise recipe ops on integer and bool tensors ---------------------
+RECIPE_OPS = sorted(name for name in elementwise.KERNELS
+                    if registry.get_op(name).recipe in integer.INTEGER_FORMS)
+
+
+def _with_extremes(shape, dtype):
+    """Random values with the dtype's lowest and largest among them (the
+    wrap-around cases: -(-128), |-128|, 127 + 1 in int8)."""
+    if dtype is np.bool_:
+        return rng.integers(0, 2, shape).astype(bool)
+    values = _ints(shape, dtype)
+    info = np.iinfo(dtype)
+    values.flat[:2] = info.min, info.max
+    return values
+
+
+def _recipe_cases(name, dtype):
+    """The op's values as tensors (the first (3, 4), the others (4,)), then
+    the first with Python numbers; parameters at their defaults."""
+    op = registry.get_op(name)
+    n = op.recipe.values
+    defaults = [p.default for p in op.params[n:]]
+    x = _with_extremes((3, 4), dtype)
+    cases = [(x, *(_with_extremes((4,), dtype) for _ in range(n - 1)), *defaults)]
+    if n > 1:
+        cases.append((x, *[3] * (n - 1), *defaults))
+    return cases
+
+
+def test_every_integer_form_is_declared():
+    assert set(RECIPE_OPS) >= {"Add", "AddV2", "Sub", "Mul", "Muls", "Maximum",
+                               "Minimum", "Div", "RealDiv", "Neg", "Abs", "Square",
+                               "Sign", "ReLU", "Trunc", "ClampScalar", "ClampTensor",
+                               "SquaredDifference", "AddExt", "SubExt", "AddScalar",
+                               "Pow", "Round", "NanToNum", "Addcmul"}
+
+
+@pytest.mark.parametrize("dtype", INTS + (np.bool_,), ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("name", RECIPE_OPS)
+def test_recipe_ops_on_integers(name, dtype):
+    """Exactly the reference's values and dtype (or its refusal: Sub and
+    Neg of bools), with the dtype's extremes among the values."""
+    for case in _recipe_cases(name, dtype):
+        check(name, *case)
+
+
+def test_recipe_ops_wrap_as_numpy():
+    """int8 127 + 1, -(-128), |-128| and int64 products wrap; Div of
+    integers is float32, RealDiv's truncates toward zero (x / 0
+    saturates); AddExt's integer alpha scales in the dtype."""
+    def run(name, *args):
+        return cuda_check.run(name, *args)
+    int8 = np.array([127, -128, -3], np.int8)
+    np.testing.assert_array_equal(run("Add", int8, np.ones(3, np.int8)),
+                                  np.array([-128, -127, -2], np.int8))
+    np.testing.assert_array_equal(run("Neg", int8), np.array([-127, -128, 3], np.int8))
+    np.testing.assert_array_equal(run("Abs", int8), np.array([127, -128, 3], np.int8))
+    big = np.array([2**62, -3], np.int64)
+    np.testing.assert_array_equal(run("Mul", big, np.array([4, 5], np.int64)),
+                                  np.array([0, -15], np.int64))
+    seven = np.array([7, -7, 7], np.int32)
+    quotient = run("Div", seven, np.array([2, 2, 0], np.int32))
+    assert quotient.dtype == np.float32
+    np.testing.assert_array_equal(quotient, [3.5, -3.5, np.inf])
+    np.testing.assert_array_equal(run("RealDiv", seven, np.array([2, 2, 0], np.int32)),
+                                  np.array([3, -3, 2**31 - 1], np.int32))
+    np.testing.assert_array_equal(     # 3 ** 5 = 243 wraps; 2 ** -1 truncates
+        run("Pow", np.array([3, 2, -1, 1, 0], np.int8),
+            np.array([5, -1, -3, -7, -1], np.int8)),
+        np.array([-13, 0, -1, 1, 0], np.int8))
+    np.testing.assert_array_equal(run("Pow", np.array([0, -2], np.int32), np.int32(-1)),
+                                  np.array([-2**31, 0], np.int32))   # 0 ** -1: inf cast
+    np.testing.assert_array_equal(run("AddExt", int8, int8, 3),
+                                  np.array([-4, 0, -12], np.int8))   # 508, -512 wrap
+
+
+def test_recipe_ops_decline_other_integer_cases():
+    """Ops whose references' integer semantics no device form follows
+    (SeLU: trunc(scale * max(x, 0)), not its float formula), uint64 and
+    mixed integer and float tensors: None (the CPU kernel runs). A float32
+    result (int32 * 2.5) is the float32 program's, of the tensor cast on
+    the device; HSwish's is computed in float64 and truncated back."""
+    ints = np.arange(-3, 3, dtype=np.int32)
+    assert cuda_check.run("SeLU", ints) is None
+    check("Mul", ints, 2.5)
+    check("HSwish", ints * 7)
+    assert cuda_check.run("Add", ints.astype(np.uint64), ints.astype(np.uint64)) is None
+    assert cuda_check.run("Add", ints, ints.astype(np.float32)) is None

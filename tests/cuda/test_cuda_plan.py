@@ -172,11 +172,12 @@ def test_weights_go_to_the_device_once_at_build():
 
 
 def test_a_declined_kernel_runs_the_cpu_kernel_on_host_copies_and_is_counted():
-    """Add on int32 tensors: the cuda kernel declines; its two arguments
-    come to the host, the result goes back, all counted."""
-    x = np.arange(6, dtype=np.int32).reshape(2, 3)
+    """Add on uint64 tensors: the cuda kernel declines (int64 registers
+    cannot hold them); its two arguments come to the host, the result goes
+    back, all counted."""
+    x = np.arange(6, dtype=np.uint64).reshape(2, 3)
     model = _model([_node("y", "Add", Ref(RefKind.INPUT, 0),
-                          Ref(RefKind.INPUT, 0), abstract=_tensor((2, 3), np.int32))],
+                          Ref(RefKind.INPUT, 0), abstract=_tensor((2, 3), np.uint64))],
                    x)
     result, transfers = _run(gpu.compile_model(model), x)
     np.testing.assert_array_equal(result, x * 2)

@@ -105,8 +105,22 @@ def test_ext_reductions(op):
     x = values(SHAPE, np.float32)
     check(op, x, None)
     check(op, x, (0, 2), True)
-    assert run(op, values(SHAPE, np.int32)) is None     # widened to int64 first
-    assert run(op, x, None, False, np.dtype(np.float64)) is None
+    integers = (np.int32, np.int8, np.uint8) + ((np.bool_,) if op != "MeanExt" else ())
+    for dtype in integers:
+        check(op, values((2, 3), dtype), (1,))      # SumExt, ProdExt: in int64
+    check(op, x, None, False, np.dtype(np.float64))     # cast first
+    check(op, x * 7, (0, 2), True, np.dtype(np.int32))  # (toward zero)
+    check(op, values(SHAPE, np.int32), None, False, np.dtype(np.float16))
+
+
+def test_ext_reductions_wrap_and_decline():
+    """ProdExt of int8 multiplies in int64 (no wrap at 127: the widening is
+    real); MeanExt of bool declines (the reference's TypeError)."""
+    big = np.full(3, 100, np.int8)
+    np.testing.assert_array_equal(run("ProdExt", big), np.int64(10**6))
+    assert run("MeanExt", values(SHAPE, np.bool_)) is None
+    with pytest.raises(TypeError):
+        registry.get_op("MeanExt").reference(values(SHAPE, np.bool_))
 
 
 @pytest.mark.parametrize("dtype", FLOATS + (np.int32,), ids=ids)

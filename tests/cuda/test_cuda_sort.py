@@ -51,8 +51,10 @@ def test_top_k(dtype):
 
 
 def test_declines():
-    half = (np.ones((2, 3), np.float16),)
-    assert sort.KERNELS["Sort"](*on_device(half)) is None
+    half = on_device((np.ones((2, 3), np.float16),))
+    assert sort.ranked(*half, -1, False, None, np.int32) is None   # (half.py casts)
+    assert sort.KERNELS["SearchSorted"](*half, half[0], None, np.dtype(np.int64),
+                                        False) is None
     assert sort.KERNELS["TopK"](*on_device((np.ones((), np.float32),)), 1) is None
 
 

@@ -218,8 +218,11 @@ def test_boundscheck_workers_compile_checked_kernels_in_their_own_cache(monkeypa
     import fuzz
     from refinfer.process import default_cache_dir, numba_cache_dir
 
-    monkeypatch.delenv("NUMBA_BOUNDSCHECK", raising=False)
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    # a copy of the environment stands in for it: the real one, which every
+    # later test's subprocesses inherit, never sees the two variables
+    monkeypatch.setattr(os, "environ", {k: v for k, v in os.environ.items()
+                                        if k not in ("NUMBA_BOUNDSCHECK",
+                                                     "NUMBA_CACHE_DIR")})
     fresh = numba_cache_dir.__wrapped__     # what a new worker process finds
     usual = fresh()
     fuzz._check_bounds_in_workers()

@@ -247,14 +247,14 @@ def _read_graph(g, index: int, weights: "_WeightFiles",
         node_name, op_type, inputs, scope = n.name, n.op_type, tuple(n.input), n.domain
         if not are_texts(node_name, op_type, scope, *inputs):
             _refuse_node(n, *where, "node", k)
-        attributes = _Attributes(n.attribute, where, k)
         if op_type == "Constant":
-            constants[node_name] = _constant(attributes.named("value"), node_name)
+            constants[node_name] = _constant(_attributes_named(
+                n.attribute, "value", *where, "node", k), node_name)
             continue
         nodes.append(RawNode(shared(node_name, node_name),
                              shared(op_type, op_type),
                              tuple(map(shared, inputs, inputs)), scope,
-                             attributes.shape(shapes)))
+                             _shape(n.attribute, shapes, *where, "node", k)))
     if len(g.output) != 1:
         raise ValueError(f"graph {name!r} has {len(g.output)} outputs; "
                          "MindIR 2.x graphs have exactly one")
@@ -268,35 +268,31 @@ def _read_graph(g, index: int, weights: "_WeightFiles",
         output=_value_info(g.output[0], *where, "output", 0))
 
 
-class _Attributes:
-    """A node's attributes, kept as their bytes until one is asked for."""
+def _shape(encoded, known: dict[bytes, Abstract | None], *where) -> Abstract | None:
+    """The abstract of a node's ``shape`` attribute (``encoded``: its
+    attributes' bytes), if it has one; ``known``: what each attribute's
+    bytes gave before (None: no shape)."""
+    for attribute in encoded:
+        if attribute not in known:
+            attr = _attribute(attribute, *where)
+            known[attribute] = decode_abstract(attr) if attr.name == "shape" else None
+        if known[attribute] is not None:
+            return known[attribute]
+    return None
 
-    def __init__(self, encoded, where: tuple, index: int):
-        self.encoded, self.where, self.index = encoded, where, index
 
-    def named(self, name: str) -> list:
-        """The decoded attributes called ``name``."""
-        return [a for a in map(self._parse, self.encoded) if a.name == name]
+def _attributes_named(encoded, name: str, *where) -> list:
+    """A node's decoded attributes called ``name``."""
+    return [a for a in (_attribute(b, *where) for b in encoded) if a.name == name]
 
-    def shape(self, known: dict[bytes, Abstract | None]) -> Abstract | None:
-        """The abstract of the node's ``shape`` attribute, if it has one;
-        ``known``: what each attribute's bytes gave before (None: no shape)."""
-        for encoded in self.encoded:
-            if encoded not in known:
-                attr = self._parse(encoded)
-                known[encoded] = decode_abstract(attr) \
-                    if attr.name == "shape" else None
-            if known[encoded] is not None:
-                return known[encoded]
-        return None
 
-    def _parse(self, encoded: bytes):
-        try:
-            return schema.AttributeProto.FromString(encoded)
-        except DecodeError as exc:
-            raise ValueError(f"{' '.join(self.where)} node {self.index}: not "
-                             f"a valid NodeProto (an attribute: {exc}); the "
-                             f"file is truncated or corrupt") from exc
+def _attribute(encoded: bytes, *where):
+    """One attribute of the node ``where`` names, decoded from its bytes."""
+    try:
+        return schema.AttributeProto.FromString(encoded)
+    except DecodeError as exc:
+        raise ValueError(f"{' '.join(map(str, where))}: not a valid NodeProto (an "
+                         f"attribute: {exc}); the file is truncated or corrupt") from exc
 
 
 def _nodes(blob, spans: wire.GraphSpans, *where) -> Iterator:

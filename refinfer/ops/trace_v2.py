@@ -19,12 +19,13 @@ def trace_v2(input, offset=0, axis1=1, axis2=0, dtype=None):
     defaults); dtype=None: integer inputs sum to int64 (as MindSpore's CPU
     kernel), floats keep their dtype.
     """
-    if input.ndim < 2 or one_axis(axis1, input.ndim) == one_axis(axis2, input.ndim):
+    first, second = (one_axis(axis1, input.ndim), one_axis(axis2, input.ndim)) \
+        if input.ndim >= 2 else (0, 0)
+    if first == second:
         raise ValueError(f"TraceV2: axis1 {axis1} and axis2 {axis2} must be two "
                          f"distinct axes of input, got shape {list(input.shape)}")
-    axis1, axis2 = one_axis(axis1, input.ndim), one_axis(axis2, input.ndim)
     # an offset past the plane leaves every diagonal empty (NumPy takes a C int)
-    offset = min(max(offset, -input.shape[axis1]), input.shape[axis2])
+    offset = min(max(offset, -input.shape[first]), input.shape[second])
     if dtype is None:
         dtype = np.int64 if input.dtype.kind in "iub" else input.dtype
-    return np.asarray(np.trace(input, offset, axis1, axis2, dtype=dtype))
+    return np.asarray(np.trace(input, offset, first, second, dtype=dtype))

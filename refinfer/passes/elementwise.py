@@ -76,7 +76,7 @@ def _could_gather(editor: GraphEditor, node: Node) -> bool:
 def _fuse(editor: GraphEditor, group: list[Node], dtype_of: Callable) -> None:
     """Replace ``group`` by one fused node; if too many tensors enter it,
     the groups found among its nodes without its last one instead."""
-    chain = Chain(editor, group)
+    chain = Chain(group, dtype_of(group[-1]))
     if len(chain.inputs) <= MAX_OPERANDS:
         editor.replace(group, fused_node(group, chain, chain.inputs, ()))
         return
@@ -148,8 +148,8 @@ class Chain:
     """The group's register program; calling it runs the program on the
     group's tensor inputs (None when they are not all of its dtype)."""
 
-    def __init__(self, editor: GraphEditor, group: list[Node]):
-        self.dtype = _dtype(group[-1])
+    def __init__(self, group: list[Node], dtype):
+        self.dtype = dtype
         self.inputs: list[Ref] = []
         builder = ProgramBuilder(self.dtype)
         results = {}

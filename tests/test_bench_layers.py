@@ -39,6 +39,7 @@ def test_refinfer_side_times_every_kernel_step_and_restores_them():
     convs = [layer for layer in layers if len(layer.weight) == 4]
     assert [layer.weight[1:] for layer in convs] == [(1, 5, 5), (6, 5, 5)]
     assert convs[0].activation == x.shape and convs[0].kind == "kxk conv"
+    assert convs[0].output[:2] == (1, 6) and layers[-1].output == (1, 10)
     assert all(layer.ms > 0 for layer in layers)
     assert any(layer.kind == "product" for layer in layers)
 
@@ -58,54 +59,62 @@ def test_timed_steps_give_the_kernels_back():
     assert [step.fn for step in plan.steps] == kernels
 
 
-def test_layers_pair_by_shape_then_by_activation_alone():
-    conv = Layer("Conv2D+ReLU", (1, 16, 8, 8), (32, 16, 1, 1), 2.0)
-    dense = Layer("MatMul+BiasAdd", (1, 64), (64, 10), 1.0)
-    pool = Layer("ReduceMean", (1, 32, 8, 8), (), 0.3)
-    mine = [conv, pool, dense, Layer("Softmax", (1, 10), (), 0.1)]
-    peers = [Layer("Conv", (1, 16, 8, 8), (32, 16, 1, 1), 1.0),
-             Layer("ReorderOutput", (1, 32, 8, 8), (), 0.05),
-             Layer("ReduceMean", (1, 32, 8, 8), (), 0.2),
-             Layer("Gemm", (1, 64), (10,), 0.5)]     # its weight left out
+def test_layers_pair_by_family_and_sizes():
+    conv = Layer("Conv2D+ReLU", (1, 16, 8, 8), (32, 16, 1, 1), 2.0, (1, 32, 8, 8))
+    dense = Layer("MatMul+BiasAdd", (1, 64), (64, 10), 1.0, (1, 10))
+    pool = Layer("ReduceMean", (1, 32, 8, 8), (), 0.3, (1, 32))
+    mine = [conv, pool, dense, Layer("Softmax", (1, 10), (), 0.1, (1, 10))]
+    peers = [Layer("ReorderOutput", (1, 32, 8, 8), (), 0.05, (1, 32, 8, 8)),
+             Layer("Conv", (1, 16, 8, 8), (32, 16, 1, 1), 1.0, (1, 32, 8, 8)),
+             Layer("ReduceMean", (1, 32, 8, 8), (), 0.2, (1, 32, 1, 1)),
+             Layer("Gemm", (1, 64), (10,), 0.5, (1, 12))]   # another size
     pairs = tool.match(mine, peers)
     names = [(m and m.op, p and p.op) for m, p in pairs]
-    assert names == [("ReduceMean", "ReduceMean"), ("Conv2D+ReLU", "Conv"),
+    assert names == [("Conv2D+ReLU", "Conv"), ("ReduceMean", "ReduceMean"),
                      ("MatMul+BiasAdd", "Gemm"), ("Softmax", None),
                      (None, "ReorderOutput")]
 
 
-def test_a_transposed_weight_still_pairs():
-    mine = [Layer("MatMul", (4, 8), (8, 3), 1.0)]
-    peers = [Layer("Gemm", (4, 8), (3, 8), 0.5)]
-    assert tool.match(mine, peers) == [(mine[0], peers[0])]
+def test_products_pair_by_their_result_size():
+    """A Gemm's weight is not in ONNX Runtime's profile: the result tells
+    the up projection from the others."""
+    mine = [Layer("MatMul", (128, 768), (768, 3072), 2.0, (128, 3072)),
+            Layer("MatMul", (128, 768), (768, 768), 1.0, (128, 768))]
+    peers = [Layer("Reshape", (1, 128, 768), (2,), 0.1, (128, 768)),
+             Layer("Gemm", (128, 768), (768,), 0.5, (128, 768)),
+             Layer("Gemm", (128, 768), (3072,), 1.5, (128, 3072))]
+    assert tool.match(mine, peers) == [(mine[0], peers[2]), (mine[1], peers[1]),
+                                       (None, peers[0])]
 
 
 def test_profile_events_become_layers_per_predict():
-    def event(name, dur, shapes, op="Conv"):
+    def event(name, dur, shapes, out, op="Conv"):
         return {"cat": "Node", "name": f"{name}_kernel_time", "dur": dur,
                 "args": {"op_name": op, "input_type_shape": [
-                    {"float": list(s)} for s in shapes]}}
-    events = [event("conv1", 300, [(1, 3, 8, 8), (4, 3, 3, 3), (4,)]),
+                    {"float": list(s)} for s in shapes],
+                    "output_type_shape": [{"float": list(out)}]}}
+    conv = [(1, 3, 8, 8), (4, 3, 3, 3), (4,)]
+    events = [event("conv1", 300, conv, (1, 4, 6, 6)),
               {"cat": "Session", "name": "model_run", "dur": 9999},
-              event("conv1", 500, [(1, 3, 8, 8), (4, 3, 3, 3), (4,)]),
-              event("relu", 40, [(1, 4, 6, 6)], op="Relu")]
+              event("conv1", 500, conv, (1, 4, 6, 6)),
+              event("relu", 40, [(1, 4, 6, 6)], (1, 4, 6, 6), op="Relu")]
     layers = tool._profile_layers(events, runs=2)
-    assert layers == [Layer("Conv", (1, 3, 8, 8), (4, 3, 3, 3), 0.4),
-                      Layer("Relu", (1, 4, 6, 6), (), 0.02)]
+    assert layers == [Layer("Conv", (1, 3, 8, 8), (4, 3, 3, 3), 0.4, (1, 4, 6, 6)),
+                      Layer("Relu", (1, 4, 6, 6), (), 0.02, (1, 4, 6, 6))]
 
 
 def test_report_ranks_the_gaps_and_sums_by_kind():
-    pairs = [(Layer("A", (1, 8, 4, 4), (8, 1, 3, 3), 3.0),
+    pairs = [(Layer("Conv2D+ReLU", (1, 8, 4, 4), (8, 1, 3, 3), 3.0),
               Layer("Conv", (1, 8, 4, 4), (8, 1, 3, 3), 1.0)),
-             (Layer("B", (1, 8, 4, 4), (16, 8, 1, 1), 2.0),
+             (Layer("Conv2D", (1, 8, 4, 4), (16, 8, 1, 1), 2.0),
               Layer("Conv", (1, 8, 4, 4), (16, 8, 1, 1), 1.5)),
-             (Layer("C", (1, 16), (), 0.5), None)]
+             (Layer("Softmax", (1, 16), (), 0.5), None)]
     text = tool.report(pairs, top=1, header="header line")
     lines = text.splitlines()
     assert lines[0] == "header line"
-    rows = [line for line in lines if line.startswith("| A ") or
-            line.startswith("| B ")]
-    assert rows == ["| A | [1, 8, 4, 4] | [8, 1, 3, 3] | 3.000 | 1.000 | 3.00 |"]
+    rows = [line for line in lines if line.startswith("| Conv2D")]
+    assert rows == ["| Conv2D+ReLU | [1, 8, 4, 4] | [8, 1, 3, 3] | 3.000 | "
+                    "1.000 | 3.00 |"]
     assert "| depthwise conv | 1 | 3.00 | 1.00 | 3.00 |" in lines
     assert "| 1x1 conv | 1 | 2.00 | 1.50 | 1.33 |" in lines
     assert "| refinfer only | 1 | 0.50 | 0.00 | - |" in lines

@@ -11,9 +11,10 @@ its own profiler on. Both run in this process at the same thread count, in
 turns (``--rounds`` of ``--runs`` predicts each), so a noisy machine slows
 both alike; ONNX Runtime's threads do not spin between its runs here.
 
-A layer is matched to its peer by its activation's shape and its weight's
-size (ONNX Runtime may hold a weight transposed), in the order both run
-them, then by the activation's shape alone. The table lists the matched layers with the largest gap first, then a
+A layer is matched to its peer of the same family (a convolution, a product,
+else the same op) by the sizes of its activation and its result (engines
+may reshape them), in the order both run them, then by the activation's
+size alone. The table lists the matched layers with the largest gap first, then a
 summary by kind (1x1, kxk and depthwise convolutions, products, the rest).
 Times are per predict, medians over the rounds; the steps' sum is below the
 predict's time by the executor's per-node cost.
@@ -40,18 +41,31 @@ class Layer:
     activation: tuple       # the shape of the first tensor it reads
     weight: tuple           # its weight's shape, () without one
     ms: float               # per predict
+    output: tuple = ()      # its (first) result's shape
 
     @property
-    def key(self) -> tuple:
-        return self.activation, int(np.prod(self.weight, dtype=np.int64))
+    def family(self) -> str:
+        """What the engines agree on: a convolution, a product, or else
+        the (first) op's name."""
+        op = self.op.split("+")[0]
+        if "Conv" in op:
+            return "conv"
+        return "product" if "MatMul" in op or "Gemm" in op else op
+
+    @property
+    def sizes(self) -> tuple[int, int]:
+        """The sizes of its activation and result (engines may reshape
+        them: [1, 128, 768] for [128, 768])."""
+        return (int(np.prod(self.activation, dtype=np.int64)),
+                int(np.prod(self.output, dtype=np.int64)))
 
     @property
     def kind(self) -> str:
-        if len(self.weight) == 4:
+        if self.family == "conv" and len(self.weight) == 4:
             if self.weight[1] == 1 and self.activation[1] != 1:
                 return "depthwise conv"
             return "1x1 conv" if self.weight[2:] == (1, 1) else "kxk conv"
-        return "product" if len(self.weight) == 2 else "other"
+        return self.family if self.family in ("conv", "product") else "other"
 
 
 # -- refinfer ---------------------------------------------------------------------
@@ -64,6 +78,7 @@ class _TimedSteps:
         self.kernels = [step.fn for step in self.steps]
         self.seconds = [0.0] * len(self.steps)
         self.activations: list[tuple] = [()] * len(self.steps)
+        self.outputs: list[tuple] = [()] * len(self.steps)
         for k, step in enumerate(self.steps):
             step.fn = self._timed(step.fn, k)
 
@@ -80,12 +95,15 @@ class _TimedSteps:
             if not self.activations[k]:
                 self.activations[k] = next((a.shape for a in args
                                             if isinstance(a, np.ndarray)), ())
+                self.outputs[k] = np.shape(result[0] if isinstance(
+                    result, tuple) else result)
             return result
         return run
 
     def layers(self, runs: int) -> list[Layer]:
         return [Layer(step.node.op_name, self.activations[k],
-                      _weight_shape(step), 1e3 * self.seconds[k] / runs)
+                      _weight_shape(step), 1e3 * self.seconds[k] / runs,
+                      self.outputs[k])
                 for k, step in enumerate(self.steps)]
 
 
@@ -156,21 +174,22 @@ def _profile_layers(events: list, runs: int) -> list[Layer]:
         first.setdefault(event["name"], event)
     layers = []
     for name, event in first.items():
-        shapes = [tuple(next(iter(s.values())))
-                  for s in event["args"].get("input_type_shape", [])]
+        shapes, outputs = (
+            [tuple(next(iter(s.values()))) for s in event["args"].get(key, [])]
+            for key in ("input_type_shape", "output_type_shape"))
         layers.append(Layer(event["args"].get("op_name", "?"),
                             shapes[0] if shapes else (),
                             shapes[1] if len(shapes) > 1 else (),
-                            total[name] / runs / 1e3))
+                            total[name] / runs / 1e3,
+                            outputs[0] if outputs else ()))
     return layers
 
 
 # -- report -----------------------------------------------------------------------
-# what pairs a layer with its peer, tried in turn on the layers left: the
-# same op (ReduceMean, Softmax...) first; ONNX Runtime's profile leaves out a
-# weight it packed ahead, hence the activation alone last
-MATCHES = (lambda layer: (layer.key, layer.op), lambda layer: layer.key,
-           lambda layer: layer.activation)
+# what pairs a layer with its peer, tried in turn on the layers left (ONNX
+# Runtime's profile leaves out the weights it packed ahead, a Gemm's)
+MATCHES = (lambda layer: (layer.family, layer.sizes),
+           lambda layer: (layer.family, layer.sizes[0]))
 
 
 def match(mine: list[Layer], peers: list[Layer]) -> list[tuple]:

@@ -16,20 +16,10 @@ from __future__ import annotations
 
 import os
 
+from .cpu import cpu_flags
+
 SKYLAKEX_FLAGS = frozenset({"avx512f", "avx512cd", "avx512dq", "avx512bw",
                             "avx512vl"})
-
-
-def cpu_flags(path: str = "/proc/cpuinfo") -> frozenset[str]:
-    """The first processor's feature flags (empty where unknown)."""
-    try:
-        with open(path) as f:
-            for line in f:
-                if line.startswith("flags"):
-                    return frozenset(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return frozenset()
 
 
 def openblas_coretype(environ, flags) -> str | None:

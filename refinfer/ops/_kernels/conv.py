@@ -1,8 +1,8 @@
 """Convolution kernels (``numba`` backend of Conv2D, Conv3D, the transposed
 convolutions and the mint convolutions, and the plan's fused Conv2D).
 
-2-D: dense and grouped convolutions are GEMMs (OpenBLAS through
-np.matmul): a 1x1 stride-1 convolution multiplies the weight by the input
+2-D: dense and grouped convolutions are GEMMs (blas.matmul: NumPy's
+OpenBLAS, or MKL): a 1x1 stride-1 convolution multiplies the weight by the input
 itself, other shapes build an im2col matrix with a Numba kernel first (or
 go through Winograd F(2x2, 3x3), the plan's choice for 3x3 stride-1
 filters). Depthwise convolutions are a direct Numba kernel. Bias, residual
@@ -34,8 +34,7 @@ import numpy as np
 from refinfer.jit import kernel
 from refinfer.threads import GEMM_WORK, min_items, parallel_for
 
-from . import planes
-from . import program
+from . import blas, planes, program
 from .._ref import window as win
 from .._ref.common import require_tensors
 from .._ref.conv import (backprop_input_pads, conv3d_pads,
@@ -352,11 +351,11 @@ class _Gemm:
 
     def rows(self, lo, hi):
         span = slice(lo * self.pitch, hi * self.pitch)
-        np.matmul(self.weight, self.cols[:, span], out=self.product[:, span])
+        blas.matmul(self.weight, self.cols[:, span], self.product[:, span])
         self._epilogue(slice(None), lo, hi)
 
     def channels(self, lo, hi):
-        np.matmul(self.weight[lo:hi], self.cols, out=self.product[lo:hi])
+        blas.matmul(self.weight[lo:hi], self.cols, self.product[lo:hi])
         self._epilogue(slice(lo, hi), 0, self.dst.shape[1] // self.width)
 
     def _epilogue(self, out, row0, row1):
@@ -522,7 +521,7 @@ def winograd_conv2d(x, residual, weight, bias, act, top_left, y):
         parallel_for(c_in, inputs, grain=min_items(16 * tiles))
         def products(lo, hi):      # M_k = U_k @ V_k (strided, BLAS-ready)
             for k in range(lo, hi):
-                np.matmul(weight.u[k], v[:, k], out=m[:, k])
+                blas.matmul(weight.u[k], v[:, k], m[:, k])
         parallel_for(16, products, grain=min_items(c_out * c_in * tiles,
                                                    GEMM_WORK))
         res = program.no_residual(x.dtype).reshape(0, 0, 0) if residual is None \
@@ -663,7 +662,7 @@ def _conv3d(x, weight, bias, geometry, group, y):
                                                          (r1 - r0) * ow),
                                              x.dtype)
                         _tap_columns(cols, image, r0, r1, geometry, False)
-                    np.matmul(w, cols, out=dst[:, r0 * ow:r1 * ow])
+                    blas.matmul(w, cols, dst[:, r0 * ow:r1 * ow])
                     if b_g.size:
                         program.epilogue(dst, b_g, program.no_residual(x.dtype),
                                        program.ACT_NONE, r0 * ow, r1 * ow)
@@ -716,8 +715,8 @@ def _conv_transpose3d(dout, weight, bias, geometry, group, y):
                 c1 = min(hi, c0 + per_block, (g + 1) * c_group)
                 cols = program.scratch("col2vol", ((c1 - c0) * taps, pixels),
                                      y.dtype)
-                np.matmul(packed[g, first * taps:(first + c1 - c0) * taps],
-                          d[g], out=cols)
+                blas.matmul(packed[g, first * taps:(first + c1 - c0) * taps],
+                            d[g], cols)
                 result = out[c0:c1]
                 result[...] = 0
                 _tap_columns(cols, result, 0, rows, geometry, True)

@@ -1,10 +1,11 @@
 """GEMM kernels (``numba`` backend of MatMul, MatMulExt, BatchMatMul,
 BatchMatMulExt, Dense and LSTM, and the plan's fused MatMul).
 
-GEMM is BLAS's job: the kernels call np.matmul directly on same-dtype float
-operands (no promotion work), split across the worker threads; the plan
-pre-packs constant weights and fuses bias and activation into one pass
-over the product (:func:`fused_matmul`).
+GEMM is BLAS's job: the kernels hand same-dtype float operands (no
+promotion work) to NumPy's matmul or, for float32 matrices, to
+:func:`blas.matmul` (MKL where it is faster), split across the worker
+threads; the plan pre-packs constant weights and fuses bias and activation
+into one pass over the product (:func:`fused_matmul`).
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import numpy as np
 from refinfer.jit import kernel
 from refinfer.threads import GEMM_WORK, STREAM_BYTES, min_items, parallel_for
 
-from . import program
+from . import blas, program
 from .._ref.common import require_tensors
 from .._ref.lstm import layers
 
@@ -51,14 +52,14 @@ def parallel_matmul(x, weight, bias=None, act=program.ACT_NONE):
     y = np.empty((m, n), np.result_type(x, weight))
     if n < m:
         def rows(lo, hi):
-            np.matmul(x[lo:hi], weight, out=y[lo:hi])
+            blas.matmul(x[lo:hi], weight, y[lo:hi])
             program.bias_activation(y[lo:hi], bias, act)
         parallel_for(m, rows, grain=min_items(x.shape[1] * n, GEMM_WORK))
         return y
 
     def columns(lo, hi):
         first, last = lo * COLUMN_BLOCK, min(hi * COLUMN_BLOCK, n)
-        np.matmul(x, weight[:, first:last], out=y[:, first:last])
+        blas.matmul(x, weight[:, first:last], y[:, first:last])
     block_bytes = x.shape[1] * COLUMN_BLOCK * weight.itemsize
     parallel_for(-(-n // COLUMN_BLOCK), columns,
                  grain=min(min_items(m * x.shape[1] * COLUMN_BLOCK, GEMM_WORK),
@@ -182,7 +183,7 @@ def _run_direction(seq, h, c, w_ih, w_hh, bias, reverse):
     w_t = w_hh.T
     for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
         def rows(lo, hi, now=gates_x[t], h=h, out=y[t]):
-            np.matmul(h[lo:hi], w_t, out=gates_h[lo:hi])
+            blas.matmul(h[lo:hi], w_t, gates_h[lo:hi])
             lstm_cell(now[lo:hi], gates_h[lo:hi], c[lo:hi], out[lo:hi])
         parallel_for(batch, rows, grain=min_items(w_hh.size, GEMM_WORK))
         h = y[t]

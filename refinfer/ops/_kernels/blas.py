@@ -1,0 +1,113 @@
+"""The fast kernels' matrix products: NumPy's BLAS, or Intel MKL where it is
+the faster one.
+
+Single-thread sgemm on ResNet-50's convolution shapes (GFLOP/s; issue 15's
+measurements, numpy's bundled OpenBLAS 0.3.31, MKL 2026.2, ONNX Runtime's
+MLAS for reference):
+
+| machine | OpenBLAS | MKL | MLAS |
+|---|---|---|---|
+| Intel Xeon (AVX-512, AMX) | 114-155 | 147-189 | 167-196 |
+| AMD EPYC (AVX2) | 57-77 | 45-69 | about 80 |
+
+So, by default (``REFINFER_BLAS=auto``), the products go to MKL on Intel
+CPUs with AVX-512 when the optional ``mkl`` extra is installed (``pip install
+'refinfer[mkl]'``), and to NumPy's BLAS everywhere else. ``REFINFER_BLAS=mkl``
+asks for MKL on any CPU, ``REFINFER_BLAS=numpy`` never uses it; the variable
+is read at the first product. MKL runs sequential: refinfer's worker pool
+splits the products (refinfer/threads.py), and a second pool of threads
+would fight it for the cores. Only float32 matrices whose rows or columns
+are contiguous go to MKL (every product the kernels split is one); anything
+else, and every product of the reference backend, is NumPy's.
+"""
+from __future__ import annotations
+
+import ctypes
+import functools
+import importlib.metadata
+import os
+
+import numpy as np
+
+from refinfer.cpu import cpu_field, cpu_flags
+
+CHOICES = ("auto", "mkl", "numpy")
+_ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112     # CBLAS enums
+_SEQUENTIAL = 1                                   # MKL_THREADING_SEQUENTIAL
+_FLOAT = 4                                        # bytes
+
+
+def matmul(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``np.matmul(a, b, out=out)``; 2-D float32 operands by MKL when it is
+    chosen (see the module's docstring)."""
+    sgemm = _mkl_sgemm()
+    layouts = sgemm and _layouts(a, b, out)
+    if not layouts:
+        return np.matmul(a, b, out=out)
+    (trans_a, lda), (trans_b, ldb), (_, ldc) = layouts
+    sgemm(_ROW_MAJOR, trans_a, trans_b, out.shape[0], out.shape[1], a.shape[1],
+          1.0, a.ctypes.data, lda, b.ctypes.data, ldb, 0.0, out.ctypes.data, ldc)
+    return out
+
+
+def _layouts(a, b, out) -> tuple | None:
+    """(transpose flag, leading dimension) of each matrix as row-major CBLAS
+    reads it in place; None when one is not a float32 matrix with contiguous
+    rows or columns (``out``: rows), or the product is degenerate."""
+    if any(m.dtype != np.float32 or m.ndim != 2 or min(m.shape) < 2
+           for m in (a, b, out)):
+        return None
+    found = [_layout(m) for m in (a, b, out)]
+    if None in found or found[2][0] != _NO_TRANS:
+        return None
+    return tuple(found)
+
+
+def _layout(m: np.ndarray) -> tuple[int, int] | None:
+    rows, cols = m.shape
+    row_step, col_step = m.strides
+    if col_step == _FLOAT and row_step % _FLOAT == 0 and row_step >= cols * _FLOAT:
+        return _NO_TRANS, row_step // _FLOAT
+    if row_step == _FLOAT and col_step % _FLOAT == 0 and col_step >= rows * _FLOAT:
+        return _TRANS, col_step // _FLOAT
+    return None
+
+
+def choose(setting: str, flags: frozenset, vendor: str, installed: bool) -> bool:
+    """Whether the products go to MKL: ``setting`` (REFINFER_BLAS), the
+    CPU's flags and vendor, and whether the ``mkl`` extra is installed."""
+    if setting not in CHOICES:
+        raise ValueError(f"REFINFER_BLAS={setting!r}: expected one of "
+                         f"{', '.join(CHOICES)}")
+    if setting == "auto":
+        return installed and vendor == "GenuineIntel" and "avx512f" in flags
+    return installed and setting == "mkl"
+
+
+@functools.cache
+def _mkl_sgemm():
+    """MKL's cblas_sgemm, sequential, when :func:`choose` picks it; else
+    None."""
+    library = _mkl_library()
+    if not choose(os.environ.get("REFINFER_BLAS", "auto"), cpu_flags(),
+                  cpu_field("vendor_id"), library is not None):
+        return None
+    mkl = ctypes.CDLL(library)
+    mkl.MKL_Set_Threading_Layer(_SEQUENTIAL)   # before any other MKL call
+    sgemm = mkl.cblas_sgemm
+    sgemm.restype = None
+    sgemm.argtypes = [ctypes.c_int] * 6 + [ctypes.c_float, ctypes.c_void_p,
+                                           ctypes.c_int, ctypes.c_void_p,
+                                           ctypes.c_int, ctypes.c_float,
+                                           ctypes.c_void_p, ctypes.c_int]
+    return sgemm
+
+
+def _mkl_library() -> str | None:
+    """The path of the ``mkl`` distribution's libmkl_rt, if installed."""
+    try:
+        files = importlib.metadata.files("mkl") or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    found = [f for f in files if f.name.startswith("libmkl_rt.so")]
+    return str(found[0].locate()) if found else None

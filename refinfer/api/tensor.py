@@ -34,7 +34,7 @@ class _TensorImpl:
 
     @property
     def element_num(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64))
+        return math.prod(self.shape)
 
     @property
     def itemsize(self) -> int:

@@ -98,6 +98,10 @@ def test_products_in_place_go_to_cblas_with_their_leading_dimensions(stand_in):
 
 def test_what_cblas_cannot_read_in_place_stays_numpy(stand_in):
     x, w, _ = _operands()
+    square = x[:24, :24].copy()
+    want = square @ square
+    np.testing.assert_allclose(blas.matmul(square, square, square), want,
+                               rtol=1e-5, atol=1e-5)    # out is an operand
     for a, b, out in [
         (x.astype(np.float64), w.astype(np.float64), np.empty((37, 150))),
         (x[::2, ::2], w[::2], np.empty((19, 150), np.float32)),   # no unit step

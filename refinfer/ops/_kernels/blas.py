@@ -53,9 +53,12 @@ def matmul(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> np.ndarray:
 def _layouts(a, b, out) -> tuple | None:
     """(transpose flag, leading dimension) of each matrix as row-major CBLAS
     reads it in place; None when one is not a float32 matrix with contiguous
-    rows or columns (``out``: rows), or the product is degenerate."""
+    rows or columns (``out``: rows), the product is degenerate, or ``out``
+    may overlap an operand (CBLAS does not allow it; np.matmul copies)."""
     if any(m.dtype != np.float32 or m.ndim != 2 or min(m.shape) < 2
            for m in (a, b, out)):
+        return None
+    if np.may_share_memory(out, a) or np.may_share_memory(out, b):
         return None
     found = [_layout(m) for m in (a, b, out)]
     if None in found or found[2][0] != _NO_TRANS:

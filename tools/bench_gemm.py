@@ -50,7 +50,7 @@ def _micro_source() -> str:
     """The micro-kernel: C[ci:ci+mr, cj:cj+nr] (+)= A sliver @ B sliver,
     written out over MR x NR scalars for LLVM to tile into registers."""
     tile = [(i, j) for i in range(MR) for j in range(NR)]
-    lines = ["def micro(kc, ap, a_off, bp, b_off, c, ci, cj, mr, nr, accumulate):"]
+    lines = ["def micro(kc, ap, a_off, bp, b_off, c, ci, cj, mr, nr, accumulate, tile):"]
     lines += [f"    c{i}_{j} = zero" for i, j in tile]
     lines += ["    u = np.uint64", "    for p in range(u(kc)):",
               f"        ab = u(a_off) + p * u({MR})", f"        bb = u(b_off) + p * u({NR})"]
@@ -58,17 +58,13 @@ def _micro_source() -> str:
     for i in range(MR):
         lines.append(f"        a = ap[ab + u({i})]")
         lines += [f"        c{i}_{j} += a * b{j}" for j in range(NR)]
-    full = [f"            c[ci + {i}, cj + {j}] {{}}= c{i}_{j}" for i, j in tile]
-    lines += [f"    if mr == {MR} and nr == {NR}:", "        if accumulate:"]
-    lines += [line.format("+") for line in full]
-    lines += ["        else:"] + [line.format("") for line in full]
-    lines += ["    else:      # an edge tile: through a small buffer",
-              "        out = np.empty((%d, %d), np.float32)" % (MR, NR)]
-    lines += [f"        out[{i}, {j}] = c{i}_{j}" for i, j in tile]
-    lines += ["        for i in range(mr):", "            for j in range(nr):",
-              "                if accumulate:",
-              "                    c[ci + i, cj + j] += out[i, j]",
-              "                else:", "                    c[ci + i, cj + j] = out[i, j]"]
+    lines += [f"    tile[{i * NR + j}] = c{i}_{j}" for i, j in tile]
+    lines += ["    for i in range(u(mr)):", "        row, first = u(ci) + i, u(cj)",
+              f"        base = i * u({NR})",
+              "        if accumulate:", "            for j in range(u(nr)):",
+              "                c[row, first + j] += tile[base + j]",
+              "        else:", "            for j in range(u(nr)):",
+              "                c[row, first + j] = tile[base + j]"]
     return "\n".join(lines)
 
 
@@ -101,9 +97,13 @@ def _pack_a(a, ic, mc, pc, kc, ap):
     for ir in range(0, mc, MR):
         base, height = u((ir // MR) * kc * MR), min(MR, mc - ir)
         for p in range(kc):
-            for i in range(MR):
-                ap[base + u(p * MR + i)] = a[ic + ir + i, pc + p] \
-                    if i < height else 0
+            if height == MR:
+                for i in range(MR):
+                    ap[base + u(p * MR + i)] = a[ic + ir + i, pc + p]
+            else:
+                for i in range(MR):
+                    ap[base + u(p * MR + i)] = a[ic + ir + i, pc + p] \
+                        if i < height else 0
 
 
 @_jit
@@ -112,6 +112,7 @@ def numba_gemm(a, b, c):
     n = b.shape[1]
     bp = np.empty(KC * (min(NC, n) + NR), np.float32)
     ap = np.empty(KC * (min(MC, m) + MR), np.float32)
+    tile = np.empty(MR * NR, np.float32)
     for jc in range(0, n, NC):
         nc = min(NC, n - jc)
         for pc in range(0, k, KC):
@@ -124,7 +125,7 @@ def numba_gemm(a, b, c):
                     for ir in range(0, mc, MR):
                         micro(kc, ap, (ir // MR) * kc * MR, bp, (jr // NR) * kc * NR,
                               c, ic + ir, jc + jr, min(MR, mc - ir),
-                              min(NR, nc - jr), pc > 0)
+                              min(NR, nc - jr), pc > 0, tile)
     return c
 
 

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from golden_cases import golden_case
+from refinfer.ops._kernels.blas import _mkl_library
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -54,16 +55,23 @@ def test_a_cpu_run_on_a_small_model(tmp_path):
     done = subprocess.run(
         [sys.executable, bench.__file__, "--models", "mlp", "--batches", "2",
          "--threads", "1", "--rounds", "1", "--skip-cold", "--skip-dispatch",
-         "--msenv", "", "--markdown", str(report)],
+         "--msenv", "", "--markdown", str(report), "--blas-mkl"],
         capture_output=True, text=True, cwd=ROOT, timeout=600,
         env={**os.environ, "PYTHONPATH": ROOT, "REFINFER_BENCH_DIR": str(tmp_path)})
     assert done.returncode == 0, done.stderr[-2000:]
     text = report.read_text()
     header = text.splitlines()[2]
-    assert header.split("|")[4:10] == [" refinfer ms ", " ORT ms ", " ratio ",
-                                       " OpenVINO ms ", " ratio ", " MindSpore ms "]
     row = next(line for line in text.splitlines() if line.startswith("| mlp | 2 | 1 |"))
     cells = [c.strip() for c in row.split("|")]
+    if _mkl_library() is None:      # --blas-mkl says why it has no column
+        assert "- refinfer@mkl: the mkl extra is not installed" in text, text
+    else:                           # its column beside refinfer's, then the peers
+        assert header.split("|")[5:7] == [" refinfer, MKL ms ", " ratio "]
+        assert float(cells[5]) > 0 and float(cells[6]) > 0, row
+        del cells[5:7]
+    assert header.replace(" refinfer, MKL ms | ratio |", "").split("|")[4:10] == [
+        " refinfer ms ", " ORT ms ", " ratio ", " OpenVINO ms ", " ratio ",
+        " MindSpore ms "]
     assert float(cells[4]) > 0 and cells[5] == cells[7] == "-", row
     for engine, module in (("ort", "onnxruntime"), ("openvino", "openvino")):
         assert re.search(rf"- ({engine}: {module} not installed|mlp b2 t1: {engine} "

@@ -2,7 +2,7 @@
 
     .venv/bin/python tools/bench.py [--models resnet50,mobilenetv2,bert_base,gpt2_small]
         [--threads 1,2] [--batches 1,8] [--rounds 6] [--markdown FILE]
-        [--msenv /work/msenv/bin/python] [--skip-cold] [--skip-dispatch]
+        [--msenv /work/msenv/bin/python] [--skip-cold] [--skip-dispatch] [--blas-mkl]
     .venv/bin/python tools/bench.py --target gpu [--simulator] [--models ...]
         [--batches 1,32]
 
@@ -21,7 +21,9 @@ hint; ``pip install openvino``, optional like ORT), MindSpore (``mindspore.load`
 Each worker is pinned to as many cores as it has threads. The workers take turns in
 short bursts, a few times over, so a noisy shared machine slows all of them alike; the
 table shows medians and the ratio refinfer / peer (below 1: refinfer is faster). Peers
-that are not installed are skipped with a note.
+that are not installed are skipped with a note. ``--blas-mkl`` runs refinfer once more
+with ``REFINFER_BLAS=mkl`` (its products on MKL: ``pip install '.[mkl]'``), a column of
+its own beside refinfer's default, whose ratio is default / MKL.
 
 ``--target gpu`` measures the GPU instead (ResNet-50, MobileNetV2 and BERT-base at batch 1
 and 32 by default): refinfer with ``context.target = ["gpu"]`` on device 0 against ONNX
@@ -63,6 +65,9 @@ BENCH_DIR = os.environ.get("REFINFER_BENCH_DIR",
 MODELS = ("resnet50", "mobilenetv2", "bert_base", "gpt2_small")
 GPU_MODELS, GPU_BATCHES = ("resnet50", "mobilenetv2", "bert_base"), "1,32"
 PEERS = ("ort", "openvino", "mindspore", "onnxref")
+# --blas mkl: refinfer once more, its products on MKL (refinfer/ops/_kernels/blas.py)
+BLAS_MARK = "@"
+BLAS_ENGINE = f"refinfer{BLAS_MARK}mkl"
 # Instruction-set extensions the CPU kernels of refinfer and its peers choose by
 # (/proc/cpuinfo's names): the header of every table names those the machine has
 CPU_FLAGS = ("avx2", "fma", "avx512f", "avx512bw", "avx512_vnni", "avx512_bf16",
@@ -183,20 +188,25 @@ def pin_to_cores(threads: int) -> None:
 def worker_main(engine, model_path, input_path, threads, target="cpu") -> None:
     pin_to_cores(threads)
     start = time.perf_counter()
-    run_once = RUNNERS[target][engine](model_path, np.load(input_path), threads)
+    runner = RUNNERS[target][engine.split(BLAS_MARK)[0]]
+    run_once = runner(model_path, np.load(input_path), threads)
     print(json.dumps({"load_s": time.perf_counter() - start}), flush=True)
     serve(run_once)
 
 
 # -- the controller side ---------------------------------------------------------------------
 class Worker:
-    """One engine on one model in its own process."""
+    """One engine on one model in its own process (``refinfer@mkl``:
+    refinfer with ``REFINFER_BLAS=mkl`` in its environment)."""
 
     def __init__(self, engine, command):
         self.engine = engine
+        env = dict(os.environ)
+        if BLAS_MARK in engine:
+            env["REFINFER_BLAS"] = engine.split(BLAS_MARK)[1]
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        text=True, cwd=ROOT)
+                                        text=True, cwd=ROOT, env=env)
         self.load_s = self._reply()["load_s"]
         self.times: list[float] = []
 
@@ -243,7 +253,8 @@ def measure(model, batch, threads, engines, rounds, msenv, target="cpu") -> dict
                                          "re-export with tools/bench_export.py"}}
     meta = exported[str(batch)]
     input_path = os.path.join(folder, meta["input"])
-    files = {"refinfer": meta["mindir"], "mindspore": meta["mindir"],
+    files = {"refinfer": meta["mindir"], BLAS_ENGINE: meta["mindir"],
+             "mindspore": meta["mindir"],
              "ort": meta.get("onnx"), "openvino": meta.get("onnx"),
              "onnxref": meta.get("onnx")}
     workers, notes = [], {}
@@ -559,10 +570,16 @@ def ratio(mine, peer):
 
 
 def markdown(rows, cold, dispatch, notes, header) -> str:
+    # refinfer on MKL (--blas-mkl): two more columns, its time and refinfer's
+    # default over it
+    mkl = any(BLAS_ENGINE in measured["results"] for _, measured in rows)
     lines = [header, "",
-             "| model | batch | threads | refinfer ms | ORT ms | ratio | OpenVINO ms | ratio "
+             "| model | batch | threads | refinfer ms | "
+             + ("refinfer, MKL ms | ratio | " if mkl else "")
+             + "ORT ms | ratio | OpenVINO ms | ratio "
              "| MindSpore ms | ratio | onnx.reference ms | speed-up | RSS MB refinfer / ORT |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|" + ("---|---|" if mkl else "")
+             + "---|---|---|---|---|---|---|---|---|"]
     for (model, batch, threads), measured in rows:
         r = measured["results"]
 
@@ -574,7 +591,9 @@ def markdown(rows, cold, dispatch, notes, header) -> str:
         rss = (f"{r['refinfer']['rss_mb']:.0f} / {r['ort']['rss_mb']:.0f}"
                if "refinfer" in r and "ort" in r else "-")
         speedup = f"{ref / mine:.0f}x" if ref and mine else "-"
-        lines.append(f"| {model} | {batch} | {threads} | {_ms(mine)} | {_ms(ort)} | "
+        on_mkl = (f"{_ms(med(BLAS_ENGINE))} | {ratio(mine, med(BLAS_ENGINE))} | "
+                  if mkl else "")
+        lines.append(f"| {model} | {batch} | {threads} | {_ms(mine)} | {on_mkl}{_ms(ort)} | "
                      f"{ratio(mine, ort)} | {_ms(ov)} | {ratio(mine, ov)} | {_ms(ms)} | "
                      f"{ratio(mine, ms)} | {_ms(ref)} | "
                      f"{speedup} | {rss} |")
@@ -680,6 +699,8 @@ def main(argv=None) -> int:
     parser.add_argument("--markdown", metavar="FILE")
     parser.add_argument("--skip-cold", action="store_true")
     parser.add_argument("--skip-dispatch", action="store_true")
+    parser.add_argument("--blas-mkl", action="store_true",
+                        help="refinfer once more with REFINFER_BLAS=mkl (the mkl extra)")
     args = parser.parse_args(argv)
     gpu = args.target == "gpu"
     if args.simulator and not gpu:
@@ -697,6 +718,13 @@ def main(argv=None) -> int:
     notes = ensure_models(models + ([] if gpu else ["elementwise2000"]), args.msenv)
     engines, engine_notes = available_engines(args.msenv, args.target)
     notes += engine_notes
+    if args.blas_mkl:
+        from refinfer.ops._kernels.blas import _mkl_library
+        if _mkl_library() is None:
+            notes.append(f"{BLAS_ENGINE}: the mkl extra is not installed (pip install "
+                         "'.[mkl]'): skipped")
+        else:
+            engines.insert(1, BLAS_ENGINE)
     rows = []
     for model in models:
         if not os.path.exists(os.path.join(BENCH_DIR, model, "bench.json")):

@@ -1,14 +1,14 @@
 """The fast kernels' matrix products: NumPy's BLAS, or Intel MKL where it is
 the faster one.
 
-Single-thread sgemm on ResNet-50's convolution shapes (GFLOP/s; issue 15's
-measurements, numpy's bundled OpenBLAS 0.3.31, MKL 2026.2, ONNX Runtime's
-MLAS for reference):
+Single-thread sgemm on the benchmark models' product shapes (GFLOP/s;
+numpy's bundled OpenBLAS 0.3.31, MKL 2026.2, ONNX Runtime's MLAS for
+reference; the Xeon's from issue 15, the AMD's from tools/bench_gemm.py):
 
 | machine | OpenBLAS | MKL | MLAS |
 |---|---|---|---|
 | Intel Xeon (AVX-512, AMX) | 114-155 | 147-189 | 167-196 |
-| AMD EPYC (AVX2) | 57-77 | 45-69 | about 80 |
+| AMD EPYC (AVX2) | 56-86 | 52-81 | 44-86 |
 
 So, by default (``REFINFER_BLAS=auto``), the products go to MKL on Intel
 CPUs with AVX-512 when the optional ``mkl`` extra is installed (``pip install

@@ -209,6 +209,7 @@ class _Symbols:
     def __init__(self, mindir: MindIRFile):
         self.path = mindir.path
         self.primitive_of = mindir.primitive_of
+        self.primitives = mindir.primitives     # by id, the nodes' targets
         self.graph_names = {g.name for g in mindir.graphs}
         self.constants: dict[str, Any] = {}
         self.owner: dict[str, str] = {}   # node or input name -> its graph
@@ -243,6 +244,8 @@ class _Application:
     # plain positional one: a node with as many inputs binds input k to
     # parameter k. None for an op with a variadic parameter.
     converters: tuple[Callable | None, ...] | None
+    plain: bool             # converters, all None: computed inputs bind as
+                            # they are (most nodes: Add, MatMul, ReLU...)
 
     @classmethod
     def of(cls, prim) -> "_Application":
@@ -251,7 +254,8 @@ class _Application:
         converters = None
         if op is not None and not any(p.variadic for p in op.params):
             converters = tuple(op.convert.get(p.name) for p in op.params)
-        return cls(op_name, op, op_name in GRAPH_ARGUMENT_OPS, converters)
+        plain = converters is not None and all(c is None for c in converters)
+        return cls(op_name, op, op_name in GRAPH_ARGUMENT_OPS, converters, plain)
 
 
 class _GraphBuilder:
@@ -278,11 +282,13 @@ class _GraphBuilder:
             self._read_after_in_place_write(raw)
 
     def bind_nodes(self) -> None:
+        nodes, elements, aliases = self.nodes, self.elements, self.aliases
         for raw in self.raw.nodes:
-            if raw.name in self.elements:
-                self.nodes[raw.name] = self._element(raw, *self.elements[raw.name])
-            elif raw.name not in self.aliases:
-                self.nodes[raw.name] = self._node(raw)
+            name = raw.name
+            if name in elements:
+                nodes[name] = self._element(raw, *elements[name])
+            elif name not in aliases:
+                nodes[name] = self._node(raw)
         self.output = self.resolve(self.raw.output.name)
 
     def refs(self, kind: RefKind) -> set:
@@ -454,10 +460,10 @@ class _GraphBuilder:
             raise self.symbols.error(
                 f"node {raw.name!r} has op_type {raw.op_type!r}: MindIR 1.x "
                 "(legacy) node encoding is not supported")
-        args = [self._input_arg(i) for i in raw.inputs]
-        prim = self.symbols.primitive_of(raw)
+        args, constant_input = self._input_args(raw.inputs)
+        prim = self.symbols.primitives.get(target)
         if prim is not None:
-            return self._apply(raw, prim, args)
+            return self._apply(raw, prim, args, constant_input)
         if target in self.symbols.graph_names:
             callee = Ref(RefKind.GRAPH, target)
         elif target in self.raw_nodes or target in self.aliases:
@@ -467,6 +473,20 @@ class _GraphBuilder:
                                      f"{target!r} (no such primitive, graph "
                                      "or node; is the file truncated?)")
         return Node(raw.name, raw.scope, None, tuple(args), callee, raw.abstract)
+
+    def _input_args(self, names: tuple[str, ...]) -> tuple[list[Arg], bool]:
+        """The plain arguments reading ``names``, and whether any of them is
+        a constant. (A name with a shared argument is no alias:
+        ``plain_arg_of`` is given names past their aliases, and every alias
+        is known before the first name is resolved.)"""
+        shared, args, constant = self.node_args, [], False
+        for name in names:
+            arg = shared.get(name)
+            if arg is None:
+                arg = self._input_arg(name)
+                constant = constant or arg.ref.kind is RefKind.CONST
+            args.append(arg)
+        return args, constant
 
     def _input_arg(self, name: str) -> Arg:
         """``plain_arg(resolve(name))``: the shared argument when ``name``
@@ -482,13 +502,18 @@ class _GraphBuilder:
                      self.plain_arg)
         return Node(raw.name, raw.scope, getter, tuple(args), None, raw.abstract)
 
-    def _apply(self, raw: RawNode, prim, args: list[Arg]) -> Node:
-        """The node applying ``prim`` to ``args`` (plain arguments)."""
+    def _apply(self, raw: RawNode, prim, args: list[Arg],
+               constant_input: bool) -> Node:
+        """The node applying ``prim`` to ``args`` (plain arguments; whether
+        any is a constant)."""
         use = self.symbols.application(prim)
         op, op_name = use.op, use.op_name
+        if use.plain and not constant_input and len(args) == len(use.converters):
+            # what the binding below gives most nodes, without its checks:
+            # every input computed, none converted
+            return Node(raw.name, raw.scope, op, tuple(args), None, raw.abstract)
         # monads are constants: most nodes read none, and skip the monad
         # work and the operand check
-        constant_input = RefKind.CONST in [a.ref.kind for a in args]
         while constant_input and args and args[-1].ref.is_monad \
                 and not use.keeps_monads:
             args.pop()

@@ -99,10 +99,15 @@ class GraphEditor:
         """Node name -> the node reading its value, None when read more
         than once (by one node or several); absent when nothing reads it."""
         reader: dict[str, Node | None] = {}
-        for node in self.graph.nodes:
-            for ref in _refs(node):
+        for node in self.graph.nodes:       # (plain loops: a walk of every
+            args = node.args                # argument of a long graph)
+            if node.callee is not None:
+                args = (*args, Arg(node.callee))
+            for arg in args:
+                ref = arg.ref
                 if ref.kind is RefKind.NODE:
-                    reader[ref.key] = None if ref.key in reader else node
+                    key = ref.key
+                    reader[key] = None if key in reader else node
         return reader
 
     def producer(self, ref: Ref) -> Node | None:
@@ -140,11 +145,6 @@ class GraphEditor:
                  if n.name not in self.removed]
         return Graph(g.name, g.inputs, nodes, g.output, g.output_info,
                      g.free_vars)
-
-
-def _refs(node: Node) -> list[Ref]:
-    refs = [a.ref for a in node.args]
-    return refs + [node.callee] if node.callee is not None else refs
 
 
 def op_name(node: Node | None) -> str | None:

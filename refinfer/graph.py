@@ -40,6 +40,7 @@ from .out_of_scope import out_of_scope
 
 ALIAS_OPS = {"Load", "Depend"}       # value = first input
 TOKEN_OPS = {"UpdateState"}          # value = the monad token
+ALIAS_AND_TOKEN_OPS = ALIAS_OPS | TOKEN_OPS
 # Ops whose arguments are a graph's arguments, monads included: Partial
 # binds the leading inputs of a branch or loop graph, which declares its
 # UMonad input like any other.
@@ -216,8 +217,8 @@ class _Symbols:
         for g in mindir.graphs:
             self.constants.update(g.constants)
             self.constants.update(g.parameters)
-            for name in [n.name for n in g.nodes] + [i.name for i in g.inputs]:
-                self.owner[name] = g.name
+            self.owner.update(dict.fromkeys((n.name for n in g.nodes), g.name))
+            self.owner.update(dict.fromkeys((i.name for i in g.inputs), g.name))
         self.builders: dict[str, _GraphBuilder] = {}
         self.missing: dict[str, list[str]] = {}
         self.applications: dict[str, _Application] = {}    # by primitive id
@@ -277,7 +278,12 @@ class _GraphBuilder:
     def plan_aliases(self) -> None:
         # only the Loads and Depends can read an in-place write: the
         # second walk, which needs every alias planned, looks at them alone
-        readers = [raw for raw in self.raw.nodes if self._plan_alias(raw)]
+        primitives, readers = self.symbols.primitives, []
+        for raw in self.raw.nodes:      # (most nodes apply no alias op: a
+            prim = primitives.get(raw.target)   # plain loop, no call for them)
+            if prim is not None and prim.op_type in ALIAS_AND_TOKEN_OPS \
+                    and self._plan_alias(raw, prim):
+                readers.append(raw)
         for raw in readers:
             self._read_after_in_place_write(raw)
 
@@ -317,12 +323,9 @@ class _GraphBuilder:
                      self.output, self.raw.output, sorted(free_vars[self.raw.name]))
 
     # -- names -------------------------------------------------------------
-    def _plan_alias(self, raw: RawNode) -> bool:
-        """Record ``raw`` as an alias if it is one; whether it is a Load or
-        a Depend (an alias of its first input)."""
-        prim = self.symbols.primitive_of(raw)
-        if prim is None:
-            return False
+    def _plan_alias(self, raw: RawNode, prim) -> bool:
+        """Record ``raw``, which applies ``prim``, as an alias if it is one;
+        whether it is a Load or a Depend (an alias of its first input)."""
         if prim.op_type in ALIAS_OPS and raw.inputs:
             self.aliases[raw.name] = Ref(RefKind.ALIAS, raw.inputs[0])
             return True
@@ -558,15 +561,17 @@ class _GraphBuilder:
         arguments per level, about 100 bytes: a chain is as deep as it is
         long (a generator per level took 800)."""
         order, done, path = [], set(), set()
-        for root in (r.key for r in roots if r.kind is RefKind.NODE):
+        nodes, node_kind = self.nodes, RefKind.NODE     # (found once)
+        for root in (r.key for r in roots if r.kind is node_kind):
             if root in done:
                 continue
             path.add(root)
             names, pending = [root], [self._arguments(root)]
             while names:
                 for arg in pending[-1]:
-                    producer = arg.ref.key
-                    if arg.ref.kind is not RefKind.NODE or producer in done:
+                    ref = arg.ref
+                    producer = ref.key
+                    if ref.kind is not node_kind or producer in done:
                         continue
                     if producer in path:
                         raise self.symbols.error(
@@ -581,7 +586,7 @@ class _GraphBuilder:
                     pending.pop()
                     path.discard(name)
                     done.add(name)
-                    order.append(self.nodes[name])
+                    order.append(nodes[name])
         return order
 
     def _arguments(self, name: str) -> Iterator[Arg]:

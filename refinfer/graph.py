@@ -302,11 +302,17 @@ class _GraphBuilder:
         any node or the output. Asked several times per graph: collected
         for both kinds in one walk, after the nodes are bound."""
         if self._outer_refs is None:
-            found = {RefKind.GRAPH: set(), RefKind.FREE: set()}
-            for ref in chain(_refs_of(self.nodes.values()), [self.output]):
-                if ref.kind is RefKind.GRAPH or ref.kind is RefKind.FREE:
-                    found[ref.kind].add(ref.key)
-            self._outer_refs = found
+            graphs, frees = set(), set()
+            graph_kind, free_kind = RefKind.GRAPH, RefKind.FREE     # (found once)
+            for args in chain(map(all_args, self.nodes.values()),
+                              [(Arg(self.output),)]):
+                for arg in args:
+                    ref = arg.ref
+                    if ref.kind is graph_kind:
+                        graphs.add(ref.key)
+                    elif ref.kind is free_kind:
+                        frees.add(ref.key)
+            self._outer_refs = {RefKind.GRAPH: graphs, RefKind.FREE: frees}
         return self._outer_refs[kind]
 
     def finish(self, free_vars: dict[str, set]) -> Graph:
@@ -566,7 +572,7 @@ class _GraphBuilder:
             if root in done:
                 continue
             path.add(root)
-            names, pending = [root], [self._arguments(root)]
+            names, pending = [root], [iter(all_args(nodes[root]))]
             while names:
                 for arg in pending[-1]:
                     ref = arg.ref
@@ -579,7 +585,7 @@ class _GraphBuilder:
                             f"{producer!r}")
                     path.add(producer)
                     names.append(producer)
-                    pending.append(self._arguments(producer))
+                    pending.append(iter(all_args(nodes[producer])))
                     break
                 else:       # every producer done: the node is next
                     name = names.pop()
@@ -589,11 +595,6 @@ class _GraphBuilder:
                     order.append(nodes[name])
         return order
 
-    def _arguments(self, name: str) -> Iterator[Arg]:
-        """Node ``name``'s arguments, its callee read as one more."""
-        node = self.nodes[name]
-        return iter(node.args) if node.callee is None \
-            else chain(node.args, [Arg(node.callee)])
 
 
 def _same(one: Ref, other: Ref) -> bool:
@@ -656,13 +657,9 @@ def _arg(ref: Ref, convert: Callable | None,
     return Arg(ref, convert)
 
 
-def _refs_of(nodes) -> Iterator[Ref]:
-    """Every reference the ``nodes`` make: their arguments', their callees'."""
-    for node in nodes:
-        for arg in node.args:
-            yield arg.ref
-        if node.callee is not None:
-            yield node.callee
+def all_args(node: Node) -> Sequence[Arg]:
+    """The node's arguments, its callee read as one more."""
+    return node.args if node.callee is None else (*node.args, Arg(node.callee))
 
 
 def _free_vars(builders: dict[str, "_GraphBuilder"]) -> dict[str, set]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable
 
-from ..graph import Arg, Graph, Node, Ref, RefKind
+from ..graph import Arg, Graph, Node, Ref, RefKind, all_args
 from ..ops._kernels import program as _fast
 from ..registry import OpDef
 from ..step import kernel_step
@@ -99,11 +99,8 @@ class GraphEditor:
         """Node name -> the node reading its value, None when read more
         than once (by one node or several); absent when nothing reads it."""
         reader: dict[str, Node | None] = {}
-        for node in self.graph.nodes:       # (plain loops: a walk of every
-            args = node.args                # argument of a long graph)
-            if node.callee is not None:
-                args = (*args, Arg(node.callee))
-            for arg in args:
+        for node in self.graph.nodes:   # (plain loops: a walk of every
+            for arg in all_args(node):  # argument of a long graph)
                 ref = arg.ref
                 if ref.kind is RefKind.NODE:
                     key = ref.key

@@ -25,6 +25,7 @@ What happens here, once per model:
 """
 from __future__ import annotations
 
+import functools
 import inspect
 from itertools import chain
 from dataclasses import dataclass, field
@@ -212,19 +213,28 @@ class _Symbols:
         self.primitive_of = mindir.primitive_of
         self.primitives = mindir.primitives     # by id, the nodes' targets
         self.graph_names = {g.name for g in mindir.graphs}
+        self.graphs = mindir.graphs
         self.constants: dict[str, Any] = {}
-        self.owner: dict[str, str] = {}   # node or input name -> its graph
         for g in mindir.graphs:
             self.constants.update(g.constants)
             self.constants.update(g.parameters)
-            self.owner.update(dict.fromkeys((n.name for n in g.nodes), g.name))
-            self.owner.update(dict.fromkeys((i.name for i in g.inputs), g.name))
         self.builders: dict[str, _GraphBuilder] = {}
         self.missing: dict[str, list[str]] = {}
         self.applications: dict[str, _Application] = {}    # by primitive id
 
     def error(self, message: str) -> GraphError:
         return GraphError(self.path, message)
+
+    @functools.cached_property
+    def owner(self) -> dict[str, str]:
+        """Node or input name -> its graph. Made at the first name that is
+        not its graph's own (a free variable, or an undefined name): a
+        graph without them never needs this table of every name."""
+        owner: dict[str, str] = {}
+        for g in self.graphs:
+            owner.update(dict.fromkeys((n.name for n in g.nodes), g.name))
+            owner.update(dict.fromkeys((i.name for i in g.inputs), g.name))
+        return owner
 
     def application(self, prim) -> "_Application":
         """What applying ``prim`` takes, found at its first node: a long

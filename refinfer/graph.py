@@ -25,11 +25,12 @@ What happens here, once per model:
 """
 from __future__ import annotations
 
+import functools
 import inspect
 from itertools import chain
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, NoReturn, Sequence
 
 from . import registry
 from .errors import (SHOWN_VALUES, GraphError, UnsupportedOpsError,
@@ -40,6 +41,7 @@ from .out_of_scope import out_of_scope
 
 ALIAS_OPS = {"Load", "Depend"}       # value = first input
 TOKEN_OPS = {"UpdateState"}          # value = the monad token
+ALIAS_AND_TOKEN_OPS = ALIAS_OPS | TOKEN_OPS
 # Ops whose arguments are a graph's arguments, monads included: Partial
 # binds the leading inputs of a branch or loop graph, which declares its
 # UMonad input like any other.
@@ -60,29 +62,72 @@ class RefKind(str, Enum):
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
-class Ref:
-    """Where an argument comes from (see :class:`RefKind`). Slotted, as are
-    Arg and Node: a graph holds several per node, a million-node graph
-    millions."""
+class _Immutable:
+    """Slotted and immutable, as a frozen dataclass is, but made in half
+    its time (a frozen dataclass's ``__init__`` sets each field through
+    ``object.__setattr__``): a graph holds a Ref and an Arg per node, a
+    million-node graph millions. Equal and hashed by its fields' tuple."""
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot "
+                             f"set {name!r}")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot "
+                             f"delete {name!r}")
+
+    def _fields(self) -> tuple:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __reduce__(self) -> tuple:       # (copies and pickles)
+        return type(self), self._fields()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(" + ", ".join(
+            f"{name}={getattr(self, name)!r}" for name in self.__slots__) + ")"
+
+
+class Ref(_Immutable):
+    """Where an argument comes from (see :class:`RefKind`)."""
+    __slots__ = ("kind", "key")
     kind: RefKind
     key: Any
 
-    def __post_init__(self):
-        if type(self.kind) is not RefKind:      # a kind given by its name
-            object.__setattr__(self, "kind", RefKind(self.kind))
+    def __init__(self, kind: RefKind | str, key: Any):
+        if type(kind) is not RefKind:       # a kind given by its name
+            kind = RefKind(kind)
+        _set_kind(self, kind)
+        _set_key(self, key)
 
     @property
     def is_monad(self) -> bool:
         return self.kind is RefKind.CONST and self.key is MONAD
 
 
-@dataclass(frozen=True, slots=True)
-class Arg:
+class Arg(_Immutable):
     """A bound op argument; ``convert`` is applied at run time (constants
     are converted while binding)."""
+    __slots__ = ("ref", "convert")
     ref: Ref
-    convert: Callable | None = None
+    convert: Callable | None
+
+    def __init__(self, ref: Ref, convert: Callable | None = None):
+        _set_ref(self, ref)
+        _set_convert(self, convert)
+
+
+# the slots' own setters: what ``__init__`` uses, past ``__setattr__``
+_set_kind, _set_key = Ref.kind.__set__, Ref.key.__set__
+_set_ref, _set_convert = Arg.ref.__set__, Arg.convert.__set__
 
 
 @dataclass(slots=True)
@@ -166,20 +211,30 @@ class _Symbols:
     def __init__(self, mindir: MindIRFile):
         self.path = mindir.path
         self.primitive_of = mindir.primitive_of
+        self.primitives = mindir.primitives     # by id, the nodes' targets
         self.graph_names = {g.name for g in mindir.graphs}
+        self.graphs = mindir.graphs
         self.constants: dict[str, Any] = {}
-        self.owner: dict[str, str] = {}   # node or input name -> its graph
         for g in mindir.graphs:
             self.constants.update(g.constants)
             self.constants.update(g.parameters)
-            for name in [n.name for n in g.nodes] + [i.name for i in g.inputs]:
-                self.owner[name] = g.name
         self.builders: dict[str, _GraphBuilder] = {}
         self.missing: dict[str, list[str]] = {}
         self.applications: dict[str, _Application] = {}    # by primitive id
 
     def error(self, message: str) -> GraphError:
         return GraphError(self.path, message)
+
+    @functools.cached_property
+    def owner(self) -> dict[str, str]:
+        """Node or input name -> its graph. Made at the first name that is
+        not its graph's own (a free variable, or an undefined name): a
+        graph without them never needs this table of every name."""
+        owner: dict[str, str] = {}
+        for g in self.graphs:
+            owner.update(dict.fromkeys((n.name for n in g.nodes), g.name))
+            owner.update(dict.fromkeys((i.name for i in g.inputs), g.name))
+        return owner
 
     def application(self, prim) -> "_Application":
         """What applying ``prim`` takes, found at its first node: a long
@@ -200,6 +255,8 @@ class _Application:
     # plain positional one: a node with as many inputs binds input k to
     # parameter k. None for an op with a variadic parameter.
     converters: tuple[Callable | None, ...] | None
+    plain: bool             # converters, all None: computed inputs bind as
+                            # they are (most nodes: Add, MatMul, ReLU...)
 
     @classmethod
     def of(cls, prim) -> "_Application":
@@ -208,7 +265,8 @@ class _Application:
         converters = None
         if op is not None and not any(p.variadic for p in op.params):
             converters = tuple(op.convert.get(p.name) for p in op.params)
-        return cls(op_name, op, op_name in GRAPH_ARGUMENT_OPS, converters)
+        plain = converters is not None and all(c is None for c in converters)
+        return cls(op_name, op, op_name in GRAPH_ARGUMENT_OPS, converters, plain)
 
 
 class _GraphBuilder:
@@ -230,16 +288,23 @@ class _GraphBuilder:
     def plan_aliases(self) -> None:
         # only the Loads and Depends can read an in-place write: the
         # second walk, which needs every alias planned, looks at them alone
-        readers = [raw for raw in self.raw.nodes if self._plan_alias(raw)]
+        primitives, readers = self.symbols.primitives, []
+        for raw in self.raw.nodes:      # (most nodes apply no alias op: a
+            prim = primitives.get(raw.target)   # plain loop, no call for them)
+            if prim is not None and prim.op_type in ALIAS_AND_TOKEN_OPS \
+                    and self._plan_alias(raw, prim):
+                readers.append(raw)
         for raw in readers:
             self._read_after_in_place_write(raw)
 
     def bind_nodes(self) -> None:
+        nodes, elements, aliases = self.nodes, self.elements, self.aliases
         for raw in self.raw.nodes:
-            if raw.name in self.elements:
-                self.nodes[raw.name] = self._element(raw, *self.elements[raw.name])
-            elif raw.name not in self.aliases:
-                self.nodes[raw.name] = self._node(raw)
+            name = raw.name
+            if name in elements:
+                nodes[name] = self._element(raw, *elements[name])
+            elif name not in aliases:
+                nodes[name] = self._node(raw)
         self.output = self.resolve(self.raw.output.name)
 
     def refs(self, kind: RefKind) -> set:
@@ -247,11 +312,17 @@ class _GraphBuilder:
         any node or the output. Asked several times per graph: collected
         for both kinds in one walk, after the nodes are bound."""
         if self._outer_refs is None:
-            found = {RefKind.GRAPH: set(), RefKind.FREE: set()}
-            for ref in chain(_refs_of(self.nodes.values()), [self.output]):
-                if ref.kind is RefKind.GRAPH or ref.kind is RefKind.FREE:
-                    found[ref.kind].add(ref.key)
-            self._outer_refs = found
+            graphs, frees = set(), set()
+            graph_kind, free_kind = RefKind.GRAPH, RefKind.FREE     # (found once)
+            for args in chain(map(all_args, self.nodes.values()),
+                              [(Arg(self.output),)]):
+                for arg in args:
+                    ref = arg.ref
+                    if ref.kind is graph_kind:
+                        graphs.add(ref.key)
+                    elif ref.kind is free_kind:
+                        frees.add(ref.key)
+            self._outer_refs = {RefKind.GRAPH: graphs, RefKind.FREE: frees}
         return self._outer_refs[kind]
 
     def finish(self, free_vars: dict[str, set]) -> Graph:
@@ -268,12 +339,9 @@ class _GraphBuilder:
                      self.output, self.raw.output, sorted(free_vars[self.raw.name]))
 
     # -- names -------------------------------------------------------------
-    def _plan_alias(self, raw: RawNode) -> bool:
-        """Record ``raw`` as an alias if it is one; whether it is a Load or
-        a Depend (an alias of its first input)."""
-        prim = self.symbols.primitive_of(raw)
-        if prim is None:
-            return False
+    def _plan_alias(self, raw: RawNode, prim) -> bool:
+        """Record ``raw``, which applies ``prim``, as an alias if it is one;
+        whether it is a Load or a Depend (an alias of its first input)."""
         if prim.op_type in ALIAS_OPS and raw.inputs:
             self.aliases[raw.name] = Ref(RefKind.ALIAS, raw.inputs[0])
             return True
@@ -411,10 +479,10 @@ class _GraphBuilder:
             raise self.symbols.error(
                 f"node {raw.name!r} has op_type {raw.op_type!r}: MindIR 1.x "
                 "(legacy) node encoding is not supported")
-        args = [self._input_arg(i) for i in raw.inputs]
-        prim = self.symbols.primitive_of(raw)
+        args, constant_input = self._input_args(raw.inputs)
+        prim = self.symbols.primitives.get(target)
         if prim is not None:
-            return self._apply(raw, prim, args)
+            return self._apply(raw, prim, args, constant_input)
         if target in self.symbols.graph_names:
             callee = Ref(RefKind.GRAPH, target)
         elif target in self.raw_nodes or target in self.aliases:
@@ -424,6 +492,20 @@ class _GraphBuilder:
                                      f"{target!r} (no such primitive, graph "
                                      "or node; is the file truncated?)")
         return Node(raw.name, raw.scope, None, tuple(args), callee, raw.abstract)
+
+    def _input_args(self, names: tuple[str, ...]) -> tuple[list[Arg], bool]:
+        """The plain arguments reading ``names``, and whether any of them is
+        a constant. (A name with a shared argument is no alias:
+        ``plain_arg_of`` is given names past their aliases, and every alias
+        is known before the first name is resolved.)"""
+        shared, args, constant = self.node_args, [], False
+        for name in names:
+            arg = shared.get(name)
+            if arg is None:
+                arg = self._input_arg(name)
+                constant = constant or arg.ref.kind is RefKind.CONST
+            args.append(arg)
+        return args, constant
 
     def _input_arg(self, name: str) -> Arg:
         """``plain_arg(resolve(name))``: the shared argument when ``name``
@@ -439,13 +521,18 @@ class _GraphBuilder:
                      self.plain_arg)
         return Node(raw.name, raw.scope, getter, tuple(args), None, raw.abstract)
 
-    def _apply(self, raw: RawNode, prim, args: list[Arg]) -> Node:
-        """The node applying ``prim`` to ``args`` (plain arguments)."""
+    def _apply(self, raw: RawNode, prim, args: list[Arg],
+               constant_input: bool) -> Node:
+        """The node applying ``prim`` to ``args`` (plain arguments; whether
+        any is a constant)."""
         use = self.symbols.application(prim)
         op, op_name = use.op, use.op_name
+        if use.plain and not constant_input and len(args) == len(use.converters):
+            # what the binding below gives most nodes, without its checks:
+            # every input computed, none converted
+            return Node(raw.name, raw.scope, op, tuple(args), None, raw.abstract)
         # monads are constants: most nodes read none, and skip the monad
         # work and the operand check
-        constant_input = RefKind.CONST in [a.ref.kind for a in args]
         while constant_input and args and args[-1].ref.is_monad \
                 and not use.keeps_monads:
             args.pop()
@@ -490,15 +577,17 @@ class _GraphBuilder:
         arguments per level, about 100 bytes: a chain is as deep as it is
         long (a generator per level took 800)."""
         order, done, path = [], set(), set()
-        for root in (r.key for r in roots if r.kind is RefKind.NODE):
+        nodes, node_kind = self.nodes, RefKind.NODE     # (found once)
+        for root in (r.key for r in roots if r.kind is node_kind):
             if root in done:
                 continue
             path.add(root)
-            names, pending = [root], [self._arguments(root)]
+            names, pending = [root], [iter(all_args(nodes[root]))]
             while names:
                 for arg in pending[-1]:
-                    producer = arg.ref.key
-                    if arg.ref.kind is not RefKind.NODE or producer in done:
+                    ref = arg.ref
+                    producer = ref.key
+                    if ref.kind is not node_kind or producer in done:
                         continue
                     if producer in path:
                         raise self.symbols.error(
@@ -506,21 +595,16 @@ class _GraphBuilder:
                             f"{producer!r}")
                     path.add(producer)
                     names.append(producer)
-                    pending.append(self._arguments(producer))
+                    pending.append(iter(all_args(nodes[producer])))
                     break
                 else:       # every producer done: the node is next
                     name = names.pop()
                     pending.pop()
                     path.discard(name)
                     done.add(name)
-                    order.append(self.nodes[name])
+                    order.append(nodes[name])
         return order
 
-    def _arguments(self, name: str) -> Iterator[Arg]:
-        """Node ``name``'s arguments, its callee read as one more."""
-        node = self.nodes[name]
-        return iter(node.args) if node.callee is None \
-            else chain(node.args, [Arg(node.callee)])
 
 
 def _same(one: Ref, other: Ref) -> bool:
@@ -583,13 +667,9 @@ def _arg(ref: Ref, convert: Callable | None,
     return Arg(ref, convert)
 
 
-def _refs_of(nodes) -> Iterator[Ref]:
-    """Every reference the ``nodes`` make: their arguments', their callees'."""
-    for node in nodes:
-        for arg in node.args:
-            yield arg.ref
-        if node.callee is not None:
-            yield node.callee
+def all_args(node: Node) -> Sequence[Arg]:
+    """The node's arguments, its callee read as one more."""
+    return node.args if node.callee is None else (*node.args, Arg(node.callee))
 
 
 def _free_vars(builders: dict[str, "_GraphBuilder"]) -> dict[str, set]:

@@ -142,10 +142,11 @@ class _GraphCompiler:
 
     def slot(self, ref: Ref) -> int:
         """The slot holding ``ref``'s value (constants get one too)."""
-        if ref.kind is RefKind.INPUT:
-            return ref.key
-        if ref.kind is RefKind.NODE or ref.kind is RefKind.FREE:
+        kind = ref.kind
+        if kind is _NODE or kind is _FREE:      # (most refs: asked first)
             return self.names[ref.key]
+        if kind is RefKind.INPUT:
+            return ref.key
         # Constants live as long as the graph's refs do, so ids are stable.
         graph = ref.kind is RefKind.GRAPH
         key = ref.key if graph else id(ref.key)
@@ -158,11 +159,12 @@ class _GraphCompiler:
         return value if self.widen_constant is None else self.widen_constant(value)
 
     def compile(self) -> GraphPlan:
-        steps = []
+        steps, names, template = [], self.names, self.template
         for node in self.graph.nodes:
-            out = self._new_slot()
+            out = len(template)         # a new slot (``_new_slot``)
+            template.append(None)
             steps.append(self._step(node, out))
-            self.names[node.name] = out
+            names[node.name] = out
         output = self.slot(self.graph.output)
         if steps and isinstance(steps[-1], CallStep) and steps[-1].out == output:
             steps[-1].tail = True
@@ -198,10 +200,16 @@ def assign_frees(steps: list, done: bytearray) -> None:
     refinfer/cuda/plan.py): walking the steps backwards, the first reader of
     a slot met is its last. Marks the slots it assigns in ``done``."""
     for step in reversed(steps):
-        last = sorted({slot for slot in reads(step) if not done[slot]})
-        for slot in last:
-            done[slot] = 1
+        last = []
+        for slot in reads(step):
+            if not done[slot]:          # (marked at once: read twice, freed once)
+                done[slot] = 1
+                last.append(slot)
+        last.sort()
         step.frees = tuple(last)
+
+
+_NODE, _FREE = RefKind.NODE, RefKind.FREE    # (module names: found faster)
 
 
 def reads(step) -> list[int]:

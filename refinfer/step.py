@@ -114,20 +114,28 @@ def kernel_step(node: Node, fn: Callable, slot_of: Callable[[Ref], int],
                 widen: Callable | None = None) -> KernelStep:
     """The step applying ``fn`` to ``node``'s arguments: constants, mapped
     by ``constant``, go in the template; any other argument is read from
-    slot ``slot_of(ref)`` through its converter, then ``widen``."""
-    template, places, reads = [], [], []
-    for pos, arg in enumerate(node.args):
-        if arg.ref.kind is RefKind.CONST:
-            value = arg.ref.key
-            template.append(value if constant is None else constant(value))
+    slot ``slot_of(ref)`` through its converter, then ``widen``. (Made for
+    every node of a graph: one loop, and a template only for a step with
+    constants.)"""
+    args = node.args
+    template, places, reads = None, [], []
+    for pos, arg in enumerate(args):
+        ref = arg.ref
+        if ref.kind is _CONST:
+            if template is None:
+                template = [None] * len(args)
+            template[pos] = ref.key if constant is None else constant(ref.key)
         else:
-            template.append(None)
-            places.append((pos, compose(widen, arg.convert)))
-            reads.append(slot_of(arg.ref))
-    if len(reads) == len(template):     # no constant: nothing to replace
-        template = _no_constants(len(template))
+            places.append((pos, arg.convert if widen is None
+                           else compose(widen, arg.convert)))
+            reads.append(slot_of(ref))
+    if template is None:        # no constant: nothing to replace
+        template = _no_constants(len(args))
     return KernelStep(node, fn, template, _shared_places(tuple(places)),
                       tuple(reads), out)
+
+
+_CONST = RefKind.CONST      # (a module name: faster to find than the enum's)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -15,7 +15,9 @@ def test_input_k_to_parameter_k_is_the_signatures_binding_for_every_op():
         assert use.keeps_monads == (op.name in GRAPH_ARGUMENT_OPS)
         if use.converters is None:      # *args: bound by the signature
             assert any(p.variadic for p in op.params), op.name
+            assert not use.plain, op.name
             continue
+        assert use.plain == all(c is None for c in use.converters), op.name
         refs = [Ref(RefKind.NODE, f"x{k}") for k in range(len(op.params))]
         expected = _bind(op, prim, refs)
         assert [Arg(ref, convert) for ref, convert
@@ -27,3 +29,4 @@ def test_input_k_to_parameter_k_is_the_signatures_binding_for_every_op():
 def test_a_primitive_without_an_op_has_none():
     use = _Application.of(Primitive("NoSuchOp:1", "NoSuchOp", {}, True))
     assert (use.op, use.op_name, use.converters) == (None, "NoSuchOp", None)
+    assert not use.plain

@@ -1,9 +1,12 @@
 """The MindIR name parser (refinfer/format/names.py) and Ref kinds."""
+import copy
+import pickle
+
 import pytest
 
 from refinfer.format import names
 from refinfer.format.reader import MindIRFile, Primitive, RawNode
-from refinfer.graph import Ref, RefKind
+from refinfer.graph import Arg, Ref, RefKind
 
 
 @pytest.mark.parametrize("op_type, target", [
@@ -45,3 +48,18 @@ def test_ref_kinds_are_enum_members_equal_to_their_names():
     assert str(RefKind.CONST) == "const"
     with pytest.raises(ValueError):
         Ref("nod", "main:n")
+
+
+def test_refs_and_args_are_immutable_values():
+    ref, other = Ref("node", "main:n"), Ref("node", "main:m")
+    arg = Arg(ref)
+    assert arg == Arg(Ref(RefKind.NODE, "main:n"), None) and arg != Arg(other)
+    assert hash(ref) == hash((RefKind.NODE, "main:n")) and ref != other
+    assert ref != ("node", "main:n")        # a Ref equals Refs only
+    assert repr(arg) == ("Arg(ref=Ref(kind=<RefKind.NODE: 'node'>, "
+                         "key='main:n'), convert=None)")
+    assert copy.deepcopy(arg) == arg and pickle.loads(pickle.dumps(ref)) == ref
+    with pytest.raises(AttributeError, match="Ref is immutable: cannot set 'key'"):
+        ref.key = "main:m"
+    with pytest.raises(AttributeError, match="Arg is immutable"):
+        del arg.convert

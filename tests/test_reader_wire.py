@@ -119,3 +119,15 @@ def test_varints_of_every_length_read_back():
 def test_truncated_or_overlong_varints_are_refused(data):
     with pytest.raises(wire.WireError, match="truncated or overlong varint"):
         wire._read_varint(memoryview(data), 0, len(data))
+
+
+def test_node_spans_are_found_whichever_way_the_key_is_written():
+    # a node whose key takes two bytes (0x8A 0x00: field 1, length-delimited,
+    # written longer than needed), a node after it, then the graph's name
+    body = bytes([0x8A, 0x00, 2, 0x41, 0x42, 0x0A, 1, 0x43, 0x12, 1, 0x44])
+    spans = wire.GraphSpans()
+    slim = wire._slim_graph(memoryview(body), 0, len(body), spans)
+    assert list(spans.nodes()) == [(3, 5), (7, 8)] and bytes(slim) == b"\x12\x01D"
+    with pytest.raises(wire.WireError, match=r"^field 1 at byte 0 runs past the "
+                       r"end of its message \(byte 3\)$"):
+        wire._slim_graph(memoryview(bytes([0x0A, 5, 1])), 0, 3, wire.GraphSpans())

@@ -29,6 +29,7 @@ GRAPH_NODE = 1                          # GraphProto.node (NodeProto)
 GRAPH_PARAMETER = 3                     # GraphProto.parameter (TensorProto)
 TENSOR_RAW_DATA = 9                     # TensorProto.raw_data (bytes)
 LENGTH_DELIMITED = 2
+NODE_KEY = GRAPH_NODE << 3 | LENGTH_DELIMITED    # a GraphProto.node's key byte
 MAX_VARINT_BYTES = 10
 
 
@@ -72,22 +73,43 @@ def slim_model(buf) -> tuple[bytearray, list[GraphSpans]]:
 
 
 def _slim_graph(view, start: int, end: int, spans: GraphSpans) -> bytearray:
-    out, kept = bytearray(), start      # view[kept:] not yet copied
-    for number, wire_type, field_start, value, stop in _fields(view, start, end):
+    out, kept, pos = bytearray(), start, start  # view[kept:] not yet copied
+    while pos < end:
+        if view[pos] == NODE_KEY:       # a run of nodes: most of a graph
+            out += view[kept:pos]       # the fields before, in one copy
+            pos = kept = _node_run(view, pos, end, spans)
+            continue
+        number, wire_type, field_start, value, pos = next(_fields(view, pos, end))
         if wire_type != LENGTH_DELIMITED or number not in (GRAPH_NODE,
                                                            GRAPH_PARAMETER):
             continue
-        out += view[kept:field_start]   # the fields before, in one copy
-        kept = stop
-        if number == GRAPH_NODE:
+        out += view[kept:field_start]
+        kept = pos
+        if number == GRAPH_NODE:        # (its key in more bytes than needed)
             spans.node_starts.append(value)
-            spans.node_ends.append(stop)
+            spans.node_ends.append(pos)
         else:
-            tensor, span = _strip_tensor(view, value, stop)
+            tensor, span = _strip_tensor(view, value, pos)
             spans.parameters.append(span)
             _write_field(out, number, tensor)
     out += view[kept:end]
     return out
+
+
+def _node_run(view, pos: int, end: int, spans: GraphSpans) -> int:
+    """Record in ``spans`` the nodes whose fields follow each other from
+    ``pos``; where the run ends. (One plain loop: ``_fields``'s generator,
+    a tuple per field, was most of the walk of a graph of many nodes.)"""
+    starts, ends = spans.node_starts, spans.node_ends
+    while pos < end and view[pos] == NODE_KEY:
+        length, value = _read_varint(view, pos + 1, end)
+        stop = value + length
+        if stop > end:
+            raise _past_end(GRAPH_NODE, pos, end)
+        starts.append(value)
+        ends.append(stop)
+        pos = stop
+    return pos
 
 
 def _strip_tensor(view, start: int, end: int) -> tuple[bytearray, Span | None]:
@@ -132,10 +154,14 @@ def _fields(view, start: int, end: int) -> Iterator[tuple[int, int, int, int, in
         else:
             raise WireError(f"wire type {wire_type} at byte {pos}")
         if stop > end:
-            raise WireError(f"field {number} at byte {pos} runs past the end "
-                            f"of its message (byte {end})")
+            raise _past_end(number, pos, end)
         yield number, wire_type, pos, value, stop
         pos = stop
+
+
+def _past_end(number: int, pos: int, end: int) -> WireError:
+    return WireError(f"field {number} at byte {pos} runs past the end of its "
+                     f"message (byte {end})")
 
 
 def _read_varint(view, pos: int, end: int) -> tuple[int, int]:

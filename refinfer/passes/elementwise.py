@@ -27,6 +27,8 @@ FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def fuse_elementwise(editor: GraphEditor) -> None:
+    if not any(editor.reader.values()):
+        return      # no value is read by one node alone: none joins a group
     dtypes: dict[int, object] = {}      # id(node) -> _dtype, asked up to 3 times
 
     def dtype_of(node: Node):
@@ -68,9 +70,14 @@ def _groups(editor: GraphEditor, nodes: list[Node],
 
 def _could_gather(editor: GraphEditor, node: Node) -> bool:
     """Whether a value of ``node`` comes from a node read by it alone: a
-    producer that could join its group."""
-    return any(a.ref.kind is RefKind.NODE and editor.reader.get(a.ref.key) is node
-               for a in _split(node)[0])
+    producer that could join its group. (Asked of every fusable node: a
+    plain loop.)"""
+    reader = editor.reader
+    for arg in node.args[:node.op.recipe.values]:
+        ref = arg.ref
+        if ref.kind is RefKind.NODE and reader.get(ref.key) is node:
+            return True
+    return False
 
 
 def _fuse(editor: GraphEditor, group: list[Node], dtype_of: Callable) -> None:

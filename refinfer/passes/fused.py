@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable
 
-from ..graph import Arg, Graph, Node, Ref, RefKind
+from ..graph import Arg, Graph, Node, Ref, RefKind, all_args
 from ..ops._kernels import program as _fast
 from ..registry import OpDef
 from ..step import kernel_step
@@ -99,10 +99,12 @@ class GraphEditor:
         """Node name -> the node reading its value, None when read more
         than once (by one node or several); absent when nothing reads it."""
         reader: dict[str, Node | None] = {}
-        for node in self.graph.nodes:
-            for ref in _refs(node):
+        for node in self.graph.nodes:   # (plain loops: a walk of every
+            for arg in all_args(node):  # argument of a long graph)
+                ref = arg.ref
                 if ref.kind is RefKind.NODE:
-                    reader[ref.key] = None if ref.key in reader else node
+                    key = ref.key
+                    reader[key] = None if key in reader else node
         return reader
 
     def producer(self, ref: Ref) -> Node | None:
@@ -140,11 +142,6 @@ class GraphEditor:
                  if n.name not in self.removed]
         return Graph(g.name, g.inputs, nodes, g.output, g.output_info,
                      g.free_vars)
-
-
-def _refs(node: Node) -> list[Ref]:
-    refs = [a.ref for a in node.args]
-    return refs + [node.callee] if node.callee is not None else refs
 
 
 def op_name(node: Node | None) -> str | None:

@@ -31,6 +31,7 @@ import functools
 import importlib
 import inspect
 import pkgutil
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Container, Sequence
 
@@ -159,6 +160,8 @@ FAMILY_NO_KERNEL = {"scalar": "scalar", "plumbing": "plumbing",
 
 _REGISTRY: dict[str, OpDef] = {}
 _loaded = False
+# op name -> the module of refinfer.ops that registers it (see module_index)
+_MODULES: dict[str, str] = {}
 
 
 def _params_of(fn: Callable) -> tuple[Param, ...]:
@@ -205,6 +208,7 @@ def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
     ``sequences``: required parameters of an op of VALUE_FAMILIES that take
     something other than a tensor or a number, unconverted.
     """
+    module = sys._getframe(1).f_globals["__name__"]     # the registering file
     no_kernel = no_kernel or FAMILY_NO_KERNEL.get(family, "")
     if no_kernel and no_kernel not in NO_KERNEL_REASONS:
         raise ValueError(f"no_kernel={no_kernel!r}: not one of "
@@ -234,6 +238,7 @@ def register(*names: str, family: str, dtypes: tuple[str, ...] = (),
                                     no_kernel=no_kernel, mutates=mutates,
                                     operands=_operands(family, params,
                                                        convert, sequences))
+            _MODULES[name] = module
         return fn
     return decorate
 
@@ -260,6 +265,7 @@ def register_variant(of: str, *names: str, wrap: Callable,
     for name in names:
         if name in _REGISTRY:
             raise ValueError(f"op {name!r} registered twice")
+        _MODULES[name] = _MODULES.get(of, "")
         _REGISTRY[name] = dataclasses.replace(
             base, name=name, reference=wrap(base.reference, name),
             kernels={k: wrap(fn, name) for k, fn in base.kernels.items()},
@@ -338,13 +344,36 @@ def declare_kernels(backend: str, table: dict[str, Callable]) -> None:
 
 
 def get_op(name: str) -> OpDef:
-    load_all()
+    _load(name)
     return _REGISTRY[name]
 
 
 def has_op(name: str) -> bool:
-    load_all()
+    _load(name)
     return name in _REGISTRY
+
+
+def _load(name: str) -> None:
+    """Import the module that registers op ``name``, as the index in
+    refinfer/ops/_index.py says, rather than all 450: a model's first build
+    then imports the dozens of op files it uses (importing all of them took
+    0.7 s). A name the index does not know, or that its module did not
+    register, loads every module."""
+    if _loaded or name in _REGISTRY:
+        return
+    from .ops._index import OP_MODULES
+    if name in OP_MODULES:
+        importlib.import_module(f"refinfer.ops.{OP_MODULES[name]}")
+    if name not in _REGISTRY:
+        load_all()
+
+
+def module_index() -> dict[str, str]:
+    """Op name -> the module of refinfer.ops registering it, sorted: what
+    refinfer/ops/_index.py holds (``refinfer ops --index`` writes it)."""
+    load_all()
+    return {name: _MODULES[name].rsplit(".", 1)[-1] for name in sorted(_MODULES)
+            if _MODULES[name].startswith("refinfer.ops.")}
 
 
 def list_ops() -> list[OpDef]:

@@ -12,6 +12,10 @@ from ._ref.common import NUMBERS, as_result
 def neg(input):
     """Elementwise negation: y = -x, same dtype.
 
-    Integers wrap (int8 -128 -> -128, uint8 1 -> 255); bool is rejected.
+    Integers wrap (int8 -128 -> -128, uint8 1 -> 255); bool is rejected,
+    as MindSpore's Neg takes numbers only.
     """
+    if np.asarray(input).dtype == np.bool_:
+        raise TypeError("Neg: input is bool; Neg takes numbers (LogicalNot "
+                        "negates a bool tensor)")
     return as_result(np.negative(input))

@@ -51,6 +51,9 @@ def roi_align(features, rois, pooled_height, pooled_width, spatial_scale, sample
     work = compute_dtype(features.dtype)
     planes = features.astype(np.float64)
     ph, pw = args.integer(pooled_height), args.integer(pooled_width)
+    if ph < 1 or pw < 1:
+        raise ValueError(f"ROIAlign: pooled_height and pooled_width must be >= 1, "
+                         f"got {ph} and {pw}")
     out = np.zeros((rois.shape[0], features.shape[1], ph, pw), np.float64)
     for r, (batch, x1, y1, x2, y2) in enumerate(rois.astype(np.float64)):
         if not 0 <= int(batch) < features.shape[0]:

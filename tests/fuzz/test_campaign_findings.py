@@ -1,5 +1,5 @@
-"""Each failure signature of nineteen 20,000-case fuzz campaigns (``tools/fuzz.py
---cases 20000 --seed 1 --timeout 20``, then seeds 2 to 19, issue 17), rebuilt
+"""Each failure signature of twenty 20,000-case fuzz campaigns (``tools/fuzz.py
+--cases 20000 --seed 1 --timeout 20``, then seeds 2 to 19 and 24, issue 17), rebuilt
 from its golden model and mutation steps (the case.json of its reproducer):
 refinfer now refuses every one of them with a clean error that says what is
 wrong."""
@@ -297,6 +297,14 @@ CASES = [
     ("raw:TypeError@refinfer/ops/space_to_batch_nd.py:<genexpr>",
      "golden/ops/space_to_batch_nd/model.mindir", "struct", [("dtype", 3319971066)], "numba", 1849851260,
      r"\(op SpaceToBatchND, .*expected pairs of ints, got \(\(0, 0\), \(1, Monad\)\)"),
+    # seed 24's (session 10, after the builder's sixth round)
+    ("raw:ZeroDivisionError@refinfer/ops/roi_align.py:roi_align",
+     "golden/ops/roi_align/model.mindir", "struct", [("drop_repeated", 4065860148)], "reference", 3324950192,
+     r"\(op ROIAlign\) failed: ValueError: ROIAlign: pooled_height and pooled_width must "
+     r"be >= 1, got 2 and 0"),
+    ("raw:TypeError@refinfer/ops/neg.py:neg",
+     "golden/ctrl_return_second/model.mindir", "struct", [("dtype", 141347730)], "reference", 4142646741,
+     r"\(op Neg\) failed: TypeError: Neg: input is bool; Neg takes numbers"),
 ]
 
 

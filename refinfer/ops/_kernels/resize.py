@@ -245,6 +245,8 @@ def roi_align(features, rois, pooled_height, pooled_width, spatial_scale, sample
     if batch.min() < 0 or batch.max() >= features.shape[0]:
         return None
     ph, pw = int(pooled_height), int(pooled_width)
+    if ph < 1 or pw < 1:
+        return None     # (the reference refuses it)
     out = np.empty((rois.shape[0], features.shape[1], ph, pw), np.float64)
     roi_align_bins(features.astype(np.float64), rois.astype(np.float64), ph, pw,
                    float(spatial_scale), int(sample_num), float(roi_end_mode), out)

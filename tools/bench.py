@@ -531,14 +531,8 @@ def dispatch_worker() -> None:
 # -- report ----------------------------------------------------------------------------------
 def machine() -> str:
     import platform
-    name = ""
-    try:
-        with open("/proc/cpuinfo") as f:
-            name = next(line.split(":", 1)[1].strip() for line in f
-                        if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    return (f"{name} ({', '.join(cpu_flags()) or 'no AVX2'}), "
+    from refinfer.cpu import cpu_field     # (here: the MindSpore venv imports this file)
+    return (f"{cpu_field('model name')} ({', '.join(cpu_flags()) or 'no AVX2'}), "
             f"{len(os.sched_getaffinity(0))} usable cores, "
             f"Python {platform.python_version()}, NumPy {np.__version__}, "
             f"load average {os.getloadavg()[0]:.1f} at start")
@@ -546,13 +540,9 @@ def machine() -> str:
 
 def cpu_flags() -> list[str]:
     """Which of :data:`CPU_FLAGS` the first CPU of /proc/cpuinfo has."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            line = next(line for line in f if line.startswith("flags"))
-    except (OSError, StopIteration):
-        return []
-    present = set(line.split(":", 1)[1].split())
-    return [flag for flag in CPU_FLAGS if flag in present]
+    from refinfer.cpu import cpu_flags as present
+    flags = present()
+    return [flag for flag in CPU_FLAGS if flag in flags]
 
 
 def versions() -> str:

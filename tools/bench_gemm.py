@@ -15,9 +15,10 @@ GFLOP/s per shape (M x K x N, C = A @ B, float32, row-major) of:
   slivers, A in 4-row slivers, a 4 x 24 register tile per micro-kernel
   (12 AVX2 accumulators, three B loads and four broadcasts per k, no
   spill). LLVM makes that tile only with its SLP vectoriser, which Numba
-  leaves off (``NUMBA_SLP_VECTORIZE``); this process turns it on before
-  Numba loads, which is why the prototype is a tool and not a kernel yet:
-  the switch is process-wide and outside Numba's cache key.
+  leaves off (``numba.config.SLP_VECTORIZE``, read at each compilation);
+  this process turns it on for everything it compiles, which is why the
+  prototype is a tool and not a kernel yet: the switch is process-wide
+  and outside Numba's cache key (the tool's kernels are not cached).
 
 Each engine's product is checked against float64 NumPy first, then timed:
 ``--repeat`` products per shape, best of three rounds, interleaved; the
@@ -30,13 +31,12 @@ import os
 import sys
 import time
 
-os.environ["NUMBA_SLP_VECTORIZE"] = "1"     # before Numba loads (see above)
-os.environ.setdefault("REFINFER_BLAS", "mkl")
+import numba
+import numpy as np
 
-import numba  # noqa: E402  (after the switch above, on purpose)
-import numpy as np  # noqa: E402
+from bench import machine, versions
 
-from bench import machine, versions  # noqa: E402
+numba.config.SLP_VECTORIZE = True   # for this tool's compilations (see above)
 
 # ResNet-50's convolutions (im2col / Winograd / 1x1), MobileNetV2's 1x1, BERT's
 SHAPES = ((64, 576, 3136), (128, 1152, 784), (256, 2304, 196), (512, 4608, 49),
@@ -135,6 +135,7 @@ def engines() -> dict:
     threadpool_limits(1)
     found = {"openblas": lambda a, b, c: np.matmul(a, b, out=c),
              "numba": numba_gemm}
+    os.environ.setdefault("REFINFER_BLAS", "mkl")   # (read at the first product)
     from refinfer.ops._kernels import blas
     found["mkl"] = (blas.matmul if blas._mkl_sgemm() is not None
                     else "the mkl extra is not installed")

@@ -571,6 +571,35 @@ class _GraphBuilder:
         return Node(raw.name, raw.scope, op, tuple(bound), None, raw.abstract)
 
     def _topological(self, roots: list[Ref]) -> list[Node]:
+        """Nodes the roots depend on, producers first: in file order where
+        the file has every producer before its readers (what exporters
+        write), else in a depth-first post-order."""
+        order = self._needed_in_file_order(roots)
+        return self._depth_first(roots) if order is None else order
+
+    def _needed_in_file_order(self, roots: list[Ref]) -> list[Node] | None:
+        """The nodes the roots depend on, in file order; None when a node
+        reads one written after it (or itself). One backward walk: a node
+        is needed when a root or a needed node after it reads it, so the
+        set of names still awaited stays as small as the values alive at
+        once (a name awaited at the end lies after its reader)."""
+        node_kind = RefKind.NODE        # (found once)
+        awaited = {r.key for r in roots if r.kind is node_kind}
+        needed = []
+        for name, node in reversed(self.nodes.items()):
+            if name not in awaited:
+                continue
+            awaited.remove(name)
+            needed.append(node)
+            for arg in all_args(node):
+                if arg.ref.kind is node_kind:
+                    awaited.add(arg.ref.key)
+        if awaited:
+            return None
+        needed.reverse()
+        return needed
+
+    def _depth_first(self, roots: list[Ref]) -> list[Node]:
         """Nodes the roots depend on, producers first (a depth-first
         post-order, first argument first). Iterative: graphs can be very
         deep. The stack holds a name and an iterator over the node's

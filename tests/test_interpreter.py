@@ -9,7 +9,7 @@ import pytest
 
 from refinfer import executor, registry, runtime
 from refinfer import plan as cpu_plan
-from refinfer.errors import NodeError
+from refinfer.errors import GraphError, NodeError
 from refinfer.executor import Hooks
 from refinfer.format import schema
 from refinfer.format.reader import (MindIRFile, Primitive, RawGraph, RawNode,
@@ -45,6 +45,37 @@ def test_file_order_is_not_trusted(name, tmp_path):
     model = LoadedModel(_rewrite(case, tmp_path, reverse_nodes))
     for got, exp in zip(model.run(case.inputs()), case.outputs()):
         assert_close(got, exp, **case.tolerance)
+
+
+def _adds(*nodes, output="c"):
+    """A one-graph file of Add nodes, ``(name, a, b)`` in file order."""
+    tensor = Abstract("tensor", (2,), np.dtype("float32"))
+    raw = RawGraph("main", [ValueInfo("x", tensor)],
+                   [RawNode(n, "REF::Add:1", (a, b), n, tensor) for n, a, b in nodes],
+                   {}, {}, ValueInfo(output, tensor))
+    return MindIRFile("adds.mindir", [raw], {"Add:1": Primitive("Add:1", "Add", {}, True)},
+                      1, "2.7.1")
+
+
+@pytest.mark.parametrize("nodes", [
+    [("a", "x", "x"), ("dead", "a", "x"), ("b", "a", "x"), ("c", "b", "a")],
+    [("c", "b", "a"), ("b", "a", "x"), ("dead", "a", "x"), ("a", "x", "x")]],
+    ids=["producers first", "readers first"])
+def test_nodes_run_producers_first_and_unread_ones_are_dropped(nodes):
+    model = build_model(_adds(*nodes))
+    assert [n.name for n in model.main.nodes] == ["a", "b", "c"]
+    program = cpu_plan.compile_model(model, "reference")
+    x = np.array([1, 2], np.float32)
+    assert executor.run(program, [x]).tolist() == [5, 10]    # (2x + x) + 2x
+
+
+@pytest.mark.parametrize("nodes", [[("c", "c", "x")],
+                                   [("b", "c", "x"), ("c", "b", "x")]],
+                         ids=["itself", "two nodes"])
+def test_a_node_reading_its_own_result_is_refused(nodes):
+    with pytest.raises(GraphError, match=r"adds\.mindir.*graph 'main' has a cycle "
+                                         r"through '[bc]'"):
+        build_model(_adds(*nodes))
 
 
 def test_dead_values_are_freed_after_last_use():

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from refinfer.errors import MindIRError
-from refinfer.format import schema, wire
+from refinfer.format import reader, schema, wire
 from refinfer.format.reader import read_mindir
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -24,6 +24,12 @@ def full_parse(path):
     return proto
 
 
+def _node_count(graph_spans, data) -> int:
+    """Nodes in the graph's runs, each run parsed."""
+    return sum(len(schema.NodeRun.FromString(data[start:end]).node)
+               for start, end in graph_spans.node_runs())
+
+
 @pytest.mark.parametrize("path", MODELS, ids=lambda p: os.path.basename(os.path.dirname(p)))
 def test_slim_message_is_the_full_one_without_weight_bytes(path):
     with open(path, "rb") as f:
@@ -33,15 +39,15 @@ def test_slim_message_is_the_full_one_without_weight_bytes(path):
     stripped.ParseFromString(bytes(slim))
     graphs = [full.graph, *full.functions]
     assert len(spans) == len(graphs) and len(slim) <= len(data)
-    assert len(list(spans[0].nodes())) == len(full.graph.node) > 0
+    assert _node_count(spans[0], data) == len(full.graph.node) > 0
     for graph, graph_spans in zip(graphs, spans):
         assert len(graph_spans.parameters) == len(graph.parameter)
         for tensor, (offset, length) in zip(graph.parameter,
                                             graph_spans.parameters):
             assert data[offset:offset + length] == tensor.raw_data
             tensor.ClearField("raw_data")
-        nodes = [schema.NodeProto.FromString(data[start:end])
-                 for start, end in graph_spans.nodes()]
+        nodes = [node for start, end in graph_spans.node_runs()
+                 for node in schema.GraphProto.FromString(data[start:end]).node]
         assert nodes == list(graph.node)
         del graph.node[:]
     assert stripped == full
@@ -54,11 +60,37 @@ def test_a_graph_given_twice_is_merged_as_protobuf_merges_it():
         data = f.read()
     full = full_parse(MODELS[0])
     twice = schema.ModelProto(graph=full.graph).SerializeToString()
-    _, spans = wire.slim_model(data + twice)
+    data += twice
+    _, spans = wire.slim_model(data)
     assert len(spans) == 1 + len(full.functions)
     count = len(full.graph.node)
-    assert len(list(spans[0].nodes())) == 2 * count
+    assert _node_count(spans[0], data) == 2 * count
     assert len(spans[0].parameters) == 2 * len(full.graph.parameter)
+
+
+def test_nodes_are_parsed_in_runs_of_a_bounded_size(monkeypatch):
+    whole = read_mindir(MODELS[1]).main.nodes
+    monkeypatch.setattr(wire, "NODES_PER_RUN", 3)
+    with open(MODELS[1], "rb") as f:
+        data = f.read()
+    _, spans = wire.slim_model(data)
+    sizes = [len(schema.NodeRun.FromString(data[start:end]).node)
+             for start, end in spans[0].node_runs()]
+    assert max(sizes) == 3 and sum(sizes) == len(full_parse(MODELS[1]).graph.node)
+    assert read_mindir(MODELS[1]).main.nodes == whole
+
+
+def test_a_node_that_does_not_parse_is_named_by_its_place(monkeypatch):
+    monkeypatch.setattr(wire, "NODES_PER_RUN", 3)
+    with open(MODELS[1], "rb") as f:
+        data = bytearray(f.read())
+    _, spans = wire.slim_model(data)
+    start, end = list(spans[0].node_runs())[1]
+    body, _ = list(wire.node_bodies(data, start, end))[1]
+    data[body] = 0x07           # field 0, wire type 7: no protobuf key
+    with pytest.raises(MindIRError, match=r"graph '.*' node 4: not a valid NodeProto "
+                       r"\(.*\); the file is truncated or corrupt"):
+        read_mindir(MODELS[1], data=bytes(data))
 
 
 def test_weights_are_aligned_read_only_copies():
@@ -127,7 +159,14 @@ def test_node_spans_are_found_whichever_way_the_key_is_written():
     body = bytes([0x8A, 0x00, 2, 0x41, 0x42, 0x0A, 1, 0x43, 0x12, 1, 0x44])
     spans = wire.GraphSpans()
     slim = wire._slim_graph(memoryview(body), 0, len(body), spans)
-    assert list(spans.nodes()) == [(3, 5), (7, 8)] and bytes(slim) == b"\x12\x01D"
+    assert list(spans.node_runs()) == [(0, 5), (5, 8)] and bytes(slim) == b"\x12\x01D"
+    # a key in six bytes: more than protobuf reads (five), refused by name
+    body = bytes([0x8A, 0x80, 0x80, 0x80, 0x80, 0x00, 2, 0x1A, 0])
+    spans = wire.GraphSpans()
+    wire._slim_graph(memoryview(body), 0, len(body), spans)
+    with pytest.raises(ValueError, match=r"^graph 'g' node 0: its field key is not "
+                       r"one protobuf reads; the file is corrupt$"):
+        list(reader._nodes(body, spans, "graph", "'g'"))
     with pytest.raises(wire.WireError, match=r"^field 1 at byte 0 runs past the "
                        r"end of its message \(byte 3\)$"):
         wire._slim_graph(memoryview(bytes([0x0A, 5, 1])), 0, 3, wire.GraphSpans())

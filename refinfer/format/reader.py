@@ -243,8 +243,9 @@ def _read_graph(g, index: int, weights: "_WeightFiles",
     shapes: dict[bytes, Abstract | None] = {}
     for k, n in enumerate(_nodes(weights.blob, spans, *where)):
         # (each read of a protobuf string field makes a new str: the
-        # inputs are read once, into a tuple, not once per use)
-        node_name, op_type, inputs, scope = n.name, n.op_type, tuple(n.input), n.domain
+        # inputs are read once, not once per use; a slice of the repeated
+        # field takes half the time of a tuple made from it)
+        node_name, op_type, inputs, scope = n.name, n.op_type, n.input[:], n.domain
         if not are_texts(node_name, op_type, scope, *inputs):
             _refuse_node(n, *where, "node", k)
         if op_type == "Constant":
@@ -296,16 +297,30 @@ def _attribute(encoded: bytes, *where):
 
 
 def _nodes(blob, spans: wire.GraphSpans, *where) -> Iterator:
-    """The graph's nodes as NodeHeaders, parsed one at a time from where
-    they lie in the file (the slim message has none): one node's tree in
-    memory at a time instead of every node's."""
-    for k, (start, end) in enumerate(spans.nodes()):
+    """The graph's nodes as NodeHeaders, parsed a run of them at a time
+    from where they lie in the file (the slim message has none)."""
+    first = 0
+    for start, end in spans.node_runs():
         try:
-            yield schema.NodeHeader.FromString(blob[start:end])
+            run = schema.NodeRun.FromString(blob[start:end]).node
         except DecodeError as exc:
-            raise ValueError(f"{' '.join(where)} node {k}: not a valid "
-                             f"NodeProto ({exc}); the file is truncated or "
-                             f"corrupt") from exc
+            raise _bad_node(blob, start, end, first, *where) from exc
+        yield from run
+        first += len(run)
+
+
+def _bad_node(blob, start: int, end: int, first: int, *where) -> ValueError:
+    """The error naming the first node of the run in ``blob[start:end]``
+    (node ``first`` of its graph on) that is no NodeProto."""
+    for k, (body, stop) in enumerate(wire.node_bodies(blob, start, end), first):
+        try:
+            schema.NodeHeader.FromString(blob[body:stop])
+        except DecodeError as exc:
+            return ValueError(f"{' '.join(where)} node {k}: not a valid "
+                              f"NodeProto ({exc}); the file is truncated or "
+                              f"corrupt")
+    return ValueError(f"{' '.join(where)} node {first}: its field key is not "
+                      f"one protobuf reads; the file is corrupt")
 
 
 def _refuse_node(n, *where) -> None:

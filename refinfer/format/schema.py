@@ -77,6 +77,11 @@ _MESSAGES = {
         (5, "attribute", "bytes", True),
         (7, "domain", "string", False),
     ],
+    # Consecutive GraphProto.node fields, as they lie in the file: many
+    # nodes parsed in one call
+    "NodeRun": [
+        (1, "node", "NodeHeader", True),
+    ],
     "AttributeProto": [
         (1, "name", "string", False),
         (2, "f", "float", False),
@@ -198,5 +203,6 @@ ModelProto = GetMessageClass(_pool.FindMessageTypeByName("mind_ir.ModelProto"))
 GraphProto = GetMessageClass(_pool.FindMessageTypeByName("mind_ir.GraphProto"))
 NodeProto = GetMessageClass(_pool.FindMessageTypeByName("mind_ir.NodeProto"))
 NodeHeader = GetMessageClass(_pool.FindMessageTypeByName("mind_ir.NodeHeader"))
+NodeRun = GetMessageClass(_pool.FindMessageTypeByName("mind_ir.NodeRun"))
 AttributeProto = GetMessageClass(
     _pool.FindMessageTypeByName("mind_ir.AttributeProto"))

@@ -11,7 +11,7 @@ records where each parameter's ``raw_data`` and each node lie in the file
 and writes a *slim* copy of the message without them, which protobuf then
 parses quickly. The weights are then read straight from the file (mapped),
 one at a time, or not at all when another source provides them (shared
-memory); the nodes are parsed one at a time.
+memory); the nodes are parsed a run of them at a time.
 
 Wire format: a message is a sequence of fields, each a varint key
 (field number << 3 | wire type) and a value: a varint (type 0), 8 bytes
@@ -40,18 +40,26 @@ class WireError(ValueError):
 Span = tuple[int, int]      # (offset in the file, length) of one raw_data
 
 
+# Nodes parsed by one protobuf call (refinfer/format/reader.py): one call
+# per node was a fifth of the read of a long graph; a run's tree alone is
+# in memory at a time, not every node's.
+NODES_PER_RUN = 1024
+
+
 @dataclass
 class GraphSpans:
     """Where one graph's pieces lie in the file: the ``raw_data`` of each
-    parameter (None for one without, e.g. external data) and each node's
-    message, in file order (two int arrays: 16 bytes a node)."""
+    parameter (None for one without, e.g. external data) and its nodes, as
+    runs of at most ``NODES_PER_RUN`` consecutive ``GraphProto.node``
+    fields (keys included: the bytes of a ``NodeRun`` message), in file
+    order."""
     parameters: list[Span | None] = field(default_factory=list)
-    node_starts: array = field(default_factory=lambda: array("q"))
-    node_ends: array = field(default_factory=lambda: array("q"))
+    run_starts: array = field(default_factory=lambda: array("q"))
+    run_ends: array = field(default_factory=lambda: array("q"))
 
-    def nodes(self) -> Iterator[tuple[int, int]]:
-        """(start, end) of each node's message."""
-        return zip(self.node_starts, self.node_ends)
+    def node_runs(self) -> Iterator[tuple[int, int]]:
+        """(start, end) of each run of nodes."""
+        return zip(self.run_starts, self.run_ends)
 
 
 def slim_model(buf) -> tuple[bytearray, list[GraphSpans]]:
@@ -86,8 +94,8 @@ def _slim_graph(view, start: int, end: int, spans: GraphSpans) -> bytearray:
         out += view[kept:field_start]
         kept = pos
         if number == GRAPH_NODE:        # (its key in more bytes than needed)
-            spans.node_starts.append(value)
-            spans.node_ends.append(pos)
+            spans.run_starts.append(field_start)
+            spans.run_ends.append(pos)
         else:
             tensor, span = _strip_tensor(view, value, pos)
             spans.parameters.append(span)
@@ -98,18 +106,28 @@ def _slim_graph(view, start: int, end: int, spans: GraphSpans) -> bytearray:
 
 def _node_run(view, pos: int, end: int, spans: GraphSpans) -> int:
     """Record in ``spans`` the nodes whose fields follow each other from
-    ``pos``; where the run ends. (One plain loop: ``_fields``'s generator,
-    a tuple per field, was most of the walk of a graph of many nodes.)"""
-    starts, ends = spans.node_starts, spans.node_ends
+    ``pos``, in runs of ``NODES_PER_RUN``; where they end. (One plain loop:
+    ``_fields``'s generator, a tuple per field, was most of the walk of a
+    graph of many nodes.)"""
     while pos < end and view[pos] == NODE_KEY:
-        length, value = _read_varint(view, pos + 1, end)
-        stop = value + length
-        if stop > end:
-            raise _past_end(GRAPH_NODE, pos, end)
-        starts.append(value)
-        ends.append(stop)
-        pos = stop
+        spans.run_starts.append(pos)
+        for _ in range(NODES_PER_RUN):
+            if pos >= end or view[pos] != NODE_KEY:
+                break
+            length, value = _read_varint(view, pos + 1, end)
+            if value + length > end:
+                raise _past_end(GRAPH_NODE, pos, end)
+            pos = value + length
+        spans.run_ends.append(pos)
     return pos
+
+
+def node_bodies(buf, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """(start, end) of the message of each node of the run in
+    ``buf[start:end]`` (to find the one that does not parse)."""
+    view = memoryview(buf).cast("B")
+    for _, _, _, value, stop in _fields(view, start, end):
+        yield value, stop
 
 
 def _strip_tensor(view, start: int, end: int) -> tuple[bytearray, Span | None]:

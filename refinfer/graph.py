@@ -128,6 +128,8 @@ class Arg(_Immutable):
 # the slots' own setters: what ``__init__`` uses, past ``__setattr__``
 _set_kind, _set_key = Ref.kind.__set__, Ref.key.__set__
 _set_ref, _set_convert = Arg.ref.__set__, Arg.convert.__set__
+_NODE = RefKind.NODE        # (a module name: found faster than the enum's)
+_NOT_PLAIN = None, None     # (op, arity) of a target not known to be plain
 
 
 @dataclass(slots=True)
@@ -221,6 +223,9 @@ class _Symbols:
         self.builders: dict[str, _GraphBuilder] = {}
         self.missing: dict[str, list[str]] = {}
         self.applications: dict[str, _Application] = {}    # by primitive id
+        # (op, arity) of the plain ones (see _Application.plain), by the
+        # nodes' target
+        self.plain_uses: dict[str, tuple[registry.OpDef, int]] = {}
 
     def error(self, message: str) -> GraphError:
         return GraphError(self.path, message)
@@ -257,6 +262,11 @@ class _Application:
     converters: tuple[Callable | None, ...] | None
     plain: bool             # converters, all None: computed inputs bind as
                             # they are (most nodes: Add, MatMul, ReLU...)
+
+    @property
+    def arity(self) -> int | None:
+        """The op's parameters, when each binds one input (see converters)."""
+        return None if self.converters is None else len(self.converters)
 
     @classmethod
     def of(cls, prim) -> "_Application":
@@ -299,12 +309,26 @@ class _GraphBuilder:
 
     def bind_nodes(self) -> None:
         nodes, elements, aliases = self.nodes, self.elements, self.aliases
+        plain, shared = self.symbols.plain_uses, self.node_args
+        read = shared.get
         for raw in self.raw.nodes:
             name = raw.name
             if name in elements:
                 nodes[name] = self._element(raw, *elements[name])
-            elif name not in aliases:
+                continue
+            if name in aliases:
+                continue
+            # Most nodes apply a plain primitive seen before to values of
+            # nodes bound before (a file in order): bound here, in one
+            # step; ``_node`` binds the others.
+            op, arity = plain.get(raw.target, _NOT_PLAIN)
+            args = tuple(map(read, raw.inputs)) if len(raw.inputs) == arity else None
+            if args is None or None in args:
                 nodes[name] = self._node(raw)
+            else:
+                nodes[name] = Node(name, raw.scope, op, args, None, raw.abstract)
+            if name not in shared:      # (its readers come next)
+                shared[name] = Arg(Ref(_NODE, name))
         self.output = self.resolve(self.raw.output.name)
 
     def refs(self, kind: RefKind) -> set:
@@ -527,9 +551,10 @@ class _GraphBuilder:
         any is a constant)."""
         use = self.symbols.application(prim)
         op, op_name = use.op, use.op_name
-        if use.plain and not constant_input and len(args) == len(use.converters):
+        if use.plain and not constant_input and len(args) == use.arity:
             # what the binding below gives most nodes, without its checks:
             # every input computed, none converted
+            self.symbols.plain_uses[raw.target] = op, use.arity
             return Node(raw.name, raw.scope, op, tuple(args), None, raw.abstract)
         # monads are constants: most nodes read none, and skip the monad
         # work and the operand check

@@ -30,7 +30,7 @@ from ..errors import EncryptedModelError, MindIRError
 from . import crypto, names, schema, wire
 from .values import (Abstract, UnsupportedValue, decode_abstract, decode_value,
                      decode_value_info, is_monad_info, tensor_dtype,
-                     tensor_from_raw, are_texts, text, texts)
+                     tensor_from_raw, all_texts, are_texts, text, texts)
 
 DATA_HEADER_SIZE = 64
 
@@ -237,7 +237,8 @@ def _read_graph(g, index: int, weights: "_WeightFiles",
     # protobuf makes a new str per access: share one per distinct text (a
     # node's name and the inputs naming it, a primitive's op_type), which
     # keeps a third of a long graph's strings
-    shared = {}.setdefault
+    texts = {}
+    shared = texts.setdefault
     # the nodes of a graph record a few distinct shapes: each decoded once,
     # found again by its attribute's bytes
     shapes: dict[bytes, Abstract | None] = {}
@@ -246,9 +247,9 @@ def _read_graph(g, index: int, weights: "_WeightFiles",
         # inputs are read once, not once per use; a slice of the repeated
         # field takes half the time of a tuple made from it)
         node_name, op_type, inputs, scope = n.name, n.op_type, n.input[:], n.domain
-        if not are_texts(node_name, op_type, scope, *inputs):
-            _refuse_node(n, *where, "node", k)
-        if op_type == "Constant":
+        if type(op_type) is not str or op_type == "Constant":
+            if not are_texts(node_name, op_type, scope, *inputs):
+                _refuse_node(n, *where, "node", k)
             constants[node_name] = _constant(_attributes_named(
                 n.attribute, "value", *where, "node", k), node_name)
             continue
@@ -256,6 +257,11 @@ def _read_graph(g, index: int, weights: "_WeightFiles",
                              shared(op_type, op_type),
                              tuple(map(shared, inputs, inputs)), scope,
                              _shape(n.attribute, shapes, *where, "node", k)))
+    # Every other node's name and inputs are among ``texts``: checked at
+    # once (a field that is not valid UTF-8 comes back as bytes) with the
+    # scopes, the node named where one fails
+    if not all_texts(texts) or not all_texts(n.scope for n in nodes):
+        _refuse_nodes(weights.blob, spans, *where)
     if len(g.output) != 1:
         raise ValueError(f"graph {name!r} has {len(g.output)} outputs; "
                          "MindIR 2.x graphs have exactly one")
@@ -321,6 +327,14 @@ def _bad_node(blob, start: int, end: int, first: int, *where) -> ValueError:
                               f"corrupt")
     return ValueError(f"{' '.join(where)} node {first}: its field key is not "
                       f"one protobuf reads; the file is corrupt")
+
+
+def _refuse_nodes(blob, spans: wire.GraphSpans, *where) -> None:
+    """Raise the error naming the first node with a string field that is
+    no text."""
+    for k, n in enumerate(_nodes(blob, spans, *where)):
+        if not are_texts(n.name, n.op_type, n.domain, *n.input):
+            _refuse_node(n, *where, "node", k)
 
 
 def _refuse_node(n, *where) -> None:

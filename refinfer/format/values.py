@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from itertools import repeat
+from typing import Iterable
 
 import numpy as np
 
@@ -66,6 +68,11 @@ def are_texts(*values) -> bool:
     except TypeError:
         return False
     return True
+
+
+def all_texts(values: Iterable) -> bool:
+    """Whether every value is a ``str`` (many at once: no tuple of them)."""
+    return all(map(isinstance, values, repeat(str)))
 
 
 def texts(values, *where) -> list[str]:

@@ -232,6 +232,7 @@ def test_loads_after_a_write_of_two_parameters_read_their_own_new_value(monkeypa
     Load after the writer's UpdateState reads element k of its result for
     the k-th parameter, as does ``Depend(b, writer)``; a Load before it
     reads the parameter itself."""
+    registry.load_all()     # (an op loaded into the copy would be lost after)
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
     registry.register("WriteBoth", family="nn", mutates=("a", "b"))(_write_both)
     prims = {f"{p}:1": Primitive(f"{p}:1", p, {}, p == "WriteBoth")

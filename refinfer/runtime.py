@@ -305,16 +305,20 @@ def _output_nodes(graph: Graph) -> dict[str, Node]:
     """The nodes the output is made of, by name: its node and, through
     MakeTuple nodes, their elements' nodes. Found walking back from the
     end (producers come first), without a table of every node (a long
-    graph's would be tens of MB at the build's peak)."""
+    graph's would be tens of MB at the build's peak), and no further back
+    than the last of them."""
     wanted = {graph.output.key} if graph.output.kind is RefKind.NODE else set()
     found = {}
     for node in reversed(graph.nodes):
+        if not wanted:
+            break
         if node.name not in wanted:
             continue
+        wanted.remove(node.name)
         found[node.name] = node
         if node.op is not None and node.op.name in TUPLE_OPS:
             wanted.update(a.ref.key for a in node.args
-                          if a.ref.kind is RefKind.NODE)
+                          if a.ref.kind is RefKind.NODE and a.ref.key not in found)
     return found
 
 

@@ -29,10 +29,27 @@ def index_put(x1, x2, indices, accumulate=0):
         require_dtype("IndexPut", f"indices[{axis}]", index, INTS)
         check_take("IndexPut", index, x1.shape[axis], axis)
     points = tuple(np.asarray(i).reshape(-1).astype(np.int64) for i in indices)
-    out = x1.copy()
+    count = max(p.size for p in points)
+    for axis, p in enumerate(points):
+        if p.size not in (1, count):
+            raise ValueError(f"IndexPut: indices[{axis}] has {p.size} points, "
+                             f"another index tensor {count}; they must have "
+                             f"one length (or 1)")
     values = np.asarray(x2).astype(x1.dtype)
+    target = (count, *x1.shape[len(points):])
+    if not _broadcasts_to(values.shape, target):
+        raise ValueError(f"IndexPut: x2 of shape {values.shape} does not "
+                         f"broadcast to the {target} values written")
+    out = x1.copy()
     if int(accumulate):
         np.add.at(out, points, values)
     else:
         out[points] = values
     return out
+
+
+def _broadcasts_to(shape: tuple, target: tuple) -> bool:
+    try:
+        return np.broadcast_shapes(shape, target) == target
+    except ValueError:
+        return False

@@ -305,6 +305,11 @@ CASES = [
     ("raw:TypeError@refinfer/ops/neg.py:neg",
      "golden/ctrl_return_second/model.mindir", "struct", [("dtype", 141347730)], "reference", 4142646741,
      r"\(op Neg\) failed: TypeError: Neg: input is bool; Neg takes numbers"),
+    # seed 26's (session 11, after the reader's node runs)
+    ("raw:IndexError@refinfer/ops/index_put.py:index_put",
+     "golden/ops/index_put/model.mindir", "struct", [("wire_confusion", 1094249159)], "reference", 716388735,
+     r"\(op IndexPut\) failed: ValueError: IndexPut: indices\[1\] has 3 points, another "
+     r"index tensor 8"),
 ]
 
 

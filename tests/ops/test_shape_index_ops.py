@@ -166,6 +166,13 @@ def test_index_put(call, rng, dtype):
     with pytest.raises(ValueError, match=r"IndexPut: needs 1 to 2 index tensors for x1 "
                                          r"of shape \(4, 3\), got 3"):
         call("IndexPut", x, value, (rows, rows, rows))
+    # (fuzz seed 26: index tensors of 8 and 3 points raised NumPy's IndexError)
+    with pytest.raises(ValueError, match=r"IndexPut: indices\[1\] has 3 points, another "
+                                         r"index tensor 8; they must have one length"):
+        call("IndexPut", x, value[:1], (np.zeros((8, 1), np.int32), rows - 1))
+    with pytest.raises(ValueError, match=r"IndexPut: x2 of shape \(2,\) does not "
+                                         r"broadcast to the \(3, 3\) values written"):
+        call("IndexPut", x, value[:2], (rows,))
 
 
 SCATTER_ND = {"ScatterNdAdd": lambda a, b: a + b, "ScatterNdSub": lambda a, b: a - b,

@@ -10,6 +10,7 @@ from refinfer.format.values import Abstract
 from refinfer.graph import Arg, Graph, Model, Node, Ref, RefKind
 from refinfer.ops._kernels import program as _fast
 from refinfer.ops._kernels.conv import WinogradFilter, fused_conv2d
+from refinfer.passes import elementwise
 from refinfer.passes.elementwise import fuse_elementwise
 from refinfer.passes.fused import FUSED_BACKEND, GraphEditor, fused_node
 from refinfer.plan import compile_model
@@ -93,6 +94,19 @@ def test_a_group_with_too_many_tensors_entering_fuses_the_groups_behind_it():
     assert [s.node.op.name for s in steps] == [
         "Add+Tanh+Add+Tanh+Add+Tanh", "Add", "Tanh", "Add", "Tanh"]
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_a_chain_longer_than_a_group_becomes_several_programs(monkeypatch):
+    """At most MAX_GROUP nodes per program, counted from the chain's end."""
+    monkeypatch.setattr(elementwise, "MAX_GROUP", 3)
+    g = GraphBuilder((2, 3))
+    value = X
+    for op in ("Neg", "Tanh", "Exp", "Neg", "Tanh", "Exp", "Neg"):
+        value = g.add(op, value, shape=(2, 3))
+    x = rng.standard_normal((2, 3)).astype(np.float32)
+    steps, got, want = run_both(g.model(value), x)
+    assert [s.node.op.name for s in steps] == ["Neg", "Tanh+Exp+Neg", "Tanh+Exp+Neg"]
+    np.testing.assert_allclose(got, want, rtol=1e-6)
 
 
 def test_values_read_elsewhere_are_not_fused_away():

@@ -24,6 +24,10 @@ from ..ops._kernels.program import MAX_OPERANDS, ProgramBuilder
 from .fused import GraphEditor, fused_node
 
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+# Nodes in one group at most: more than any model's chain of elementwise ops,
+# and it bounds the program builder's tables (a program of a million rows
+# took 300 MB to write); a longer chain becomes several programs.
+MAX_GROUP = 4096
 
 
 def fuse_elementwise(editor: GraphEditor) -> None:
@@ -45,9 +49,10 @@ def _groups(editor: GraphEditor, nodes: list[Node],
     """The groups of two or more of ``nodes`` (in graph order), each in
     graph order. One walk backwards, users before their producers: a node
     joins the group of the one node reading its value (once, as one of its
-    values) when both have one float dtype; else a fusable node starts a
-    group of its own. (``dtype_of``: :func:`_dtype`, asked only where a
-    node could join: most nodes cannot.)"""
+    values) when both have one float dtype and the group has fewer than
+    ``MAX_GROUP`` nodes; else a fusable node starts a group of its own.
+    (``dtype_of``: :func:`_dtype`, asked only where a node could join: most
+    nodes cannot.)"""
     # member -> its group's first node, kept only for the members that a
     # producer could join (a graph where nothing fuses keeps none)
     root_of: dict[str, str] = {}
@@ -55,7 +60,8 @@ def _groups(editor: GraphEditor, nodes: list[Node],
     for node in reversed(nodes):
         user = editor.sole_user(node)
         root = None if user is None else root_of.get(user.name)
-        if root is not None and _reads_as_value(user, node.name) \
+        if root is not None and len(members.get(root, ())) < MAX_GROUP \
+                and _reads_as_value(user, node.name) \
                 and _one_dtype(dtype_of(user), dtype_of(node)):
             members.setdefault(root, [user] if root == user.name else [])
             members[root].append(node)

@@ -24,6 +24,7 @@ from ..ops._kernels.program import MAX_OPERANDS, ProgramBuilder
 from .fused import GraphEditor, fused_node
 
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+_NODE, _CONST = RefKind.NODE, RefKind.CONST     # (module names: found faster)
 # Nodes in one group at most: more than any model's chain of elementwise ops,
 # and it bounds the program builder's tables (a program of a million rows
 # took 300 MB to write); a longer chain becomes several programs.
@@ -100,8 +101,11 @@ def _fuse(editor: GraphEditor, group: list[Node], dtype_of: Callable) -> None:
 def _reads_as_value(user: Node, name: str) -> bool:
     """Whether ``user`` reads node ``name`` as one of its recipe's values
     (not as a parameter)."""
-    return any(a.ref.kind is RefKind.NODE and a.ref.key == name
-               for a in _split(user)[0])
+    for arg in user.args[:user.op.recipe.values]:
+        ref = arg.ref
+        if ref.kind is _NODE and ref.key == name:
+            return True
+    return False
 
 
 def _one_dtype(dtype, other) -> bool:
@@ -124,20 +128,25 @@ def _dtype(node: Node):
     if not _fusable(node):
         return None
     values, params = _split(node)
-    computed = False
+    pattern, computed = [], False      # (see _takes)
     for arg in values:
         if arg.convert is not None:
             return None
-        computed = computed or arg.ref.kind is not RefKind.CONST
+        ref = arg.ref
+        if ref.kind is not _CONST:
+            computed = True
+        pattern.append(None if ref.kind is _CONST and ref.key is None
+                       else "tensor")
     for arg in params:
-        if arg.ref.kind is not RefKind.CONST:
+        if arg.ref.kind is not _CONST:
             return None
     abstract = node.abstract            # the dtype MindIR recorded
     dtype = abstract.dtype if computed and abstract is not None \
         and abstract.kind == "tensor" else None
     if dtype is None or dtype not in FLOATS:
         return None
-    return dtype if _takes(node.op.recipe, values, params, dtype) else None
+    return dtype if _takes(node.op.recipe, tuple(pattern), params, dtype) \
+        else None
 
 
 def _fusable(node: Node) -> bool:
@@ -146,10 +155,10 @@ def _fusable(node: Node) -> bool:
     return recipe is not None and recipe.fusable
 
 
-def _takes(recipe, values, params, dtype) -> bool:
-    """Whether the recipe writes a program for these arguments."""
-    pattern = tuple(None if a.ref.kind is RefKind.CONST and a.ref.key is None
-                    else "tensor" for a in values)
+def _takes(recipe, pattern: tuple, params, dtype) -> bool:
+    """Whether the recipe writes a program for values of this pattern
+    ("tensor" for a computed or constant value, None for a None) and these
+    parameters."""
     try:
         return program_for(recipe, dtype, pattern, plain(
             a.ref.key for a in params) if params else ()) is not None
@@ -170,7 +179,8 @@ class Chain:
             values, params = _split(node)
             handles = [self._operand(a.ref, builder, results) for a in values]
             results[node.name] = node.op.recipe.emit(
-                builder, *handles, *plain(a.ref.key for a in params))
+                builder, *handles,
+                *(plain(a.ref.key for a in params) if params else ()))
         self.program = builder.build(results[group[-1].name])
 
     def _operand(self, ref: Ref, builder, results: dict):

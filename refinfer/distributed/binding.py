@@ -108,9 +108,9 @@ def model_session(model: Model, config: dict | None,
     for a model without communication ops."""
     nodes = [n for g in model.graphs.values() for n in g.nodes
              if n.op is not None and n.op.family == FAMILY]
-    _check_nothing_in_place(model)
     if not nodes:
         return None
+    _check_nothing_in_place(model)
     active = session.current().with_settings(parse_config_groups(config),
                                              parse_config_timeout(config))
     _check_no_extra_slices(path_pattern, active.size)

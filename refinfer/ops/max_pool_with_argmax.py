@@ -9,6 +9,7 @@ from ._ref.common import NUMBERS, optional
 from ._ref.conv import spatial_ints
 from ._ref.pool import (argmax_dtype, max_pool, max_pool_with_argmax_with,
                         pool_with_argmax)
+from ._ref.window import check_4d
 
 
 def _middle_pair(value):
@@ -60,5 +61,6 @@ def max_pool_with_argmax_v2(x, kernel_size, strides=None, pads=(0, 0),
     argmax_type (3 = int32, 4 = int64, or a dtype).
     dtypes: floats and integers.
     """
+    check_4d(x, "MaxPoolWithArgmaxV2")
     return pool_with_argmax(max_pool, x, kernel_size, strides, pads, dilation,
                             ceil_mode, argmax_type)

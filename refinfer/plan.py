@@ -199,8 +199,9 @@ class _GraphCompiler:
         # one byte per slot, not a set of them (a set of a million slots
         # would be 32 MB more at the build's peak)
         kept = bytearray(len(self.template))
+        names = self.names      # (the few pinned names looked up, not every name)
         for slot in chain(self.const_slots.values(), [output], (
-                s for name, s in self.names.items() if name in self.pinned)):
+                names[name] for name in self.pinned if name in names)):
             kept[slot] = 1
         assign_frees(steps, kept)
 

@@ -98,14 +98,17 @@ def _entered(program: Program, inputs: Sequence) -> list:
 def _run_steps(frame: _Frame, hooks: Hooks | None) -> CallStep | None:
     """Run kernel steps until the graph ends (None) or a call is due."""
     slots, steps = frame.slots, frame.plan.steps
-    while frame.pc < len(steps):
-        step = steps[frame.pc]
-        frame.pc += 1
+    pc, end = frame.pc, len(steps)      # (locals: the loop runs once per node)
+    while pc < end:
+        step = steps[pc]
+        pc += 1
         if type(step) is CallStep:
+            frame.pc = pc       # (where the frame resumes after the call)
             return step
         slots[step.out] = step.run(slots, hooks)
         for slot in step.frees:
             slots[slot] = None
+    frame.pc = pc
     return None
 
 

@@ -77,6 +77,12 @@ class _Progress(event.Listener):
     def on_end(self, ev):
         self.depth -= 1
 
+    @property
+    def shows_bar(self) -> bool:
+        """Whether a bar may show (on a terminal): only then need the run
+        call :meth:`step` after each kernel step."""
+        return _is_terminal(self.stream)
+
     def step(self, *_) -> None:
         self.steps += 1
         if self.bar is not None:

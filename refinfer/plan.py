@@ -97,8 +97,8 @@ class Program:
 def step_count(program: Program) -> int | None:
     """Kernel steps one run of ``program`` executes; None when graph calls
     (control flow, loops) make it depend on the data."""
-    steps = [s for plan in program.plans.values() for s in plan.steps]
-    if any(isinstance(s, CallStep) for s in steps):
+    # (types compared in C, not a generator over a million steps)
+    if any(CallStep in map(type, plan.steps) for plan in program.plans.values()):
         return None
     return len(program.plans[program.main].steps)
 
@@ -135,6 +135,7 @@ class _GraphCompiler:
         self.free_slots = {n: self._new_slot() for n in graph.free_vars}
         self.names.update(self.free_slots)
         self.const_slots: dict = {}
+        self.kernels: dict[int, Any] = {}   # id(op) -> its kernel (see _kernel)
 
     def _new_slot(self, value: Any = None) -> int:
         self.template.append(value)
@@ -176,11 +177,21 @@ class _GraphCompiler:
                          tuple(sorted(self.const_slots.values())))
 
     def _step(self, node: Node, out: int):
-        if node.op is None:
+        op = node.op
+        if op is None:
             return CallStep(node, self.slot(node.callee),
                             tuple(self.slot(a.ref) for a in node.args), out)
-        return kernel_step(node, storing(node.op.kernel(self.backend), self.store),
-                           self.slot, out, self.widen_constant, self.widen_value)
+        fn = self.kernels.get(id(op)) or self._kernel(op)
+        return kernel_step(node, fn, self.slot, out, self.widen_constant,
+                           self.widen_value)
+
+    def _kernel(self, op) -> Any:
+        """``op``'s kernel for the backend, its results stored as the
+        precision asks; made once per op, not per node (a graph has a few
+        kinds of op and may have millions of nodes). The op outlives the
+        compiler: its id is a key."""
+        fn = self.kernels[id(op)] = storing(op.kernel(self.backend), self.store)
+        return fn
 
     def _add_frees(self, steps: list, output: int) -> None:
         """Give each step the slots it reads for the last time; constants,
@@ -188,8 +199,9 @@ class _GraphCompiler:
         # one byte per slot, not a set of them (a set of a million slots
         # would be 32 MB more at the build's peak)
         kept = bytearray(len(self.template))
+        names = self.names      # (the few pinned names looked up, not every name)
         for slot in chain(self.const_slots.values(), [output], (
-                s for name, s in self.names.items() if name in self.pinned)):
+                names[name] for name in self.pinned if name in names)):
             kept[slot] = 1
         assign_frees(steps, kept)
 
@@ -214,6 +226,6 @@ _NODE, _FREE = RefKind.NODE, RefKind.FREE    # (module names: found faster)
 
 def reads(step) -> list[int]:
     """The slots ``step`` reads."""
-    if isinstance(step, CallStep):
+    if type(step) is CallStep:
         return [step.callee, *step.args]
     return step.reads

@@ -54,9 +54,11 @@ def compile_kernels(loaded, stream=None) -> tuple[int, str]:
     note = ""
     with jit.progress(stream, step_count(loaded.program), loaded.path) \
             as listener, np.errstate(all="ignore"):
+        # (a hook after each kernel step only where a bar shows: a Python
+        # call per step, felt by a long run of small ops)
+        hooks = Hooks(after=listener.step) if listener.shows_bar else None
         try:
-            loaded.run(zeros, Hooks(after=listener.step), fused=True,
-                       max_calls=WARMUP_CALLS)
+            loaded.run(zeros, hooks, fused=True, max_calls=WARMUP_CALLS)
         except CallBudgetExceeded:
             note = (f"warm-up stopped after {WARMUP_CALLS} graph calls: the "
                     f"model's loops depend on its input data and did not end "

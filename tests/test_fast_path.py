@@ -13,8 +13,10 @@ from threadpoolctl import threadpool_info
 
 import refinfer as mslite
 from refinfer import launch
-from refinfer import jit, process, threads
+from refinfer import jit, process, threads, warmup
 from refinfer.cli import main as cli_main
+from refinfer.plan import GraphPlan, Program
+from refinfer.runtime import IOSpec
 
 from golden_cases import golden_case
 
@@ -181,6 +183,31 @@ def test_progress_bar_counts_steps_on_a_terminal():
     bar = listener.bar      # tqdm draws at most every 0.1 s: read the bar
     assert (bar.desc, bar.n, bar.total) == ("compiling kernels", 4, 4)
     assert bar.postfix == "1 compiled" and "thrice" not in stream.getvalue()
+
+
+class _Recorded:
+    """A stand-in for runtime.LoadedModel recording the warm-up's run."""
+    def __init__(self):
+        plan = GraphPlan("main", 1, ["x"], [None], {}, {"x": 0}, [], 0)
+        self.path, self.program = "m.mindir", Program({"main": plan}, "main", "numba")
+        self.inputs = [IOSpec("x", (2, 3), np.float32)]
+        self.runs = []
+
+    def run(self, arrays, hooks=None, **options):
+        self.runs.append(([a.shape for a in arrays], hooks, options))
+        return []
+
+
+def test_warmup_steps_a_progress_bar_only_on_a_terminal():
+    for stream, hooked in ((io.StringIO(), False), (_Terminal(), True)):
+        loaded = _Recorded()
+        assert warmup.compile_kernels(loaded, stream) == (0, "")
+        [(shapes, hooks, options)] = loaded.runs
+        assert shapes == [(2, 3)] and options == {
+            "fused": True, "max_calls": warmup.WARMUP_CALLS}
+        assert (hooks is not None) == hooked
+        if hooked:
+            assert hooks.before is None and hooks.after.__name__ == "step"
 
 
 def test_warmup_command(capsys):

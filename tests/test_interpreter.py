@@ -13,7 +13,7 @@ from refinfer.errors import GraphError, NodeError
 from refinfer.executor import Hooks
 from refinfer.format import schema
 from refinfer.format.reader import (MindIRFile, Primitive, RawGraph, RawNode,
-                                    ValueInfo)
+                                    ValueInfo, read_mindir)
 from refinfer.format.values import MONAD, Abstract
 from refinfer.graph import RefKind, build_model
 from refinfer.runtime import LoadedModel
@@ -220,6 +220,19 @@ def test_the_build_benchmark_chains_compute_what_they_say(op, expected, backend,
     x = np.linspace(-2, 2, 8, dtype=np.float32).reshape(2, 4)
     model = LoadedModel(str(path), backend)
     np.testing.assert_allclose(model.run([x])[0], expected(x), rtol=1e-6)
+
+
+@pytest.mark.parametrize("precision", ["float32", "float16"])
+def test_the_steps_of_one_op_share_its_kernel(precision, tmp_path):
+    """One kernel per op, not per node (float16: one rounding wrapper)."""
+    path = tmp_path / "chain.mindir"
+    path.write_bytes(_bench_build().chain_model(5, "add"))
+    program = cpu_plan.compile_model(build_model(read_mindir(str(path))), "numba",
+                                     precision=precision)
+    steps = program.plans[program.main].steps
+    assert len(steps) == 5 and len({id(step.fn) for step in steps}) == 1
+    x = np.ones((2, 4), np.float32)
+    np.testing.assert_array_equal(executor.run(program, [x]), x * 32)
 
 
 def _write_both(x, a, b):

@@ -10,6 +10,7 @@ from refinfer.format.values import Abstract
 from refinfer.graph import Arg, Node, Ref, RefKind
 from refinfer.passes.fused import FUSED_BACKEND, fused_node
 from refinfer.runtime import LoadedModel
+from refinfer.plan import step_count
 from refinfer.step import Hooks, kernel_step
 
 from golden_cases import golden_case
@@ -96,3 +97,10 @@ def test_a_failing_kernel_names_its_node_even_inside_a_fused_group():
         step.run([np.ones((2, 3), F32), None])
     assert info.value.node == "Default/n1" and info.value.op == "MatMul"
     assert "float32[2, 3]" in str(info.value)
+
+
+@pytest.mark.parametrize("name, expected", [("mlp", 5), ("ctrl_while", None),
+                                            ("ctrl_if", None)])
+def test_step_count_is_the_main_graph_steps_unless_graphs_call(name, expected):
+    program = LoadedModel(golden_case(name).model_path).program
+    assert step_count(program) == expected

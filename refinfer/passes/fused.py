@@ -99,10 +99,11 @@ class GraphEditor:
         """Node name -> the node reading its value, None when read more
         than once (by one node or several); absent when nothing reads it."""
         reader: dict[str, Node | None] = {}
-        for node in self.graph.nodes:   # (plain loops: a walk of every
-            for arg in all_args(node):  # argument of a long graph)
+        node_kind = RefKind.NODE        # (plain loops and local names: a
+        for node in self.graph.nodes:   # walk of every argument of a long graph)
+            for arg in node.args if node.callee is None else all_args(node):
                 ref = arg.ref
-                if ref.kind is RefKind.NODE:
+                if ref.kind is node_kind:
                     key = ref.key
                     reader[key] = None if key in reader else node
         return reader

@@ -19,7 +19,7 @@ from refinfer.jit import kernel
 from refinfer.ops._kernels import broadcast as _broadcast
 from refinfer.ops._kernels import program as _fast
 from refinfer.ops._kernels import libm as _fast_libm
-from refinfer.ops._kernels.elementwise import program_for
+from refinfer.ops._kernels.elementwise import program_for, value_pattern
 from refinfer.plan import compile_model
 
 from kernel_check import FLOATS, assert_same, check, normal, rng
@@ -280,6 +280,23 @@ def test_activation_opcodes_follow_the_activation_codes():
     for name in names:
         assert getattr(_fast, "OP_" + name, _fast.OP_COPY) - _fast.OP_COPY \
             == getattr(_fast, "ACT_" + name)
+
+
+def test_value_pattern_of_tensors_numbers_and_what_it_declines():
+    f32, f64 = np.ones(3, np.float32), np.ones((2, 1), np.float64)
+    view = f32[:2]
+    dtype, pattern, tensors = value_pattern((f32, view))    # tensors only
+    assert dtype == np.float32 and pattern == ("tensor", "tensor")
+    assert [t is v for t, v in zip(tensors, (f32, view))] == [True, True]
+    dtype, pattern, tensors = value_pattern((2, f64, None, 0.5))
+    assert dtype == np.float64 and len(tensors) == 1 and tensors[0] is f64
+    assert pattern == (("number", 2), "tensor", None, ("number", 0.5))
+    declined = (None, None, None)
+    assert value_pattern((f32, f64)) == declined            # two dtypes
+    assert value_pattern((f32, 1, f64)) == declined
+    assert value_pattern((np.ones(3, np.int32),)) == declined     # not float
+    assert value_pattern((f32, np.float32(1))) == declined  # a NumPy scalar
+    assert value_pattern((1.0, 2))[0] is None               # no tensor
 
 
 def test_programs_reuse_registers():

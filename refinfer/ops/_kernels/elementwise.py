@@ -326,11 +326,15 @@ def value_pattern(values) -> tuple:
     float32 / float64 dtype, Python numbers and None; the pattern has
     "tensor" for a tensor, ("number", v) for a number, None for None.
     (None, None, None) for anything else."""
-    dtype, pattern, tensors = None, [], []
+    dtype = _tensors_dtype(values)
+    if dtype is not None:       # only tensors: most calls, answered first
+        return (dtype, ("tensor",) * len(values), values) \
+            if dtype in FAST_DTYPES else _DECLINED
+    pattern, tensors = [], []
     for v in values:
         if type(v) is np.ndarray:
             if dtype is not None and v.dtype != dtype:
-                return None, None, None
+                return _DECLINED
             dtype = v.dtype
             pattern.append("tensor")
             tensors.append(v)
@@ -339,9 +343,23 @@ def value_pattern(values) -> tuple:
         elif v is None:
             pattern.append(None)
         else:
-            return None, None, None
+            return _DECLINED
     return (dtype, tuple(pattern), tensors) if dtype in FAST_DTYPES \
-        else (None, None, None)
+        else _DECLINED
+
+
+_DECLINED = (None, None, None)
+
+
+def _tensors_dtype(values):
+    """The dtype of ``values`` when they are all tensors of one dtype, else
+    None. (Asked at every call of an elementwise kernel: a plain loop.)"""
+    dtype = None
+    for v in values:
+        if type(v) is not np.ndarray or dtype is not None and v.dtype != dtype:
+            return None
+        dtype = v.dtype
+    return dtype
 
 
 def plain(params) -> tuple:

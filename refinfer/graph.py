@@ -128,7 +128,6 @@ class Arg(_Immutable):
 # the slots' own setters: what ``__init__`` uses, past ``__setattr__``
 _set_kind, _set_key = Ref.kind.__set__, Ref.key.__set__
 _set_ref, _set_convert = Arg.ref.__set__, Arg.convert.__set__
-_NODE = RefKind.NODE        # (a module name: found faster than the enum's)
 _NOT_PLAIN = None, None     # (op, arity) of a target not known to be plain
 
 
@@ -309,8 +308,7 @@ class _GraphBuilder:
 
     def bind_nodes(self) -> None:
         nodes, elements, aliases = self.nodes, self.elements, self.aliases
-        plain, shared = self.symbols.plain_uses, self.node_args
-        read = shared.get
+        plain, read = self.symbols.plain_uses, self.node_args.get
         for raw in self.raw.nodes:
             name = raw.name
             if name in elements:
@@ -327,8 +325,7 @@ class _GraphBuilder:
                 nodes[name] = self._node(raw)
             else:
                 nodes[name] = Node(name, raw.scope, op, args, None, raw.abstract)
-            if name not in shared:      # (its readers come next)
-                shared[name] = Arg(Ref(_NODE, name))
+            self.plain_arg_of(name)     # (its readers come next)
         self.output = self.resolve(self.raw.output.name)
 
     def refs(self, kind: RefKind) -> set:

@@ -7,9 +7,9 @@ from ._ref.common import ALL, as_result
 
 @register("StridedSlice", family="shape", dtypes=ALL,
           convert={"begin": args.ints, "end": args.ints, "strides": args.ints,
-                   "begin_mask": args.scalar, "end_mask": args.scalar,
-                   "ellipsis_mask": args.scalar, "new_axis_mask": args.scalar,
-                   "shrink_axis_mask": args.scalar}, no_kernel="view")
+                   "begin_mask": args.integer, "end_mask": args.integer,
+                   "ellipsis_mask": args.integer, "new_axis_mask": args.integer,
+                   "shrink_axis_mask": args.integer}, no_kernel="view")
 def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0,
                   ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
     """TensorFlow-style strided slicing x[b0:e0:s0, b1:e1:s1, ...] with masks.

@@ -298,6 +298,15 @@ def test_strided_slice_masks(call, begin, end, strides, masks, index):
     same(call("StridedSlice", X, begin, end, strides, *masks), X[index])
 
 
+def test_strided_slice_masks_are_ints_whatever_type_the_file_gives(call):
+    """Fuzz seed 28: a mask attribute re-typed to a float (0.0) raised a
+    raw TypeError at ``mask & bit``; masks convert as ints, as begin does."""
+    same(call("StridedSlice", X, (0, 1), (2, 3), (1, 1), 0.0, 2.0, 0, 0, 0.0),
+         X[0:2, 1:])
+    with pytest.raises(TypeError, match="expected an int"):
+        call("StridedSlice", X, (0,), (1,), (1,), "mask")
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_strided_slice_dtypes_and_tensor_arguments(call, dtype):
     x = arange((3, 4), dtype)

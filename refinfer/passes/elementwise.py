@@ -14,7 +14,7 @@ tensors may enter the group.
 from __future__ import annotations
 
 import numbers
-from typing import Callable
+from typing import Any
 
 import numpy as np
 
@@ -34,36 +34,31 @@ MAX_GROUP = 4096
 def fuse_elementwise(editor: GraphEditor) -> None:
     if not any(editor.reader.values()):
         return      # no value is read by one node alone: none joins a group
-    dtypes: dict[int, object] = {}      # id(node) -> _dtype, asked up to 3 times
-
-    def dtype_of(node: Node):
-        if id(node) not in dtypes:      # (nodes live as long as the editor)
-            dtypes[id(node)] = _dtype(node)
-        return dtypes[id(node)]
-
-    for group in _groups(editor, editor.graph.nodes, dtype_of):
-        _fuse(editor, group, dtype_of)
+    for group, dtype in _groups(editor, editor.graph.nodes):
+        _fuse(editor, group, dtype)
 
 
-def _groups(editor: GraphEditor, nodes: list[Node],
-            dtype_of: Callable) -> list[list[Node]]:
+def _groups(editor: GraphEditor, nodes: list[Node]) -> list[tuple[list[Node], Any]]:
     """The groups of two or more of ``nodes`` (in graph order), each in
-    graph order. One walk backwards, users before their producers: a node
-    joins the group of the one node reading its value (once, as one of its
-    values) when both have one float dtype and the group has fewer than
-    ``MAX_GROUP`` nodes; else a fusable node starts a group of its own.
-    (``dtype_of``: :func:`_dtype`, asked only where a node could join: most
-    nodes cannot.)"""
-    # member -> its group's first node, kept only for the members that a
-    # producer could join (a graph where nothing fuses keeps none)
-    root_of: dict[str, str] = {}
+    graph order, with its dtype. One walk backwards, users before their
+    producers: a node joins the group of the one node reading its value
+    (once, as one of its values) when both have one float dtype
+    (:func:`_dtype`, asked once a node, where it could matter) and the group
+    has fewer than ``MAX_GROUP`` nodes; else a fusable node starts a group
+    of its own."""
+    # member -> (its group's first node, the member's dtype), kept only for
+    # the members that a producer could join (where nothing fuses: none)
+    joinable: dict[str, tuple[str, Any]] = {}
     members: dict[str, list[Node]] = {}     # that node -> the group, backwards
     for node in reversed(nodes):
         user = editor.sole_user(node)
-        root = None if user is None else root_of.get(user.name)
-        if root is not None and len(members.get(root, ())) < MAX_GROUP \
-                and _reads_as_value(user, node.name) \
-                and _one_dtype(dtype_of(user), dtype_of(node)):
+        entry = None if user is None else joinable.get(user.name)
+        dtype = _UNASKED
+        if entry is not None and len(members.get(entry[0], ())) < MAX_GROUP \
+                and _reads_as_value(user, node.name):
+            dtype = _dtype(node)
+        if dtype is not _UNASKED and _one_dtype(entry[1], dtype):
+            root = entry[0]
             members.setdefault(root, [user] if root == user.name else [])
             members[root].append(node)
         elif _fusable(node):
@@ -71,8 +66,11 @@ def _groups(editor: GraphEditor, nodes: list[Node],
         else:
             continue
         if _could_gather(editor, node):
-            root_of[node.name] = root
-    return [group[::-1] for group in members.values()]
+            joinable[node.name] = root, _dtype(node) if dtype is _UNASKED else dtype
+    return [(group[::-1], joinable[root][1]) for root, group in members.items()]
+
+
+_UNASKED = object()     # (a dtype not asked yet)
 
 
 def _could_gather(editor: GraphEditor, node: Node) -> bool:
@@ -82,20 +80,21 @@ def _could_gather(editor: GraphEditor, node: Node) -> bool:
     reader = editor.reader
     for arg in node.args[:node.op.recipe.values]:
         ref = arg.ref
-        if ref.kind is RefKind.NODE and reader.get(ref.key) is node:
+        if ref.kind is _NODE and reader.get(ref.key) is node:
             return True
     return False
 
 
-def _fuse(editor: GraphEditor, group: list[Node], dtype_of: Callable) -> None:
-    """Replace ``group`` by one fused node; if too many tensors enter it,
-    the groups found among its nodes without its last one instead."""
-    chain = Chain(group, dtype_of(group[-1]))
+def _fuse(editor: GraphEditor, group: list[Node], dtype) -> None:
+    """Replace ``group`` (of ``dtype``) by one fused node; if too many
+    tensors enter it, the groups found among its nodes without its last one
+    instead."""
+    chain = Chain(group, dtype)
     if len(chain.inputs) <= MAX_OPERANDS:
         editor.replace(group, fused_node(group, chain, chain.inputs, ()))
         return
-    for smaller in _groups(editor, group[:-1], dtype_of):
-        _fuse(editor, smaller, dtype_of)
+    for smaller, its_dtype in _groups(editor, group[:-1]):
+        _fuse(editor, smaller, its_dtype)
 
 
 def _reads_as_value(user: Node, name: str) -> bool:
@@ -184,11 +183,11 @@ class Chain:
         self.program = builder.build(results[group[-1].name])
 
     def _operand(self, ref: Ref, builder, results: dict):
-        if ref.kind is RefKind.NODE and ref.key in results:
+        if ref.kind is _NODE and ref.key in results:
             return results[ref.key]
-        if ref.kind is RefKind.CONST and ref.key is None:
+        if ref.kind is _CONST and ref.key is None:
             return None
-        if ref.kind is RefKind.CONST and _is_scalar(ref.key, self.dtype):
+        if ref.kind is _CONST and _is_scalar(ref.key, self.dtype):
             return builder.const(np.asarray(ref.key).reshape(-1)[0])
         for index, known in enumerate(self.inputs):
             if _same(known, ref):

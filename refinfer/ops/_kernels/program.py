@@ -684,19 +684,20 @@ class ProgramBuilder:
     def build(self, result: tuple) -> Program:
         if result[0] != "row":      # an input or constant: copy it out
             result = self.op(OP_COPY, result)
-        last_use = {}
+        # (lists by row number: a long chain's program has thousands)
+        last_use = [0] * len(self.rows)
         for index, (_, a, b) in enumerate(self.rows):
             for handle in (a, b):
                 if handle[0] == "row":
                     last_use[handle[1]] = index
         n_fixed = self.n_inputs + len(self.consts)
-        free, count, where, rows = [], n_fixed, {}, []
+        free, count, where, rows = [], n_fixed, [0] * len(self.rows), []
         for index, (opcode, a, b) in enumerate(self.rows):
             if free:        # taken before this row's operands are released:
                 dst = free.pop()    # a row never writes its own operand
             else:
                 dst, count = count, count + 1
-            for handle in {a, b}:
+            for handle in (a,) if a == b else (a, b):
                 if handle[0] == "row" and last_use[handle[1]] == index:
                     free.append(where[handle[1]])
             where[index] = dst
@@ -706,7 +707,7 @@ class ProgramBuilder:
         return Program(np.array(rows, np.int64), count, where[result[1]],
                        self.n_inputs, consts)
 
-    def _register(self, handle: tuple, where: dict) -> int:
+    def _register(self, handle: tuple, where: list) -> int:
         kind, index = handle
         if kind == "in":
             return index

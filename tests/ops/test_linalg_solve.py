@@ -104,6 +104,12 @@ def test_solves_multiply_back(call, rng, dtype):
     v = call("SolveTriangular", a[0], b[0, :, 0], "N", False, False)
     assert v.shape == (3,)
     np.testing.assert_allclose(np.triu(a64[0]) @ v, b64[0, :, 0], atol=tol)
+    # (fuzz seed 30: a (2, 3, n) a with unit_diagonal raised NumPy's IndexError)
+    for op, extra in (("SolveTriangular", ("T", True, True)),
+                      ("MatrixTriangularSolve", (True, False))):
+        with pytest.raises(ValueError, match=r"expected square matrices \(rank >= 2\), "
+                                             r"got shape \[2, 3, 5\]"):
+            call(op, np.ones((2, 3, 5), dtype), b, *extra)
 
 
 def test_cholesky_solve_and_inverse(call, rng):

@@ -22,10 +22,12 @@ def solve(op: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def triangle(a: np.ndarray, lower: bool, unit_diagonal: bool = False) -> np.ndarray:
-    """The lower or upper triangle of each matrix (the other entries ignored,
-    as LAPACK's triangular solvers do), its diagonal 1 with unit_diagonal."""
-    if a.ndim < 2:
-        raise ValueError(f"expected matrices (rank >= 2), got shape {list(a.shape)}")
+    """The lower or upper triangle of each square matrix (the other entries
+    ignored, as LAPACK's triangular solvers do), its diagonal 1 with
+    unit_diagonal."""
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"expected square matrices (rank >= 2), got shape "
+                         f"{list(a.shape)}")
     part = np.tril(a) if lower else np.triu(a)
     if unit_diagonal:
         part = part.copy()

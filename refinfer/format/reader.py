@@ -237,8 +237,8 @@ def _read_graph(g, index: int, weights: "_WeightFiles",
     # protobuf makes a new str per access: share one per distinct text (a
     # node's name and the inputs naming it, a primitive's op_type), which
     # keeps a third of a long graph's strings
-    texts = {}
-    shared = texts.setdefault
+    interned = {}
+    shared = interned.setdefault
     # the nodes of a graph record a few distinct shapes: each decoded once,
     # found again by its attribute's bytes
     shapes: dict[bytes, Abstract | None] = {}
@@ -257,10 +257,10 @@ def _read_graph(g, index: int, weights: "_WeightFiles",
                              shared(op_type, op_type),
                              tuple(map(shared, inputs, inputs)), scope,
                              _shape(n.attribute, shapes, *where, "node", k)))
-    # Every other node's name and inputs are among ``texts``: checked at
+    # Every other node's name and inputs are among ``interned``: checked at
     # once (a field that is not valid UTF-8 comes back as bytes) with the
     # scopes, the node named where one fails
-    if not all_texts(texts) or not all_texts(n.scope for n in nodes):
+    if not all_texts(interned) or not all_texts(n.scope for n in nodes):
         _refuse_nodes(weights.blob, spans, *where)
     if len(g.output) != 1:
         raise ValueError(f"graph {name!r} has {len(g.output)} outputs; "

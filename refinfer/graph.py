@@ -282,7 +282,6 @@ class _GraphBuilder:
     def __init__(self, raw: RawGraph, symbols: _Symbols):
         self.raw, self.symbols = raw, symbols
         self.inputs = {info.name: i for i, info in enumerate(raw.inputs)}
-        self.raw_nodes = {n.name: n for n in raw.nodes}
         self.aliases: dict[str, Ref] = {}
         # Load name -> (writer, k): the load reads element k of the writer's
         # result (an op that writes several inputs in place)
@@ -293,6 +292,13 @@ class _GraphBuilder:
         # read, millions in a million-node graph.
         self.node_args: dict[str, Arg] = {}
         self._outer_refs: dict[RefKind, set] | None = None     # see refs
+
+    @functools.cached_property
+    def raw_nodes(self) -> dict[str, RawNode]:
+        """The graph's nodes by name. Made at the first question a bound
+        node cannot answer: a graph of plain nodes never needs this table
+        of every node."""
+        return {n.name: n for n in self.raw.nodes}
 
     def plan_aliases(self) -> None:
         # only the Loads and Depends can read an in-place write: the
@@ -437,7 +443,8 @@ class _GraphBuilder:
             if ref.kind is not RefKind.ALIAS:
                 return ref
             name = ref.key
-        if name in self.raw_nodes:
+        # (a node bound already is found without the table of all nodes)
+        if name in self.node_args or name in self.raw_nodes:
             return self.plain_arg_of(name).ref
         if name in self.inputs:
             info = self.raw.inputs[self.inputs[name]]

@@ -27,13 +27,18 @@ reuse per-thread scratch buffers (``ops._fast.scratch``).
 """
 from __future__ import annotations
 
+from operator import attrgetter
+
 from ..graph import Graph, Model
-from .conv import fuse_convolutions
+from . import conv, gemm
 from .elementwise import fuse_elementwise
 from .fused import GraphEditor
-from .gemm import fuse_matmuls
 
-PASSES = (fuse_convolutions, fuse_matmuls, fuse_elementwise)
+# Each pass, with the ops its groups start from (None: any op); a graph
+# without them is not walked by it
+PASSES = ((conv.fuse_convolutions, conv.STARTS),
+          (gemm.fuse_matmuls, gemm.STARTS),
+          (fuse_elementwise, None))
 
 
 def optimize(model: Model) -> dict[str, Graph]:
@@ -43,10 +48,22 @@ def optimize(model: Model) -> dict[str, Graph]:
     pinned = set().union(*(g.free_vars for g in model.graphs.values()))
     graphs = {}
     for name, graph in model.graphs.items():
-        for rewrite in PASSES:
-            graph = _rewritten(graph, rewrite, pinned)
+        present = _op_names(graph)
+        for rewrite, starts in PASSES:
+            if starts is None or not starts.isdisjoint(present):
+                graph = _rewritten(graph, rewrite, pinned)
         graphs[name] = graph
     return graphs
+
+
+def _op_names(graph: Graph) -> set[str]:
+    """The names of the ops the graph's nodes apply (graph calls: none)."""
+    ops = list(map(_op_of, graph.nodes))    # (walks in C: a graph may
+    distinct = dict(zip(map(id, ops), ops))     # have a million nodes)
+    return {op.name for op in distinct.values() if op is not None}
+
+
+_op_of = attrgetter("op")
 
 
 def _rewritten(graph: Graph, rewrite, pinned: set) -> Graph:

@@ -29,9 +29,13 @@ from .fused import (GraphEditor, activation, const, fused_node, op_name,
 FLOAT_WEIGHTS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
+# the ops a fused group starts from
+STARTS = frozenset({"Conv2D"})
+
+
 def fuse_convolutions(editor: GraphEditor) -> None:
     for node in editor.graph.nodes:
-        if op_name(node) == "Conv2D" and editor.producer(
+        if op_name(node) in STARTS and editor.producer(
                 Ref(RefKind.NODE, node.name)) is node:
             _fuse(editor, node)
 

@@ -27,9 +27,13 @@ from .fused import GraphEditor, activation, const, fused_node, op_name
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
+# the ops a fused group starts from
+STARTS = frozenset({"MatMul", "MatMulExt", "Dense"})
+
+
 def fuse_matmuls(editor: GraphEditor) -> None:
     for node in editor.graph.nodes:
-        if op_name(node) in ("MatMul", "MatMulExt", "Dense") \
+        if op_name(node) in STARTS \
                 and editor.producer(Ref(RefKind.NODE, node.name)) is node:
             _fuse(editor, node)
 

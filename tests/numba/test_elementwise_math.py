@@ -19,7 +19,8 @@ from refinfer.jit import kernel
 from refinfer.ops._kernels import broadcast as _broadcast
 from refinfer.ops._kernels import program as _fast
 from refinfer.ops._kernels import libm as _fast_libm
-from refinfer.ops._kernels.elementwise import program_for, value_pattern
+from refinfer.ops._kernels.elementwise import (Recipe, binary, program_for,
+                                              value_pattern)
 from refinfer.plan import compile_model
 
 from kernel_check import FLOATS, assert_same, check, normal, rng
@@ -297,6 +298,29 @@ def test_value_pattern_of_tensors_numbers_and_what_it_declines():
     assert value_pattern((np.ones(3, np.int32),)) == declined     # not float
     assert value_pattern((f32, np.float32(1))) == declined  # a NumPy scalar
     assert value_pattern((1.0, 2))[0] is None               # no tensor
+
+
+def test_a_lone_op_on_tensors_finds_its_runner_by_dtype():
+    """Tensors of one float dtype (most calls) take the runner remembered
+    for the dtype; numbers beside them, other dtypes and mixed dtypes go
+    the way binding decides, as before."""
+    recipe = Recipe(2, binary(_fast.OP_ADD).emit)      # (a fresh memory)
+    a, b = normal((3, 4), np.float32), normal((4,), np.float32)
+    _assert_exact(recipe.run(a, b), a + b)
+    assert recipe.on_tensors[np.dtype(np.float32)] is not False
+    c = normal((2, 1), np.float64)
+    _assert_exact(recipe.run(c, c), c + c)
+    _assert_exact(recipe.run(a, 2.5), a + np.float32(2.5))
+    for declined in [(a, c), (a.astype(np.float16),) * 2,
+                     (np.ones(3, np.int32),) * 2]:
+        assert recipe.run(*declined) is None
+    assert recipe.on_tensors[np.dtype(np.float16)] is False
+    assert np.dtype(np.int32) in recipe.on_tensors
+
+
+def _assert_exact(got, expected):
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    np.testing.assert_array_equal(got, expected)
 
 
 def test_programs_reuse_registers():

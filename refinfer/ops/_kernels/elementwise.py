@@ -27,7 +27,7 @@ nothing there. In a fused chain the runner runs them all.
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Callable
 
@@ -50,6 +50,9 @@ class Recipe:
     # The op's arguments -> the arguments its program takes, or None to
     # decline (PReLU shapes its weight to broadcast along axis 1).
     prepare: Callable | None = None
+    # dtype -> how values that are all tensors of it run (False: declined):
+    # found once, then one lookup a call (see run)
+    on_tensors: dict = field(default_factory=dict, init=False, repr=False)
 
     @property
     def fusable(self) -> bool:
@@ -90,6 +93,15 @@ class Recipe:
         """The op through its program on float32/float64 tensors of one
         dtype (Python numbers beside them); None for anything else, or for
         shapes that do not broadcast (the reference then raises)."""
+        if len(args) == self.values and self.prepare is None:
+            # values alone, all tensors of one dtype: most calls, answered
+            # without binding (every predict pays this per node)
+            dtype = _tensors_dtype(args)
+            if dtype is not None:
+                runner = self.on_tensors.get(dtype)
+                if runner is None:
+                    runner = self._tensor_runner(dtype)
+                return runner(args) if runner else None
         bound = self.bind(args)
         if bound is None:
             return None
@@ -99,6 +111,18 @@ class Recipe:
         except (TypeError, ValueError):     # an unhashable or odd parameter
             return None
         return None if runner is None else runner(tensors)
+
+    def _tensor_runner(self, dtype):
+        """How values that are all tensors of ``dtype`` run, remembered by
+        dtype; False where the recipe declines them."""
+        runner = None
+        if dtype in FAST_DTYPES:
+            try:
+                runner = _alone(self, dtype, ("tensor",) * self.values, ())
+            except TypeError:       # parameters left to their defaults
+                pass                # (the reference's, not the emitter's)
+        runner = self.on_tensors[dtype] = runner or False
+        return runner
 
 
 def recipe(values: int = 1, prepare: Callable | None = None):
@@ -356,9 +380,12 @@ def _tensors_dtype(values):
     None. (Asked at every call of an elementwise kernel: a plain loop.)"""
     dtype = None
     for v in values:
-        if type(v) is not np.ndarray or dtype is not None and v.dtype != dtype:
+        if type(v) is not np.ndarray:
             return None
-        dtype = v.dtype
+        its = v.dtype       # (most often the very dtype: no comparison)
+        if its is not dtype and dtype is not None and its != dtype:
+            return None
+        dtype = its
     return dtype
 
 

@@ -246,17 +246,23 @@ def _read_graph(g, index: int, weights: "_WeightFiles",
         # (each read of a protobuf string field makes a new str: the
         # inputs are read once, not once per use; a slice of the repeated
         # field takes half the time of a tuple made from it)
-        node_name, op_type, inputs, scope = n.name, n.op_type, n.input[:], n.domain
+        node_name, op_type, inputs, scope, attributes = \
+            n.name, n.op_type, n.input[:], n.domain, n.attribute[:]
         if type(op_type) is not str or op_type == "Constant":
             if not are_texts(node_name, op_type, scope, *inputs):
                 _refuse_node(n, *where, "node", k)
             constants[node_name] = _constant(_attributes_named(
-                n.attribute, "value", *where, "node", k), node_name)
+                attributes, "value", *where, "node", k), node_name)
             continue
+        # (MindSpore gives a node one attribute, its shape: found at once)
+        abstract = shapes.get(attributes[0], _UNSEEN) \
+            if len(attributes) == 1 else _UNSEEN
+        if abstract is _UNSEEN:
+            abstract = _shape(attributes, shapes, *where, "node", k)
         nodes.append(RawNode(shared(node_name, node_name),
                              shared(op_type, op_type),
                              tuple(map(shared, inputs, inputs)), scope,
-                             _shape(n.attribute, shapes, *where, "node", k)))
+                             abstract))
     # Every other node's name and inputs are among ``interned``: checked at
     # once (a field that is not valid UTF-8 comes back as bytes) with the
     # scopes, the node named where one fails
@@ -273,6 +279,9 @@ def _read_graph(g, index: int, weights: "_WeightFiles",
                         for k, (t, span)
                         in enumerate(zip(g.parameter, spans.parameters))),
         output=_value_info(g.output[0], *where, "output", 0))
+
+
+_UNSEEN = object()      # (an attribute whose shape is not known yet)
 
 
 def _shape(encoded, known: dict[bytes, Abstract | None], *where) -> Abstract | None:

@@ -327,7 +327,9 @@ class _GraphBuilder:
             # step; ``_node`` binds the others.
             op, arity = plain.get(raw.target, _NOT_PLAIN)
             args = tuple(map(read, raw.inputs)) if len(raw.inputs) == arity else None
-            if args is None or None in args:
+            # (a name not bound yet reads None; an Arg is true, and
+            # ``None in args`` would call Arg.__eq__ for each)
+            if args is None or not all(args):
                 nodes[name] = self._node(raw)
             else:
                 nodes[name] = Node(name, raw.scope, op, args, None, raw.abstract)

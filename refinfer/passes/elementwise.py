@@ -41,36 +41,31 @@ def fuse_elementwise(editor: GraphEditor) -> None:
 def _groups(editor: GraphEditor, nodes: list[Node]) -> list[tuple[list[Node], Any]]:
     """The groups of two or more of ``nodes`` (in graph order), each in
     graph order, with its dtype. One walk backwards, users before their
-    producers: a node joins the group of the one node reading its value
-    (once, as one of its values) when both have one float dtype
-    (:func:`_dtype`, asked once a node, where it could matter) and the group
-    has fewer than ``MAX_GROUP`` nodes; else a fusable node starts a group
-    of its own."""
-    # member -> (its group's first node, the member's dtype), kept only for
-    # the members that a producer could join (where nothing fuses: none)
+    producers: a node with a float dtype (:func:`_dtype`) joins the group
+    of the one node reading its value (once, as one of its values) when
+    that group has its dtype and fewer than ``MAX_GROUP`` nodes; else it
+    starts a group of its own."""
+    # member -> (its group's first node, the dtype), kept only for the
+    # members that a producer could join (where nothing fuses: none)
     joinable: dict[str, tuple[str, Any]] = {}
     members: dict[str, list[Node]] = {}     # that node -> the group, backwards
     for node in reversed(nodes):
+        dtype = _dtype(node)
+        if dtype is None:
+            continue
         user = editor.sole_user(node)
         entry = None if user is None else joinable.get(user.name)
-        dtype = _UNASKED
-        if entry is not None and len(members.get(entry[0], ())) < MAX_GROUP \
+        if entry is not None and entry[1] == dtype \
+                and len(members.get(entry[0], ())) < MAX_GROUP \
                 and _reads_as_value(user, node.name):
-            dtype = _dtype(node)
-        if dtype is not _UNASKED and _one_dtype(entry[1], dtype):
             root = entry[0]
-            members.setdefault(root, [user] if root == user.name else [])
-            members[root].append(node)
-        elif _fusable(node):
-            root = node.name
+            members.setdefault(root, [user] if root == user.name else []
+                               ).append(node)
         else:
-            continue
+            root = node.name
         if _could_gather(editor, node):
-            joinable[node.name] = root, _dtype(node) if dtype is _UNASKED else dtype
+            joinable[node.name] = root, dtype
     return [(group[::-1], joinable[root][1]) for root, group in members.items()]
-
-
-_UNASKED = object()     # (a dtype not asked yet)
 
 
 def _could_gather(editor: GraphEditor, node: Node) -> bool:
@@ -107,28 +102,24 @@ def _reads_as_value(user: Node, name: str) -> bool:
     return False
 
 
-def _one_dtype(dtype, other) -> bool:
-    # (np.dtype == None holds for float64: test None first)
-    return dtype is not None and other is not None and dtype == other
-
-
-def _split(node: Node) -> tuple[list, list]:
-    """The node's (value arguments, parameter arguments)."""
-    count = node.op.recipe.values
-    return node.args[:count], node.args[count:]
-
-
 def _dtype(node: Node):
-    """The float dtype of a node that can join a group: a fusable recipe,
+    """The float dtype of a node that can be in a group: a fusable recipe,
     constant parameters the recipe takes, values without run-time
     converters, at least one of them computed at run time; else None.
-    (Asked of nearly every node of a long chain: plain loops, no
-    generator per question.)"""
-    if not _fusable(node):
+    (Asked of every node of a long chain: plain loops, no generator per
+    question.)"""
+    recipe = None if node.op is None else node.op.recipe    # (fused: None)
+    if recipe is None or not recipe.fusable:
         return None
-    values, params = _split(node)
+    abstract = node.abstract            # the dtype MindIR recorded
+    dtype = None if abstract is None or abstract.kind != "tensor" \
+        else abstract.dtype
+    # (np.dtype == None holds for float64: test None first)
+    if dtype is None or dtype not in FLOATS:
+        return None
+    args, count = node.args, recipe.values
     pattern, computed = [], False      # (see _takes)
-    for arg in values:
+    for arg in args[:count]:
         if arg.convert is not None:
             return None
         ref = arg.ref
@@ -136,22 +127,12 @@ def _dtype(node: Node):
             computed = True
         pattern.append(None if ref.kind is _CONST and ref.key is None
                        else "tensor")
+    params = args[count:]
     for arg in params:
         if arg.ref.kind is not _CONST:
             return None
-    abstract = node.abstract            # the dtype MindIR recorded
-    dtype = abstract.dtype if computed and abstract is not None \
-        and abstract.kind == "tensor" else None
-    if dtype is None or dtype not in FLOATS:
-        return None
-    return dtype if _takes(node.op.recipe, tuple(pattern), params, dtype) \
+    return dtype if computed and _takes(recipe, tuple(pattern), params, dtype) \
         else None
-
-
-def _fusable(node: Node) -> bool:
-    """Whether the node's op has a recipe the pass may fuse."""
-    recipe = None if node.op is None else node.op.recipe    # (fused: None)
-    return recipe is not None and recipe.fusable
 
 
 def _takes(recipe, pattern: tuple, params, dtype) -> bool:
@@ -175,9 +156,11 @@ class Chain:
         builder = ProgramBuilder(self.dtype)
         results = {}
         for node in group:
-            values, params = _split(node)
-            handles = [self._operand(a.ref, builder, results) for a in values]
-            results[node.name] = node.op.recipe.emit(
+            recipe, args = node.op.recipe, node.args
+            handles = [self._operand(a.ref, builder, results)
+                       for a in args[:recipe.values]]
+            params = args[recipe.values:]
+            results[node.name] = recipe.emit(
                 builder, *handles,
                 *(plain(a.ref.key for a in params) if params else ()))
         self.program = builder.build(results[group[-1].name])

@@ -3,6 +3,7 @@ import gc
 import importlib.util
 import os
 import sys
+import weakref
 
 import numpy as np
 import pytest
@@ -198,6 +199,32 @@ def test_the_cycle_collector_is_paused_while_a_model_is_built(monkeypatch):
         assert not gc.isenabled()       # a caller's choice is kept
     finally:
         gc.enable()
+
+
+def test_a_build_leaves_its_objects_in_the_oldest_generation():
+    """The objects made while the collector was paused are moved to the
+    oldest generation unwalked (the young collections would walk them twice
+    to put them there); a garbage cycle made before the build is still
+    collected (no automatic collection in between: it is still there)."""
+    class Cyclic:
+        pass
+    thresholds = gc.get_threshold()
+    gc.set_threshold(10 ** 9)
+    try:
+        cycle = Cyclic()
+        cycle.me = cycle
+        collected = []
+        weakref.finalize(cycle, collected.append, True)
+        del cycle
+        model = LoadedModel(golden_case("mlp").model_path)
+        young = {id(o) for o in gc.get_objects(0) + gc.get_objects(1)}
+        nodes = model.model.main.nodes
+        assert len(nodes) > 3 and not any(id(n) in young for n in nodes)
+        assert gc.isenabled() and collected == []
+        gc.collect()
+        assert collected == [True]
+    finally:
+        gc.set_threshold(*thresholds)
 
 
 def _bench_build():

@@ -119,8 +119,8 @@ class Recipe:
         if dtype in FAST_DTYPES:
             try:
                 runner = _alone(self, dtype, ("tensor",) * self.values, ())
-            except TypeError:       # parameters left to their defaults
-                pass                # (the reference's, not the emitter's)
+            except (TypeError, ValueError):     # declined as ``run`` does:
+                pass        # parameters left to the reference's defaults
         runner = self.on_tensors[dtype] = runner or False
         return runner
 

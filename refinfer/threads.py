@@ -107,53 +107,124 @@ def parallel_for(count: int, fn: Callable[[int, int], None],
     _pool(pieces - 1).run(fn, bounds)
 
 
+# The slots of a batch's ``state`` array, shared with its GIL-free waits.
+_LEFT, _ASLEEP = 0, 1
+
+
 class _Batch:
     """The ranges of one parallel_for call, claimed one by one by the
-    caller and the pool threads that join it."""
+    caller and the pool threads that join it. ``state[_LEFT]`` counts the
+    ranges not finished yet; the caller waits for it to reach 0."""
 
     def __init__(self, fn, bounds):
         self.fn, self.bounds = fn, bounds
-        self.next, self.left = 0, len(bounds)
-        self.lock, self.done = threading.Lock(), threading.Event()
+        self.next = 0
+        self.lock = threading.Lock()
+        self.state = np.array([len(bounds), 0], np.int64)
+        self.woken = threading.Event()
         self.error: BaseException | None = None
 
-    def work(self) -> None:
-        while True:
-            with self.lock:
-                if self.next == len(self.bounds):
-                    return
-                k, self.next = self.next, self.next + 1
-            try:
-                self.fn(*self.bounds[k])
-            except BaseException as exc:   # re-raised by the caller
-                self.error = exc
-            with self.lock:
-                self.left -= 1
-                if self.left == 0:
-                    self.done.set()
+    def claim(self) -> int | None:
+        with self.lock:
+            if self.next == len(self.bounds):
+                return None
+            self.next += 1
+            return self.next - 1
+
+    def run(self, k: int) -> None:
+        try:
+            self.fn(*self.bounds[k])
+        except BaseException as exc:   # re-raised by the caller
+            self.error = exc
+
+    def work(self) -> int:
+        """Run ranges until none is left unclaimed; how many ran."""
+        ran = 0
+        k = self.claim()
+        while k is not None:
+            self.run(k)
+            ran += 1
+            k = self.claim()
+        return ran
+
+    def wait(self, ran: int) -> None:
+        """The caller, having run ``ran`` ranges: until every range is
+        done, polled GIL-free for about 2 ms, then asleep until the thread
+        that ends the last range wakes it."""
+        if _finish_then_wait(self.state, ran, SPIN_ROUNDS):
+            self.woken.wait()
+
+    def leave(self, ran: int, seen: int, submitted) -> None:
+        """A pool thread, having run ``ran`` ranges: count them done and
+        poll for the next batch (``submitted`` changing from ``seen``),
+        both without the GIL, so that a polling caller resumes with the
+        GIL free; or wake the caller if it sleeps."""
+        if ran and _finish_then_spin(self.state, ran, submitted, seen,
+                                     SPIN_ROUNDS):
+            self.woken.set()
+
+
+def _pointer(context, builder, array_type, array, index):
+    array = context.make_array(array_type)(context, builder, array)
+    return builder.gep(array.data, [index])
 
 
 @intrinsic
-def _load_acquire(typingctx, flags):
-    """flags[0], read from memory every time (an atomic acquire load: a
-    plain read could be hoisted out of the spin loop)."""
+def _atomic_load(typingctx, flags, index):
+    """flags[index], read from memory every time (an atomic load: a plain
+    read could be hoisted out of a spin loop)."""
     def codegen(context, builder, signature, args):
-        array = context.make_array(signature.args[0])(context, builder, args[0])
-        return builder.load_atomic(array.data, "acquire", 8)
-    return types.int64(flags), codegen
+        where = _pointer(context, builder, signature.args[0], *args)
+        return builder.load_atomic(where, "seq_cst", 8)
+    return types.int64(flags, types.intp), codegen
+
+
+@intrinsic
+def _atomic_add(typingctx, flags, index, value):
+    """flags[index] += value as one atomic step; the old value."""
+    def codegen(context, builder, signature, args):
+        where = _pointer(context, builder, signature.args[0], *args[:2])
+        return builder.atomic_rmw("add", where, args[2], "seq_cst")
+    return types.int64(flags, types.intp, types.int64), codegen
 
 
 @kernel
 def _spin(flags, seen, rounds):
     """Whether flags[0] changes from ``seen`` within ``rounds`` reads
-    (GIL-free, so the caller's Python code keeps running)."""
+    (GIL-free, so Python code in other threads keeps running)."""
     for _ in range(rounds):
-        if _load_acquire(flags) != seen:
+        if _atomic_load(flags, 0) != seen:
             return True
     return False
 
 
-SPIN_ROUNDS = 6_000_000  # about 2 ms of polling before a pool thread sleeps
+@kernel
+def _finish_then_spin(state, ran, submitted, seen, rounds):
+    """Count ``ran`` ranges of a batch done; whether they were its last
+    while the caller sleeps (it then needs waking), else :func:`_spin`."""
+    last = _atomic_add(state, _LEFT, -ran) == ran
+    if last and _atomic_load(state, _ASLEEP) != 0:
+        return True
+    _spin(submitted, seen, rounds)
+    return False
+
+
+@kernel
+def _finish_then_wait(state, ran, rounds):
+    """Count the caller's ``ran`` ranges done and poll until the others'
+    are; whether the caller must sleep, having marked itself asleep. Both
+    sides' steps are sequentially consistent: either the thread ending the
+    last range sees the mark, or the caller sees the batch done."""
+    if _atomic_add(state, _LEFT, -ran) == ran:
+        return False
+    for _ in range(rounds):
+        if _atomic_load(state, _LEFT) == 0:
+            return False
+    _atomic_add(state, _ASLEEP, 1)
+    return _atomic_load(state, _LEFT) != 0
+
+
+SPIN_ROUNDS = 6_000_000  # about 2 ms of polling before a thread sleeps
 
 
 class _Pool:
@@ -165,7 +236,8 @@ class _Pool:
     its idle core) took ~70-90 us on the project's VM, longer than many
     kernels, while the next parallel kernel of a predict follows within a
     millisecond or two. Measured on ResNet-50 with two threads: 0.2 ms of
-    polling gave no speed-up over one thread, 2 ms gave 1.78x."""
+    polling gave no speed-up over one thread, 2 ms gave 1.78x. The caller
+    polls for its batch's end the same way."""
 
     def __init__(self):
         self.queue: queue.SimpleQueue = queue.SimpleQueue()
@@ -190,15 +262,14 @@ class _Pool:
                 if _spin(self.submitted, seen, SPIN_ROUNDS):
                     continue
                 batch = self.queue.get()
-            batch.work()
+            batch.leave(batch.work(), seen, self.submitted)
 
     def run(self, fn, bounds) -> None:
         batch = _Batch(fn, bounds)
         self.submitted[0] += 1
         for _ in range(len(bounds) - 1):
             self.queue.put(batch)
-        batch.work()
-        batch.done.wait()
+        batch.wait(batch.work())
         if batch.error is not None:
             raise batch.error
 

@@ -5,6 +5,8 @@ import io
 import os
 import subprocess
 import sys
+import threading
+import time
 
 import numba
 import numpy as np
@@ -91,6 +93,32 @@ def test_parallel_for_covers_the_range_once_and_reraises():
     calls = []
     threads.parallel_for(10, lambda lo, hi: calls.append((lo, hi)))
     assert calls == [(0, 10)]
+
+
+@pytest.mark.parametrize("poll_rounds", [threads.SPIN_ROUNDS, 1])
+def test_the_caller_waits_for_ranges_that_end_after_it(monkeypatch,
+                                                       poll_rounds):
+    """The caller's range ends first, then it waits for a pool thread's
+    slower one: by polling (the default), or asleep until that thread wakes
+    it (one round of polling: it has to sleep). Run in a thread of its
+    own, so that a lost wake-up fails the test instead of hanging it."""
+    monkeypatch.setattr(threads, "SPIN_ROUNDS", poll_rounds)
+    runners, done = [], []
+
+    def piece(lo, hi):
+        runners.append(threading.get_ident())
+        time.sleep(0.02 if lo == 0 else 0.06)
+
+    def calls():
+        threads.configure(2)
+        for _ in range(5):
+            threads.parallel_for(2, piece)
+            done.append(True)
+    caller = threading.Thread(target=calls, daemon=True)
+    caller.start()
+    caller.join(timeout=30)
+    assert not caller.is_alive() and len(done) == 5 and len(runners) == 10
+    assert len(set(runners)) > 1     # the pool took ranges
 
 
 def test_affinity_pins_every_thread_and_bad_cores_are_refused():

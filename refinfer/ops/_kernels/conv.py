@@ -123,18 +123,18 @@ def _depthwise3x3(x, weight, bias, y, stride, top, left, act):
     c_out, oh, ow = y.shape[1], y.shape[2], y.shape[3]
     multiplier = c_out // c_in
     pitch, rows = ow + 2 // stride, oh + 2 // stride
-    phases = np.empty((stride * stride, rows * pitch + 2 // stride + 1),
+    phases = np.zeros((stride * stride, rows * pitch + 2 // stride + 1),
                       x.dtype)
-    wide = np.empty(oh * pitch, x.dtype)
+    wide = np.empty((1, oh * pitch), x.dtype)
     where = planes.tap_offsets(3, 3, stride, stride, pitch)
     for k in range(n * c_out):
         b, o = divmod(k, c_out)
         planes.phases(x[b, o // multiplier], top, left, stride, stride, pitch,
-                       rows, phases, x.dtype.type(0))
+                       rows, phases)
         start = bias[o] if bias.size else bias.dtype.type(0)
-        _shifted_taps(wide, phases, where, weight[o, 0].ravel(), start)
-        program.activate(wide, act)
-        planes.copy_out(wide, pitch, y, b, o)
+        _shifted_taps(wide[0], phases, where, weight[o, 0].ravel(), start)
+        program.activate_span(wide, 0, 0, wide.size, act)
+        planes.copy_out(wide[0], pitch, y, b, o)
 
 
 @kernel
@@ -200,7 +200,7 @@ def _depthwise3x3_blocked(x, weight, bias, y, stride, top, left, act):
     pitch, rows = ow + 2 // stride, oh + 2 // stride
     length = rows * pitch + 2 // stride + 1
     block = CHANNEL_BLOCK
-    plane = np.empty((stride * stride, length), x.dtype)
+    plane = np.zeros((stride * stride, length), x.dtype)
     phases = np.zeros((stride * stride, length * block), x.dtype)
     taps = np.zeros((9, block), x.dtype)
     start = np.zeros(block, x.dtype)
@@ -212,7 +212,7 @@ def _depthwise3x3_blocked(x, weight, bias, y, stride, top, left, act):
             for c in range(m):
                 o = first + c
                 planes.phases(x[b, o // multiplier], top, left, stride,
-                               stride, pitch, rows, plane, x.dtype.type(0))
+                               stride, pitch, rows, plane)
                 for f in range(stride * stride):
                     for u in range(length):
                         phases[f, u * block + c] = plane[f, u]

@@ -65,14 +65,13 @@ def layout(kernel_hw, stride, out_hw) -> tuple[int, int, int]:
 
 
 @kernel
-def phases(image, top, left, sh, sw, pitch, rows, out, pad):
+def phases(image, top, left, sh, sw, pitch, rows, out):
     """The padded plane ``image`` (H x W) split into sh x sw phases, flat:
     out[a*sw + b, r*pitch + c] = xpad[r*sh + a, c*sw + b], where
-    xpad[i, j] = image[i - top, j - left] inside the image, else ``pad``."""
+    xpad[i, j] = image[i - top, j - left] inside the image. Only those
+    places are written: the caller fills ``out`` with the padding value
+    once, and planes of one size leave the same places alone."""
     h, w = image.shape
-    for f in range(out.shape[0]):
-        for u in range(out.shape[1]):
-            out[f, u] = pad
     for a in range(sh):
         for b in range(sw):
             f = a * sw + b
@@ -118,13 +117,14 @@ def pool(x, y, kh, kw, sh, sw, top, left, maximum, counts):
     oh, ow = y.shape[2], y.shape[3]
     pitch = ow + (kw - 1) // sw
     rows = oh + (kh - 1) // sh
-    planes = np.empty((sh * sw, rows * pitch + (kw - 1) // sw + 1), x.dtype)
+    pad = x.dtype.type(-np.inf) if maximum else x.dtype.type(0)
+    planes = np.full((sh * sw, rows * pitch + (kw - 1) // sw + 1), pad,
+                     x.dtype)
     acc = np.empty(oh * pitch, x.dtype)
     where = tap_offsets(kh, kw, sh, sw, pitch)
-    pad = x.dtype.type(-np.inf) if maximum else x.dtype.type(0)
     for k in range(n * c):
         b, ch = divmod(k, c)
-        phases(x[b, ch], top, left, sh, sw, pitch, rows, planes, pad)
+        phases(x[b, ch], top, left, sh, sw, pitch, rows, planes)
         for t in range(kh * kw):
             f, shift = where[t, 0], np.uint64(where[t, 1])
             if t == 0:

@@ -44,20 +44,25 @@ from .._ref.conv import (backprop_input_pads, conv3d_pads,
 # Indexing as in _kernels/program.py: no sub-array views inside loops, and indices
 # Numba cannot prove non-negative made unsigned, so that loops vectorise.
 @kernel
-def _im2col(image, padded, cols, top, left, kh, kw, sh, sw, dh, dw, oh, ow):
+def _im2col(image, phases, cols, top, left, kh, kw, sh, sw, dh, dw, oh, ow):
     """cols[(c*kh + p)*kw + q, i*ow + j] = xpad[c, i*sh + p*dh, j*sw + q*dw]
-    for one image (C x H x W), xpad being the image padded with zeros
-    (built in ``padded``, one plane at a time)."""
-    step = np.uint64(sw)
+    for one image (C x H x W), xpad being the image padded with zeros. Each
+    plane is split into its sh x sw phases first (planes.phases, into
+    ``phases``), where every tap's rows are contiguous: the strided reads
+    happen once per pixel, not once per tap."""
+    pitch = ow + (kw - 1) * dw // sw
+    rows = oh + (kh - 1) * dh // sh
+    where = planes.tap_offsets(kh, kw, sh, sw, pitch, dh, dw)
+    phases[...] = 0
     for c in range(image.shape[0]):
-        planes.pad_plane(image, c, top, left, padded)
-        for p in range(kh):
-            for q in range(kw):
-                r, first = (c * kh + p) * kw + q, np.uint64(q * dw)
-                for i in range(oh):
-                    src, base = np.uint64(i * sh + p * dh), np.uint64(i * ow)
-                    for j in range(np.uint64(ow)):
-                        cols[r, base + j] = padded[src, first + j * step]
+        planes.phases(image[c], top, left, sh, sw, pitch, rows, phases)
+        for t in range(kh * kw):
+            r, f = c * kh * kw + t, where[t, 0]
+            for i in range(oh):
+                src = np.uint64(where[t, 1] + i * pitch)
+                dst = np.uint64(i * ow)
+                for j in range(np.uint64(ow)):
+                    cols[r, dst + j] = phases[f, src + j]
 
 
 @kernel
@@ -397,10 +402,9 @@ def _columns(image, geometry):
         cols = program.scratch("cols", (c_in * taps, oh * ow), dtype)
 
         def channels(lo, hi):
-            padded = program.scratch("plane", ((oh - 1) * sh + (kh - 1) * dh + 1,
-                                             (ow - 1) * sw + (kw - 1) * dw + 1),
-                                   dtype)
-            _im2col(image[lo:hi], padded, cols[lo * taps:hi * taps], top, left,
+            phases = program.scratch("plane", (sh * sw, (
+                oh + (kh - 1) * dh // sh) * (ow + (kw - 1) * dw // sw)), dtype)
+            _im2col(image[lo:hi], phases, cols[lo * taps:hi * taps], top, left,
                     kh, kw, sh, sw, dh, dw, oh, ow)
     parallel_for(c_in, channels, grain=min_items(taps * oh * pitch))
     return cols, pitch

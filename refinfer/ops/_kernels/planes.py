@@ -72,6 +72,7 @@ def phases(image, top, left, sh, sw, pitch, rows, out):
     places are written: the caller fills ``out`` with the padding value
     once, and planes of one size leave the same places alone."""
     h, w = image.shape
+    step = np.uint64(sw)
     for a in range(sh):
         for b in range(sw):
             f = a * sw + b
@@ -81,19 +82,24 @@ def phases(image, top, left, sh, sw, pitch, rows, out):
                 if 0 <= i < h:
                     base = np.uint64(r * pitch + j0)
                     src = np.uint64(j0 * sw + b - left)
-                    for c in range(np.uint64(j1 - j0)):
-                        out[f, base + c] = image[i, src + c * np.uint64(sw)]
+                    if sw == 1:     # a plain copy, which vectorises
+                        for c in range(np.uint64(j1 - j0)):
+                            out[f, base + c] = image[i, src + c]
+                    else:
+                        for c in range(np.uint64(j1 - j0)):
+                            out[f, base + c] = image[i, src + c * step]
 
 
 @kernel
-def tap_offsets(kh, kw, sh, sw, pitch):
+def tap_offsets(kh, kw, sh, sw, pitch, dh=1, dw=1):
     """(phase, shift) of each tap (p, q), in row-major tap order: output
-    (i, j) at i*pitch + j reads tap (p, q) at i*pitch + j + shift."""
+    (i, j) at i*pitch + j reads tap (p, q) (dilated: input offsets p*dh,
+    q*dw) at i*pitch + j + shift."""
     where = np.empty((kh * kw, 2), np.int64)
     for k in range(kh * kw):
         p, q = divmod(k, kw)
-        where[k, 0] = (p % sh) * sw + q % sw
-        where[k, 1] = (p // sh) * pitch + q // sw
+        where[k, 0] = (p * dh % sh) * sw + q * dw % sw
+        where[k, 1] = (p * dh // sh) * pitch + q * dw // sw
     return where
 
 

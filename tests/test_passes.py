@@ -10,6 +10,7 @@ from refinfer.format.values import Abstract
 from refinfer.graph import Arg, Graph, Model, Node, Ref, RefKind
 from refinfer.ops._kernels import program as _fast
 from refinfer.ops._kernels.conv import WinogradFilter, fused_conv2d
+from refinfer.ops._kernels.separable import InvertedResidual, inverted_residual
 from refinfer.passes import elementwise
 from refinfer.passes.elementwise import fuse_elementwise
 from refinfer.passes.fused import FUSED_BACKEND, GraphEditor, fused_node
@@ -157,13 +158,18 @@ def test_matmul_bias_reshape_activation_fuse_into_one_gemm():
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
-def test_mobilenet_folds_batchnorm_and_fuses_activations():
+def test_mobilenet_folds_batchnorm_and_runs_its_blocks_as_one_step():
+    """35 fused ReLU6 convolutions, 10 with a residual Add; 15 of the 16
+    inverted residual blocks become one step each (the one with a stride-1
+    56x56 depthwise plane stays three convolutions)."""
     case = golden_case("mobilenetv2")
     fast = LoadedModel(case.model_path, "numba")
     names = [s.node.op.name for s in fast.program.plans[fast.program.main].steps]
     assert not any(n in ("BatchNorm", "ReLU6", "TupleGetItem") for n in names)
-    assert names.count("Conv2D+BatchNorm+TupleGetItem+ReLU6") == 35
-    assert names.count("Conv2D+BatchNorm+TupleGetItem+Add") == 10
+    blocks = [n for n in names if n.count("Conv2D") == 3]
+    assert len(blocks) == 15 and sum(n.endswith("+Add") for n in blocks) == 9
+    assert names.count("Conv2D+BatchNorm+TupleGetItem+ReLU6") == 35 - 2 * 15
+    assert names.count("Conv2D+BatchNorm+TupleGetItem+Add") == 10 - 9
     got = fast.run(case.inputs())[0]
     np.testing.assert_allclose(got, case.outputs()[0], **case.tolerance)
 
@@ -243,6 +249,89 @@ def test_resnet_uses_winograd_for_its_3x3_stride_1_convolutions():
     assert sum(isinstance(w, WinogradFilter) for w in weights) == 13
     np.testing.assert_allclose(fast.run(case.inputs())[0], case.outputs()[0],
                                **case.tolerance)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("geometry", [
+    # (C, C_e, C_p, H, W, stride, pad_mode, pads, residual)
+    (4, 24, 4, 9, 7, 1, "PAD", (1, 1, 1, 1), True),
+    (3, 16, 5, 10, 9, 2, "PAD", (1, 1, 1, 1), False),
+    (8, 40, 8, 6, 6, 1, "SAME", (0, 0, 0, 0), True),
+    (6, 12, 9, 7, 8, 2, "SAME", (0, 0, 0, 0), False),
+    (5, 10, 3, 5, 6, 1, "VALID", (0, 0, 0, 0), False),
+    (4, 8, 4, 3, 3, 2, "PAD", (0, 2, 1, 0), False)], ids=str)
+def test_inverted_residual_equals_its_three_convolutions(geometry, dtype):
+    """One step, channel-last inside: the same numbers as the 1x1, 3x3
+    depthwise and 1x1 convolutions in NCHW, on images with borders all
+    round, strides 1 and 2, every pad mode, a residual or not."""
+    c, ce, cp, h, w, stride, pad_mode, pads, with_residual = geometry
+    x = rng.standard_normal((2, c, h, w)).astype(dtype)
+    weights = [rng.standard_normal(shape).astype(dtype) * 0.3 for shape in
+               ((ce, c, 1, 1), (ce, 1, 3, 3), (cp, ce, 1, 1))]
+    biases = [rng.standard_normal(n).astype(dtype) for n in (ce, ce)] + [None]
+    acts = (_fast.ACT_RELU6, _fast.ACT_HSWISH, _fast.ACT_NONE)
+    layers = [("PAD", (0,) * 4, (1, 1), 1),
+              (pad_mode, pads, (stride, stride), ce), ("VALID", (0,) * 4, (1, 1), 1)]
+    want = x
+    for k, (weight, bias, act, (mode, pad, step, group)) in enumerate(
+            zip(weights, biases, acts, layers)):
+        last = k == 2
+        residual = rng.standard_normal(fused_conv2d(
+            want, None, weight, bias, act, mode, pad, step, (1, 1), group).shape
+        ).astype(dtype) if last and with_residual else None
+        want = fused_conv2d(want, residual, weight, bias, act, mode, pad,
+                            step, (1, 1), group)
+    block = InvertedResidual(*weights, biases, acts,
+                             (pad_mode, pads, (stride, stride)))
+    got = inverted_residual(x, residual, block)
+    assert got.dtype == dtype and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
+
+
+def _conv(g, x, weight, shape, pad_mode="VALID", pad=(0,) * 4, stride=1,
+          group=1):
+    return g.add("Conv2D", x, weight, weight.shape[0], weight.shape[2:], 1,
+                 pad_mode, pad, (stride, stride), (1, 1), group, "NCHW", None,
+                 shape=shape)
+
+
+@pytest.mark.parametrize("size, fused", [(28, True), (29, False)])
+def test_an_inverted_residual_block_runs_as_one_step(size, fused):
+    """1x1 + ReLU6, 3x3 depthwise + ReLU6, 1x1 + residual Add: one step
+    (up to 28x28 stride-1 depthwise planes, where channel-last is the
+    faster), equal to the reference; another dtype at run time runs the
+    original nodes."""
+    shape = (1, 8, size, size)
+    g = GraphBuilder(shape)
+    weights = [rng.standard_normal(s).astype(np.float32) * 0.3
+               for s in ((24, 8, 1, 1), (24, 1, 3, 3), (8, 24, 1, 1))]
+    e = g.add("ReLU6", _conv(g, X, weights[0], (1, 24, size, size)),
+              shape=(1, 24, size, size))
+    d = g.add("ReLU6", _conv(g, e, weights[1], (1, 24, size, size), "PAD",
+                             (1,) * 4, group=24), shape=(1, 24, size, size))
+    y = g.add("Add", _conv(g, d, weights[2], shape), X, shape=shape)
+    x = rng.standard_normal(shape).astype(np.float32)
+    steps, got, want = run_both(g.model(y), x)
+    assert (len(steps) == 1) is fused
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    got64 = executor.run(compile_model(g.model(y), "numba"), [x.astype(np.float64)])
+    want64 = executor.run(compile_model(g.model(y), "reference"),
+                          [x.astype(np.float64)])
+    assert got64.dtype == np.float64
+    np.testing.assert_allclose(got64, want64, rtol=1e-12, atol=1e-12)
+
+
+def test_inverted_residual_declines_what_it_does_not_fit():
+    weights = [np.ones(shape, np.float32) for shape in
+               ((8, 4, 1, 1), (8, 1, 3, 3), (4, 8, 1, 1))]
+    block = InvertedResidual(*weights, (None,) * 3, (_fast.ACT_NONE,) * 3,
+                             ("SAME", (0,) * 4, (1, 1)))
+    x = np.ones((1, 4, 5, 5), np.float32)
+    assert inverted_residual(x.astype(np.float64), None, block) is None
+    assert inverted_residual(x[:, :3], None, block) is None
+    assert inverted_residual(x, np.ones((1, 4, 4, 4), np.float32), block) is None
+    np.testing.assert_array_equal(inverted_residual(x, x, block)[0, :, 2, 2],
+                                  [4 * 9 * 8 + 1.0] * 4)
 
 
 def test_fused_convolution_declines_what_it_does_not_fit():

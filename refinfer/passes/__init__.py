@@ -7,9 +7,12 @@ so the oracle stays exact. For the fast backends each graph is rewritten:
    residual Add and activation fused into the convolution's output pass;
    weights packed once in the kernel's layout (contiguous; Winograd
    F(2x2, 3x3) transformed for 3x3 stride-1 convolutions).
-2. ``gemm``: MatMul / Dense with a constant weight: bias and activation
+2. ``separable``: inverted residual blocks (1x1 expansion, 3x3
+   depthwise, 1x1 projection, as ``conv`` fused them) run as one step,
+   channel-last inside.
+3. ``gemm``: MatMul / Dense with a constant weight: bias and activation
    (through a constant Reshape) fused into the product's output pass.
-3. ``elementwise``: chains of float elementwise ops run as one program
+4. ``elementwise``: chains of float elementwise ops run as one program
    over the data (:mod:`ops._fast`), intermediates never materialised.
 
 A fused node keeps the last fused node's name (consumers are unchanged)
@@ -30,13 +33,14 @@ from __future__ import annotations
 from operator import attrgetter
 
 from ..graph import Graph, Model
-from . import conv, gemm
+from . import conv, gemm, separable
 from .elementwise import fuse_elementwise
 from .fused import GraphEditor
 
 # Each pass, with the ops its groups start from (None: any op); a graph
 # without them is not walked by it
 PASSES = ((conv.fuse_convolutions, conv.STARTS),
+          (separable.fuse_inverted_residuals, separable.STARTS),
           (gemm.fuse_matmuls, gemm.STARTS),
           (fuse_elementwise, None))
 

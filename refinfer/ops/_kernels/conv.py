@@ -325,18 +325,12 @@ def _gemm_convolution(x, weight, bias, residual, act, top_left, stride,
             out = slice(g * step_out, (g + 1) * step_out)
             cols, pitch = _columns(x[b, g * c_group:(g + 1) * c_group],
                                    geometry)
-            gemm = _Gemm(w2[g], cols, y[b, out], pitch,
-                         bias[out] if bias.size else bias,
-                         None if residual is None else residual[b, out], act)
-            macs = step_out * oh * pitch * cols.shape[0]
-            if oh * pitch >= step_out:
-                parallel_for(oh, gemm.rows, grain=min_items(macs // oh, GEMM_WORK))
-            else:
-                parallel_for(step_out, gemm.channels,
-                             grain=min_items(macs // step_out, GEMM_WORK))
+            Gemm(w2[g], cols, y[b, out], pitch,
+                 bias[out] if bias.size else bias,
+                 None if residual is None else residual[b, out], act).run()
 
 
-class _Gemm:
+class Gemm:
     """One convolution GEMM and its epilogue, computable in pieces: a range
     of output rows, or of output channels. The product goes straight into
     the output, or (wide columns: ``pitch`` > OW) into a scratch buffer of
@@ -353,6 +347,18 @@ class _Gemm:
         self.plain = bias.size == 0 and residual is None and act == program.ACT_NONE
         self.product = self.dst if pitch == self.width else program.scratch(
             "product", (dst.shape[0], dst.shape[1] * pitch), dst.dtype)
+
+    def run(self) -> None:
+        """All of it, split across the worker threads by output rows (wide
+        outputs) or output channels."""
+        channels, depth = self.weight.shape
+        rows = self.dst.shape[1] // self.width
+        macs = channels * rows * self.pitch * depth
+        if rows * self.pitch >= channels:
+            parallel_for(rows, self.rows, grain=min_items(macs // rows, GEMM_WORK))
+        else:
+            parallel_for(channels, self.channels,
+                         grain=min_items(macs // channels, GEMM_WORK))
 
     def rows(self, lo, hi):
         span = slice(lo * self.pitch, hi * self.pitch)

@@ -1,0 +1,139 @@
+"""The inverted residual block of MobileNetV2-style networks as one step
+(``numba`` backend; the plan's fused block, passes/separable.py): a 1x1
+expansion, a 3x3 depthwise convolution and a 1x1 projection, each with its
+folded BatchNorm, bias and activation, the projection maybe with a residual
+Add.
+
+Run as three NCHW convolutions, the depthwise one is the slow part: its
+planes are small (down to 7x7), and a plane at a time spends more on
+padding, copying out and set-up than on arithmetic. Inside the block the
+expanded activations are channel-last instead, at no cost: the expansion
+computes x^T W_e^T, (pixels, C_e), rather than W_e x. The depthwise kernel
+then vectorises across channels with no copies, and the projection reads
+its channel-last input as the transposed operand of W_p d^T, which is NCHW
+again. Measured on one thread (AMD EPYC, MobileNetV2's blocks, against the
+three convolutions): 0.66-1.00 of the time, the depthwise kernel alone 2-6x
+faster on planes up to 28x28.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from refinfer.jit import kernel
+from refinfer.threads import GEMM_WORK, min_items, parallel_for
+
+from . import blas, program
+from .conv import Gemm, conv_geometry
+
+
+class InvertedResidual:
+    """The packed constants of a block: ``expand`` (C_e, C) and ``project``
+    (C_p, C_e) 1x1 weights, ``depthwise`` (3, 3, C_e) channel-last, their
+    biases (None: zeros) and ``program.ACT_*`` codes, and the depthwise
+    convolution's ``window`` (pad_mode, pads, stride) as Conv2D takes it."""
+
+    def __init__(self, expand, depthwise, project, biases, acts, window):
+        self.expand = np.ascontiguousarray(expand[:, :, 0, 0])
+        self.depthwise = np.ascontiguousarray(
+            depthwise[:, 0].transpose(1, 2, 0))
+        self.project = np.ascontiguousarray(project[:, :, 0, 0])
+        self.biases = tuple(np.zeros(len(weight), weight.dtype) if b is None
+                            else b for b, weight in zip(biases, (
+                                self.expand, self.expand, self.project)))
+        self.acts, self.window = acts, window
+
+
+def inverted_residual(x, residual, block: InvertedResidual):
+    """act_p(W_p dw(act_e(W_e x + b_e)) + b_p + residual), NCHW, float32 or
+    float64; None when x or residual does not fit (the caller falls back).
+    ``dw`` is act_d(depthwise3x3(.) + b_d)."""
+    channels, expanded = block.expand.shape[1], block.expand.shape[0]
+    if not isinstance(x, np.ndarray) or x.dtype != block.expand.dtype \
+            or x.ndim != 4 or x.shape[1] != channels:
+        return None
+    n, _, h, w = x.shape
+    pad_mode, pads, stride = block.window
+    top, left, oh, ow = conv_geometry((n, expanded, h, w), (expanded, 1, 3, 3),
+                                      pad_mode, pads, stride, (1, 1))
+    y = np.empty((n, block.project.shape[0], oh, ow), x.dtype)
+    if residual is not None and (not isinstance(residual, np.ndarray)
+                                 or residual.shape != y.shape
+                                 or residual.dtype != y.dtype):
+        return None
+    x = program.writable(x)
+    residual = None if residual is None else program.writable(residual)
+    bias_e, bias_d, bias_p = block.biases
+    act_e, act_d, act_p = block.acts
+    for b in range(n):
+        e = _expand(x[b].reshape(channels, h * w), block.expand, bias_e, act_e)
+        d = program.scratch("depthwise", (oh, ow, expanded), x.dtype)
+
+        def rows(lo, hi, e=e.reshape(h, w, expanded), d=d):
+            depthwise3x3_nhwc(e, block.depthwise, bias_d, d, stride[0], top,
+                              left, act_d, lo, hi)
+        parallel_for(oh, rows, grain=min_items(ow * expanded))
+        Gemm(block.project, d.reshape(oh * ow, expanded).T, y[b], ow, bias_p,
+             None if residual is None else residual[b], act_p).run()
+    return y
+
+
+def _expand(image, weight, bias, act):
+    """act(image^T weight^T + bias): (pixels, C_e), channel-last, rows
+    split across the worker threads."""
+    pixels, out = image.shape[1], weight.shape[0]
+    e = program.scratch("expanded", (pixels, out), image.dtype)
+
+    def rows(lo, hi):
+        blas.matmul(image.T[lo:hi], weight.T, e[lo:hi])
+        bias_activation_rows(e, bias, act, lo, hi)
+    parallel_for(pixels, rows, grain=min_items(image.shape[0] * out, GEMM_WORK))
+    return e
+
+
+@kernel
+def bias_activation_rows(y, bias, act, lo, hi):
+    """In place: y[r] = act(y[r] + bias) for lo <= r < hi (bias along the
+    last axis; y contiguous, activated as one span: rows may be short)."""
+    for r in range(lo, hi):
+        for k in range(y.shape[1]):
+            y[r, k] += bias[k]
+    width = y.shape[1]
+    program.activate_span(y.reshape(1, y.size), 0, lo * width,
+                          (hi - lo) * width, act)
+
+
+@kernel
+def depthwise3x3_nhwc(x, w, bias, y, stride, top, left, act, lo, hi):
+    """Channel-last depthwise 3x3 for output rows lo <= i < hi:
+    y[i, j, c] = act(bias[c] + sum_{p,q} w[p, q, c] *
+    x[i*stride + p - top, j*stride + q - left, c]), taps outside x being
+    zeros (padding); x (H, W, C), w (3, 3, C), bias (C,), y (OH, OW, C). The loops run
+    across channels (vectorised); inside the image the nine taps are one
+    expression, in the NCHW kernel's order of additions."""
+    h, width, channels = x.shape
+    ow = y.shape[1]
+    flat = y.reshape(y.shape[0], ow * channels)
+    for i in range(lo, hi):
+        r = i * stride - top
+        for j in range(ow):
+            c = j * stride - left
+            out = y[i, j]
+            if 0 <= r and r + 2 < h and 0 <= c and c + 2 < width:
+                a0, a1, a2 = x[r, c], x[r, c + 1], x[r, c + 2]
+                b0, b1, b2 = x[r + 1, c], x[r + 1, c + 1], x[r + 1, c + 2]
+                d0, d1, d2 = x[r + 2, c], x[r + 2, c + 1], x[r + 2, c + 2]
+                for k in range(channels):
+                    out[k] = (bias[k] + w[0, 0, k] * a0[k] + w[0, 1, k] * a1[k]
+                              + w[0, 2, k] * a2[k] + w[1, 0, k] * b0[k]
+                              + w[1, 1, k] * b1[k] + w[1, 2, k] * b2[k]
+                              + w[2, 0, k] * d0[k] + w[2, 1, k] * d1[k]
+                              + w[2, 2, k] * d2[k])
+                continue
+            for k in range(channels):
+                out[k] = bias[k]
+            for p in range(max(0, -r), min(3, h - r)):
+                for q in range(max(0, -c), min(3, width - c)):
+                    tap, src = w[p, q], x[r + p, c + q]
+                    for k in range(channels):
+                        out[k] += tap[k] * src[k]
+        program.activate_span(flat, i, 0, ow * channels, act)

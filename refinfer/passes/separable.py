@@ -1,0 +1,124 @@
+"""Inverted residual blocks (MobileNetV2, and the networks built from its
+block): three fused convolutions, as the ``conv`` pass leaves them, become
+one step, :func:`ops._kernels.separable.inverted_residual`, which keeps the
+expanded activations channel-last (see that module for why).
+
+Pattern (each value used by the next node only, as its input)::
+
+    1x1 conv, stride 1, unpadded, one group  [+ bias, activation]
+    -> 3x3 depthwise conv, stride 1 or 2, undilated  [+ bias, activation]
+    -> 1x1 conv, stride 1, unpadded, one group  [+ bias, residual, activation]
+
+The depthwise convolution's padding is resolved per input shape at run
+time, as Conv2D's. A block whose input does not fit (a dtype the weights
+do not have) falls back to its three convolutions.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..graph import Node, Ref, RefKind
+from ..ops._kernels.conv import fused_conv2d
+from ..ops._kernels.separable import InvertedResidual, inverted_residual
+from .fused import (FUSED_BACKEND, GraphEditor, const, fused_node,
+                    tensor_abstract)
+
+# the ops a block starts from, before the conv pass fused them
+STARTS = frozenset({"Conv2D"})
+
+
+def fuse_inverted_residuals(editor: GraphEditor) -> None:
+    for node in editor.graph.nodes:
+        if editor.is_live(node):
+            _fuse(editor, node)
+
+
+# Stride-1 depthwise planes of more pixels stay with the NCHW convolutions:
+# their plane kernel is the faster one there (one thread, channel-last
+# against planes: 144 x 56x56 0.38 against 0.27 ms, 192 x 28x28 level,
+# 576 x 14x14 0.10 against 0.16 ms; at stride 2 channel-last is 2-6x faster
+# on every plane of MobileNetV2).
+LARGEST_STRIDE_1_PLANE = 28 * 28
+
+
+def _fuse(editor: GraphEditor, expand: Node) -> None:
+    if not _pointwise(expand, None) or _has_residual(expand):
+        return
+    depthwise = _reader_of(editor, expand)
+    if not _depthwise3x3(depthwise, _weight(expand).shape[0]) \
+            or _has_residual(depthwise) or _large_stride_1_plane(
+                editor, depthwise):
+        return
+    project = _reader_of(editor, depthwise)
+    if not _pointwise(project, _weight(depthwise).shape[0]):
+        return
+    nodes = [expand, depthwise, project]
+    block = InvertedResidual(
+        _weight(expand), _weight(depthwise), _weight(project),
+        [const(n, 3) for n in nodes], tuple(const(n, 4) for n in nodes),
+        (const(depthwise, 5), const(depthwise, 6), const(depthwise, 7)))
+    if _has_residual(project):
+        inputs, constants = [expand.args[0].ref, project.args[1].ref], (block,)
+    else:
+        inputs, constants = [expand.args[0].ref], (None, block)
+    editor.replace(nodes, fused_node(nodes, inverted_residual, inputs,
+                                     constants))
+
+
+# A fused convolution's arguments (passes/conv.py): x, residual (None when
+# it has none), weight, bias, act, pad_mode, pads, stride, dilation, group.
+def _is_fused_convolution(node: Node | None) -> bool:
+    return node is not None and node.op is not None \
+        and node.op.kernels.get(FUSED_BACKEND) is fused_conv2d \
+        and isinstance(_weight(node), np.ndarray)
+
+
+def _weight(node: Node):
+    return const(node, 2)
+
+
+def _has_residual(node: Node) -> bool:
+    return const(node, 1) is not None
+
+
+def _reader_of(editor: GraphEditor, node: Node) -> Node | None:
+    """The node that reads ``node``'s value as its input x, and nothing
+    else does."""
+    user = editor.sole_user(node)
+    if user is None or not user.args \
+            or user.args[0].ref != Ref(RefKind.NODE, node.name):
+        return None
+    return user
+
+
+def _pointwise(node: Node | None, channels: int | None) -> bool:
+    """A 1x1, stride-1, unpadded, one-group fused convolution (reading
+    ``channels`` channels, when given)."""
+    if not _is_fused_convolution(node):
+        return False
+    weight = _weight(node)
+    pad_mode, pads, stride, dilation, group = \
+        (const(node, i) for i in range(5, 10))
+    return weight.shape[2:] == (1, 1) and group == 1 \
+        and channels in (None, weight.shape[1]) and stride == (1, 1) \
+        and dilation == (1, 1) and (pad_mode != "PAD" or not any(pads))
+
+
+def _large_stride_1_plane(editor: GraphEditor, depthwise: Node) -> bool:
+    """Whether the depthwise convolution has stride 1 and an input plane
+    (as MindIR recorded it) of more than LARGEST_STRIDE_1_PLANE pixels."""
+    recorded = tensor_abstract(editor, depthwise.args[0].ref)
+    return const(depthwise, 7) == (1, 1) and recorded is not None \
+        and len(recorded[0]) == 4 \
+        and recorded[0][2] * recorded[0][3] > LARGEST_STRIDE_1_PLANE
+
+
+def _depthwise3x3(node: Node | None, channels: int) -> bool:
+    """A 3x3 depthwise fused convolution of ``channels`` channels, stride
+    1 or 2, undilated."""
+    if not _is_fused_convolution(node):
+        return False
+    weight = _weight(node)
+    stride, dilation, group = (const(node, i) for i in range(7, 10))
+    return weight.shape == (channels, 1, 3, 3) and group == channels \
+        and dilation == (1, 1) and stride in ((1, 1), (2, 2))

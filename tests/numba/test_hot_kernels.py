@@ -158,6 +158,19 @@ def test_softmax_special_values():
     check("LogSoftmax", x, (-1,))
 
 
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_softmax_flushes_what_would_be_subnormal(dtype):
+    """Masked attention: entries far below the row's top give exact zeros
+    (not subnormals, whose arithmetic is slow), within the op tolerance of
+    the reference; the rest of the row is unchanged by them."""
+    lowest = np.log(np.finfo(dtype).tiny)
+    x = np.array([[0.0, lowest - 3, -1e4, lowest + 3, 1.0]], dtype)
+    got = get_op("Softmax").kernel("numba")(x, (-1,))
+    assert got[0, 1] == got[0, 2] == 0 and got[0, 3] > 0
+    check("Softmax", x, (-1,))
+    check("LogSoftmax", x, (-1,))
+
+
 @pytest.mark.parametrize("dtype", FLOATS + (np.float16,))
 @pytest.mark.parametrize("case", [((2, 5, 768), -1, -1), ((3, 4, 6), 1, 1), ((3, 4, 6), 2, 2),
                                   ((3, 4, 6), 1, 2)], ids=str)

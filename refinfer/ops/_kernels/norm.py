@@ -279,15 +279,23 @@ def softmax_rows(x, y, log):
     ``log`` y = (x - max) - log(sum(exp(x - max))). exp is
     :func:`libm.fast_exp` (within 2 ulp) in a loop of its own, so that
     it vectorises; sums accumulate in float64 (:func:`libm.sum64`).
-    A NaN anywhere in a row makes the sum, hence the whole row, NaN (as in
-    the reference)."""
+    Exponentials below e times the dtype's smallest normal number are
+    flushed to zero (an absolute error under 4e-38 in float32, in a sum of
+    at least 1): subnormal arithmetic is slow, and a masked attention row
+    is half entries -1e4 below its top (12 x 128 rows of 128: 535 against
+    313 us). A NaN anywhere in a row makes the sum, hence the whole row,
+    NaN (as in the reference)."""
+    zero = y.dtype.type(0)
+    lowest = y.dtype.type(np.log(np.finfo(y.dtype).tiny) + 1)
     for r in range(x.shape[0]):
         row, out = x[r], y[r]
         top = row[0]
         for j in range(1, row.shape[0]):
             top = row[j] if row[j] > top else top
         for j in range(row.shape[0]):
-            out[j] = fast_exp(row[j] - top)
+            d = row[j] - top
+            e = fast_exp(d if d > lowest else lowest)
+            out[j] = e if d > lowest else zero
         total = sum64(out)
         if log:
             shift = out.dtype.type(np.log(total))

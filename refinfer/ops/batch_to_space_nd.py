@@ -22,12 +22,12 @@ def batch_to_space_nd(input_x, block_shape, crops):
     """
     block = tuple(block_shape)
     crops = list(crops)
-    m, batch = len(block), input_x.shape[0]
-    blocks = math.prod(block)
+    m, blocks = len(block), math.prod(block)
     if min(block, default=1) < 1 or len(crops) != m or input_x.ndim < m + 1 \
-            or batch % blocks:
+            or input_x.shape[0] % blocks:
         raise ValueError(f"BatchToSpaceND: input_x of shape {input_x.shape} does not fit "
                          f"block_shape {block} and crops {crops}")
+    batch = input_x.shape[0]
     rest = input_x.shape[1:input_x.ndim - m]
     spatial = input_x.shape[input_x.ndim - m:]
     x = input_x.reshape(block + (batch // blocks,) + rest + spatial)

@@ -24,4 +24,6 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
             or dim1 % input.ndim == dim2 % input.ndim:
         raise ValueError(f"Diagonal: dim1 {dim1} and dim2 {dim2} must be two distinct "
                          f"axes of input, got shape {list(input.shape)}")
+    # an offset past the plane leaves every diagonal empty (NumPy takes a C int)
+    offset = min(max(offset, -input.shape[dim1]), input.shape[dim2])
     return np.diagonal(input, offset, dim1, dim2).copy()

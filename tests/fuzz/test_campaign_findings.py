@@ -1,5 +1,5 @@
 """Each failure signature of twenty 20,000-case fuzz campaigns (``tools/fuzz.py
---cases 20000 --seed 1 --timeout 20``, then seeds 2 to 19 and 24, issue 17), rebuilt
+--cases 20000 --seed 1 --timeout 20``, then seeds 2 to 19, 24 and 32, issue 17), rebuilt
 from its golden model and mutation steps (the case.json of its reproducer):
 refinfer now refuses every one of them with a clean error that says what is
 wrong."""
@@ -320,6 +320,11 @@ CASES = [
      "golden/ops/solve_triangular/model.mindir", "struct", [("shape", 2091848387)], "reference", 1050697580,
      r"\(op SolveTriangular\) failed: ValueError: expected square matrices \(rank >= 2\), "
      r"got shape \[2, 3, 1048576\]"),
+    # seed 32's (session 13)
+    ("raw:IndexError@refinfer/ops/batch_to_space_nd.py:batch_to_space_nd",
+     "golden/ops/batch_to_space_nd_crop/model.mindir", "struct", [("drop_repeated", 3914130914)], "numba", 1221670010,
+     r"\(op BatchToSpaceND\) failed: ValueError: BatchToSpaceND: input_x of shape \(\) "
+     r"does not fit block_shape"),
 ]
 
 
@@ -335,6 +340,18 @@ def test_seed_18_trace_offset_past_the_plane_sums_nothing():
     np.testing.assert_array_equal(trace_v2(x, 1, 1, 2), np.trace(x, 1, 1, 2))
     with pytest.raises(ValueError, match=r"axis 4611686018427387904 out of range for rank 3"):
         trace_v2(x, 0, 2 ** 62, 2)
+
+
+def test_seed_32_diagonal_offset_past_the_plane_is_empty():
+    """Seed 32's DiagonalView of offset 2^31 overflowed NumPy's C int, as
+    seed 18's TraceV2 did: an offset past the plane gives empty diagonals,
+    as NumPy does for any offset beyond the plane."""
+    from refinfer.ops.diagonal import diagonal
+
+    x = np.arange(24, dtype=np.float32).reshape(2, 4, 3)
+    for offset in (4, 2 ** 31, -3, -2 ** 62):
+        assert diagonal(x, offset, 2, 1).shape == (2, 0)
+    np.testing.assert_array_equal(diagonal(x, -2, 2, 1), np.diagonal(x, -2, 2, 1))
 
 
 @pytest.mark.slow

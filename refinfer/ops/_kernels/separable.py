@@ -88,8 +88,8 @@ class _Bands:
         self.out = out.reshape(out.shape[0], -1)
         self.residual = program.no_residual(out.dtype) if residual is None \
             else residual.reshape(self.out.shape)
-        self.pressed = program.scratch("depthwise", (oh, ow, expanded),
-                                       out.dtype)
+        self.depthwise_out = program.scratch("depthwise", (oh, ow, expanded),
+                                             out.dtype)
         stride = block.window[2][0]
         self.work_per_row = expanded * (
             stride * self.width * image.shape[0] + ow * (9 + out.shape[0]))
@@ -100,10 +100,10 @@ class _Bands:
         last = min(self.height, (hi - 1) * stride - self.top + 3)
         expanded = self._expand(first, last)
         depthwise3x3_nhwc(expanded, block.depthwise, block.biases[1],
-                          self.pressed, stride, self.top + first, self.left,
+                          self.depthwise_out, stride, self.top + first, self.left,
                           block.acts[1], lo, hi)
-        ow = self.pressed.shape[1]
-        rows = self.pressed[lo:hi].reshape((hi - lo) * ow, -1)
+        ow = self.depthwise_out.shape[1]
+        rows = self.depthwise_out[lo:hi].reshape((hi - lo) * ow, -1)
         pixels = slice(lo * ow, hi * ow)
         blas.matmul(block.project, rows.T, self.out[:, pixels])
         program.epilogue(self.out, block.biases[2], self.residual,
@@ -117,20 +117,18 @@ class _Bands:
         e = program.scratch("expanded", ((last - first) * width,
                                          block.expand.shape[0]), self.out.dtype)
         blas.matmul(self.image[:, pixels].T, block.expand.T, e)
-        bias_activation_rows(e, block.biases[0], block.acts[0], 0, e.shape[0])
+        bias_activation_rows(e, block.biases[0], block.acts[0])
         return e.reshape(last - first, width, -1)
 
 
 @kernel
-def bias_activation_rows(y, bias, act, lo, hi):
-    """In place: y[r] = act(y[r] + bias) for lo <= r < hi (bias along the
+def bias_activation_rows(y, bias, act):
+    """In place: y[r] = act(y[r] + bias) for every row of y (bias along the
     last axis; y contiguous, activated as one span: rows may be short)."""
-    for r in range(lo, hi):
+    for r in range(y.shape[0]):
         for k in range(y.shape[1]):
             y[r, k] += bias[k]
-    width = y.shape[1]
-    program.activate_span(y.reshape(1, y.size), 0, lo * width,
-                          (hi - lo) * width, act)
+    program.activate_span(y.reshape(1, y.size), 0, 0, y.size, act)
 
 
 @kernel

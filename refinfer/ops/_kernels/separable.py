@@ -90,12 +90,12 @@ class _Bands:
             else residual.reshape(self.out.shape)
         self.depthwise_out = program.scratch("depthwise", (oh, ow, expanded),
                                              out.dtype)
-        stride = block.window[2][0]
+        self.stride = block.window[2][0]
         self.work_per_row = expanded * (
-            stride * self.width * image.shape[0] + ow * (9 + out.shape[0]))
+            self.stride * self.width * image.shape[0] + ow * (9 + out.shape[0]))
 
     def run(self, lo, hi):
-        block, stride = self.block, self.block.window[2][0]
+        block, stride = self.block, self.stride
         first = max(0, lo * stride - self.top)
         last = min(self.height, (hi - 1) * stride - self.top + 3)
         expanded = self._expand(first, last)

@@ -125,7 +125,10 @@ class _Batch:
         self.next = 0
         self.lock = threading.Lock()
         self.state = np.array([len(bounds), 0], np.int64)
-        self.woken = threading.Event()
+        # Held until the range that ends last releases it, if the caller
+        # sleeps (a lock is 50x cheaper to make than an Event: 0.1 us).
+        self.asleep = threading.Lock()
+        self.asleep.acquire()
         self.error: BaseException | None = None
 
     def claim(self) -> int | None:
@@ -156,7 +159,7 @@ class _Batch:
         done, polled GIL-free for about 2 ms, then asleep until the thread
         that ends the last range wakes it."""
         if _finish_then_wait(self.state, ran, SPIN_ROUNDS):
-            self.woken.wait()
+            self.asleep.acquire()
 
     def leave(self, ran: int, seen: int, submitted) -> None:
         """A pool thread, having run ``ran`` ranges: count them done and
@@ -165,7 +168,7 @@ class _Batch:
         GIL free; or wake the caller if it sleeps."""
         if ran and _finish_then_spin(self.state, ran, submitted, seen,
                                      SPIN_ROUNDS):
-            self.woken.set()
+            self.asleep.release()
 
 
 def _pointer(context, builder, array_type, array, index):
@@ -270,10 +273,10 @@ class _Pool:
 
     def run(self, fn, bounds) -> None:
         batch = _Batch(fn, bounds)
-        self.submitted[0] += 1
         for _ in range(len(bounds) - 1):
             self.queue.put(batch)
-        batch.wait(batch.work())
+        self.submitted[0] += 1      # (after the puts: a thread polling it
+        batch.wait(batch.work())    # then finds the batch in the queue)
         if batch.error is not None:
             raise batch.error
 

@@ -88,12 +88,22 @@ def current_threads() -> int:
 # 10.9 or 14.8 ms by process.
 ELEMENT_WORK = 1 << 16     # elements of a memory-bound kernel
 GEMM_WORK = 1 << 22        # multiply-adds of a GEMM
-STREAM_BYTES = 1 << 20     # bytes of a weight a GEMM piece reads (few rows: bandwidth-bound)
+STREAM_BYTES = 1 << 20     # bytes a GEMM piece streams (a shallow product is bandwidth-bound)
 
 
 def min_items(work_per_item: int, work: int = ELEMENT_WORK) -> int:
     """Items per task so that a task holds at least ``work``."""
     return max(1, work // max(int(work_per_item), 1))
+
+
+def gemm_items(macs_per_item: int, bytes_per_item: int) -> int:
+    """Items per piece of a GEMM: enough multiply-adds, or enough bytes
+    read and written, whichever comes first. A product with few
+    multiply-adds per byte (a few rows by a large weight, a 1x1 convolution
+    of few channels on a large plane) is bound by memory bandwidth, which
+    a second core adds to."""
+    return min(min_items(macs_per_item, GEMM_WORK),
+               min_items(bytes_per_item, STREAM_BYTES))
 
 
 def parallel_for(count: int, fn: Callable[[int, int], None],

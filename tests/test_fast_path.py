@@ -17,6 +17,7 @@ import refinfer as mslite
 from refinfer import launch
 from refinfer import jit, process, threads, warmup
 from refinfer.cli import main as cli_main
+from refinfer.ops._kernels import conv, program
 from refinfer.plan import GraphPlan, Program
 from refinfer.runtime import IOSpec
 
@@ -93,6 +94,36 @@ def test_parallel_for_covers_the_range_once_and_reraises():
     calls = []
     threads.parallel_for(10, lambda lo, hi: calls.append((lo, hi)))
     assert calls == [(0, 10)]
+
+
+@pytest.mark.parametrize("shape, pieces", [
+    ((16, 32, 112), 2),     # 6.4M multiply-adds, 2.4 MB moved: by its bytes
+    ((64, 64, 16), 1),      # 1M multiply-adds, 0.1 MB: not worth a hand-off
+    ((256, 256, 28), 2),    # 51M multiply-adds: by its multiply-adds
+])
+def test_a_convolution_gemm_splits_for_its_work_or_its_bytes(monkeypatch, shape,
+                                                              pieces):
+    """A 1x1 convolution's GEMM goes to both threads when each piece gets
+    4M multiply-adds or 1 MB of memory traffic, and the pieces give the
+    whole product."""
+    channels, depth, side = shape
+    rng = np.random.default_rng(3)
+    weight = rng.standard_normal((channels, depth)).astype(np.float32)
+    columns = rng.standard_normal((depth, side * side)).astype(np.float32)
+    y = np.empty((channels, side, side), np.float32)
+    ranges = []
+    run = threads.parallel_for
+    monkeypatch.setattr(conv, "parallel_for", lambda count, fn, grain: run(
+        count, lambda lo, hi: (ranges.append((lo, hi)), fn(lo, hi)), grain))
+    threads.configure(2)
+    try:
+        conv.Gemm(weight, columns, y, side, np.empty(0, np.float32), None,
+                  program.ACT_NONE).run()
+    finally:
+        threads.configure(1)
+    assert len(ranges) == pieces
+    np.testing.assert_allclose(y.reshape(channels, -1), weight @ columns,
+                               rtol=1e-5, atol=1e-4)
 
 
 @pytest.mark.parametrize("poll_rounds", [threads.SPIN_ROUNDS, 1])

@@ -32,7 +32,7 @@ from functools import lru_cache
 import numpy as np
 
 from refinfer.jit import kernel
-from refinfer.threads import GEMM_WORK, min_items, parallel_for
+from refinfer.threads import GEMM_WORK, gemm_items, min_items, parallel_for
 
 from . import blas, planes, program
 from .._ref import window as win
@@ -354,11 +354,10 @@ class Gemm:
         channels, depth = self.weight.shape
         rows = self.dst.shape[1] // self.width
         macs = channels * rows * self.pitch * depth
-        if rows * self.pitch >= channels:
-            parallel_for(rows, self.rows, grain=min_items(macs // rows, GEMM_WORK))
-        else:
-            parallel_for(channels, self.channels,
-                         grain=min_items(macs // channels, GEMM_WORK))
+        moved = (depth + channels) * rows * self.pitch * self.dst.itemsize
+        items, piece = (rows, self.rows) if rows * self.pitch >= channels \
+            else (channels, self.channels)
+        parallel_for(items, piece, grain=gemm_items(macs // items, moved // items))
 
     def rows(self, lo, hi):
         span = slice(lo * self.pitch, hi * self.pitch)

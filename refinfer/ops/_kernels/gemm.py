@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from refinfer.jit import kernel
-from refinfer.threads import GEMM_WORK, STREAM_BYTES, min_items, parallel_for
+from refinfer.threads import GEMM_WORK, gemm_items, min_items, parallel_for
 
 from . import blas, program
 from .._ref.common import require_tensors
@@ -62,8 +62,7 @@ def parallel_matmul(x, weight, bias=None, act=program.ACT_NONE):
         blas.matmul(x, weight[:, first:last], y[:, first:last])
     block_bytes = x.shape[1] * COLUMN_BLOCK * weight.itemsize
     parallel_for(-(-n // COLUMN_BLOCK), columns,
-                 grain=min(min_items(m * x.shape[1] * COLUMN_BLOCK, GEMM_WORK),
-                           min_items(block_bytes, STREAM_BYTES)))
+                 grain=gemm_items(m * x.shape[1] * COLUMN_BLOCK, block_bytes))
     return program.bias_activation(y, bias, act)
 
 

@@ -153,7 +153,10 @@ def test_softmax(op, dtype, case):
 
 
 def test_softmax_special_values():
-    x = np.array([[1.0, np.inf, 2.0], [np.nan, 1.0, 0.0], [-np.inf, 0.0, 1.0]], np.float32)
+    """inf and NaN as the reference: a NaN anywhere in a row (first or not
+    the first, where the row's maximum passes it by) makes the row NaN."""
+    x = np.array([[1.0, np.inf, 2.0], [np.nan, 1.0, 0.0], [1.0, np.nan, 0.0],
+                  [-np.inf, 0.0, 1.0]], np.float32)
     check("Softmax", x, (-1,))
     check("LogSoftmax", x, (-1,))
 

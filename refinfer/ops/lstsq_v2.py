@@ -4,6 +4,7 @@ import numpy as np
 from refinfer.registry import register
 
 from ._ref.common import FLOATS, require_tensors
+from ._ref.linalg import require_finite
 
 # MindIR's codes of the LAPACK driver names (None is gelsy).
 DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
@@ -35,7 +36,8 @@ def lstsq_v2(A, B, driver=None):
     singular values above max(M, N) eps(dtype) times the largest) for
     gelsy/gelss/gelsd, else empty; singular_value (*, min(M, N)) for
     gelss/gelsd, else empty. driver=None means "gelsy" (codes: gels 0,
-    gelsy 1, gelsd 2, gelss 3).
+    gelsy 1, gelsd 2, gelss 3). An infinity in A is a clear error (LAPACK
+    would not return).
     """
     require_tensors("LstsqV2", A=A, B=B)
     vector = B.ndim == A.ndim - 1       # B (*, M): one right-hand side
@@ -46,6 +48,7 @@ def lstsq_v2(A, B, driver=None):
         raise ValueError(f"LstsqV2: A (*, M, N) and B (*, M, K) or (*, M) must be floats "
                          f"of one dtype, got A {A.dtype}{list(A.shape)} and B "
                          f"{B.dtype}{list(B.shape)}")
+    require_finite("LstsqV2", "A", A)
     batch = np.broadcast_shapes(A.shape[:-2], B.shape[:-2])
     a = np.broadcast_to(A, batch + A.shape[-2:]).astype(np.complex128 if A.dtype.kind == "c"
                                                         else np.float64)

@@ -5,6 +5,7 @@ from refinfer import args
 from refinfer.registry import register
 
 from ._ref.common import compute_dtype
+from ._ref.linalg import require_finite
 
 
 @register("Svd", family="linalg", dtypes=("float32", "float64"), no_kernel="native",
@@ -16,12 +17,14 @@ def svd(input, full_matrices=False, compute_uv=True):
     min(m, n) ((m, m) and (n, n) when full_matrices); with compute_uv
     False, u and v are zeros of shape (1,), as MindSpore's. Each pair of
     singular vectors is unique up to a common sign: these are LAPACK's
-    (gesdd), MindSpore's CPU kernel (Eigen) may flip a pair. Arguments:
+    (gesdd), MindSpore's CPU kernel (Eigen) may flip a pair. An infinity
+    in input is a clear error (LAPACK would not return). Arguments:
     input (..., m, n); full_matrices=False, compute_uv=True.
     """
     if input.ndim < 2:
         raise ValueError(f"Svd: input must be (..., m, n), got shape "
                          f"{list(input.shape)}")
+    require_finite("Svd", "input", input)
     work = input.astype(compute_dtype(input.dtype), copy=False)
     if not compute_uv:
         empty = np.zeros(1, input.dtype)

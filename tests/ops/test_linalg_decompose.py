@@ -2,6 +2,8 @@
 decomposition multiplied back in float64 (signs and orders are LAPACK's;
 the golden cases compare MindSpore's by sign-free quantities), its outputs'
 shapes and dtypes, and the clear errors."""
+import threading
+
 import numpy as np
 import pytest
 
@@ -85,3 +87,26 @@ def test_matrix_logarithm(call, rng):
         call("MatrixLogarithm", x.real.copy())
     with pytest.raises(ValueError, match=r"MatrixLogarithm: x is not diagonalisable"):
         call("MatrixLogarithm", np.array([[1, 1], [0, 1]], np.complex64))
+
+
+@pytest.mark.parametrize("op", ["Svd", "LstsqV2"])
+@pytest.mark.parametrize("value", [np.inf, -np.inf])
+def test_an_infinity_in_an_svd_matrix_is_refused(call, op, value):
+    """NumPy's LAPACK never returns from an SVD of a matrix holding an
+    infinity; the op says so instead (run in a thread of its own, so that
+    a hang fails the test instead of stopping the suite)."""
+    a = np.arange(12, dtype=np.float32).reshape(4, 3)
+    a[2, 1] = value
+    inputs = (a,) if op == "Svd" else (a, np.ones(4, a.dtype))
+    outcome = []
+
+    def attempt():
+        try:
+            call(op, *inputs)
+        except ValueError as error:
+            outcome.append(str(error))
+    worker = threading.Thread(target=attempt, daemon=True)
+    worker.start()
+    worker.join(timeout=30)
+    assert outcome and "infinity at index (2, 1)" in outcome[0] \
+        and outcome[0].startswith(op)

@@ -7,6 +7,18 @@ import numpy as np
 from .common import compute_dtype
 
 
+def require_finite(op: str, name: str, a: np.ndarray) -> None:
+    """A clear error for an infinity in ``a``, before LAPACK's SVD sees it:
+    NumPy's bundled OpenBLAS never returns from gesdd (the SVD with its
+    vectors, also behind least squares) on a matrix holding one. A NaN makes
+    it fail at once instead, with LAPACK's own error."""
+    where = np.argwhere(np.isinf(a))
+    if len(where):
+        raise ValueError(f"{op}: {name} holds an infinity at index "
+                         f"{tuple(where[0].tolist())}, where LAPACK's SVD does "
+                         f"not converge")
+
+
 def solve(op: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """x with a @ x = b for stacks of square a (..., n, n) and b (..., n, k),
     broadcast over the leading axes; a singular a is a clear error."""

@@ -155,19 +155,23 @@ def _samples(size, bins, sample_num):
 def _roi_align(features, rois, scale, sample_num, end, out, bad):
     """out[r, c, i, j] = the mean of the samples of bin (i, j) of roi r
     over features[batch, c]; bad[0] = 1 where a roi's batch is not one of
-    features'."""
+    features', or one of its values is not finite."""
     channels, bins_h, bins_w = out.shape[1], out.shape[2], out.shape[3]
     for t in range(cuda.grid(1), out.size, cuda.gridsize(1)):
         j, i = t % bins_w, (t // bins_w) % bins_h
         c, r = (t // (bins_w * bins_h)) % channels, t // (bins_w * bins_h * channels)
         batch = np.float64(rois[r, 0])
-        if not -1 < batch < features.shape[0]:
+        x1, y1 = np.float64(rois[r, 1]), np.float64(rois[r, 2])
+        x2, y2 = np.float64(rois[r, 3]), np.float64(rois[r, 4])
+        if not -1 < batch < features.shape[0] or not (
+                math.isfinite(x1) and math.isfinite(y1) and math.isfinite(x2)
+                and math.isfinite(y2)):
             bad[0] = 1
             out[r, c, i, j] = 0
             continue
-        start_x, start_y = np.float64(rois[r, 1]) * scale, np.float64(rois[r, 2]) * scale
-        width = (np.float64(rois[r, 3]) + end) * scale - start_x
-        height = (np.float64(rois[r, 4]) + end) * scale - start_y
+        start_x, start_y = x1 * scale, y1 * scale
+        width = (x2 + end) * scale - start_x
+        height = (y2 + end) * scale - start_y
         width, height = (width if width > 1.0 else 1.0), (height if height > 1.0 else 1.0)
         bin_h, bin_w = height / bins_h, width / bins_w
         grid_h = _samples(height, bins_h, sample_num)
@@ -184,7 +188,8 @@ def _roi_align(features, rois, scale, sample_num, end, out, bad):
 def roi_align(features, rois, pooled_height, pooled_width, spatial_scale, sample_num=2,
               roi_end_mode=1):
     """ROIAlign; declines float16, shapes the reference refuses and (found
-    on the device, the flag read back) a roi naming no batch."""
+    on the device, the flag read back) a roi naming no batch or holding a
+    value that is not finite."""
     if features.dtype not in (np.float32, np.float64) or features.ndim != 4 \
             or rois.ndim != 2 or rois.shape[1] != 5 or rois.dtype != features.dtype:
         return None

@@ -44,10 +44,15 @@ def roi_align(features, rois, pooled_height, pooled_width, spatial_scale, sample
     PRIMITIVE attributes but features, rois): features (N, C, H, W); rois
     (R, 5); pooled_height; pooled_width; spatial_scale; sample_num=2;
     roi_end_mode=1 (0 or 1). Output (R, C, pooled_height, pooled_width).
+    A roi with an infinity or NaN is a clear error.
     """
     check_4d(features, "ROIAlign")
     if rois.ndim != 2 or rois.shape[1] != 5:
         raise ValueError(f"ROIAlign: rois must have shape (R, 5), got {rois.shape}")
+    unbounded = np.argwhere(~np.isfinite(rois))
+    if len(unbounded):
+        r = unbounded[0][0]
+        raise ValueError(f"ROIAlign: roi {r} is not finite: {rois[r].tolist()}")
     work = compute_dtype(features.dtype)
     planes = features.astype(np.float64)
     ph, pw = args.integer(pooled_height), args.integer(pooled_width)

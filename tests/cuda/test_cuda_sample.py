@@ -65,3 +65,5 @@ def test_roi_align_declines():
     with pytest.raises(ValueError, match="names batch 1 of 1"):
         registry.get_op("ROIAlign").reference(features, rois, 2, 2, 1.0)
     assert run("ROIAlign", features, rois, 2, 2, 1.0) is None
+    rois = np.array([[0, 0, 0, np.inf, 2]], np.float32)     # not finite
+    assert run("ROIAlign", features, rois, 2, 2, 1.0) is None

@@ -299,3 +299,5 @@ def test_roi_align(dtype, sample_num, end_mode):
         check("ROIAlign", features, rois, 2, 3, scale, sample_num, end_mode)
     check("ROIAlign", features, rois[:, :4], 2, 2, 1.0)        # the reference's error
     check("ROIAlign", features[:1], rois, 2, 2, 1.0)            # batch out of range
+    rois[3, 2] = np.nan
+    check("ROIAlign", features, rois, 2, 2, 1.0)                # not finite

@@ -120,3 +120,8 @@ def test_roi_align(call, close, rng, dtype):
         call("ROIAlign", flat, rois[:, :4], 2, 2, 1.0)
     with pytest.raises(ValueError, match=r"ROIAlign: roi 0 names batch 1 of 1"):
         call("ROIAlign", flat[:1], rois, 2, 2, 1.0)
+    for value in (np.nan, np.inf):      # (int() of them raised Python's own error)
+        unbounded = rois.copy()
+        unbounded[1, 4] = value
+        with pytest.raises(ValueError, match=r"ROIAlign: roi 1 is not finite"):
+            call("ROIAlign", flat, unbounded, 2, 2, 1.0)

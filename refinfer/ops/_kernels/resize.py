@@ -239,7 +239,8 @@ def roi_align(features, rois, pooled_height, pooled_width, spatial_scale, sample
     """ROIAlign for float32/float64 features, accumulating in float64 as the
     reference; None (the reference, and its errors) for anything else."""
     if features.dtype not in (np.float32, np.float64) or features.ndim != 4 \
-            or rois.ndim != 2 or rois.shape[1] != 5 or not rois.shape[0]:
+            or rois.ndim != 2 or rois.shape[1] != 5 or not rois.shape[0] \
+            or not np.isfinite(rois).all():
         return None
     batch = rois[:, 0].astype(np.int64)
     if batch.min() < 0 or batch.max() >= features.shape[0]:

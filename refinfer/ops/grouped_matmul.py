@@ -58,7 +58,7 @@ def _tensors(value, name):
 
 
 def _affine(a, w, b):
-    if w.ndim != 2 or a.shape[-1] != w.shape[0]:
+    if a.ndim == 0 or w.ndim != 2 or a.shape[-1] != w.shape[0]:
         raise ValueError(f"{OP}: x {list(a.shape)} and weight {list(w.shape)} do not "
                          f"multiply (x's last dim must be weight's first, weight 2-D)")
     y = matmul(a, w)

@@ -4,7 +4,7 @@ import numpy as np
 from refinfer.registry import register
 
 from ._ref.common import FLOATS, require_tensors
-from ._ref.linalg import require_finite
+from ._ref.linalg import refuse_infinity
 
 # MindIR's codes of the LAPACK driver names (None is gelsy).
 DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
@@ -48,7 +48,7 @@ def lstsq_v2(A, B, driver=None):
         raise ValueError(f"LstsqV2: A (*, M, N) and B (*, M, K) or (*, M) must be floats "
                          f"of one dtype, got A {A.dtype}{list(A.shape)} and B "
                          f"{B.dtype}{list(B.shape)}")
-    require_finite("LstsqV2", "A", A)
+    refuse_infinity("LstsqV2", "A", A)
     batch = np.broadcast_shapes(A.shape[:-2], B.shape[:-2])
     a = np.broadcast_to(A, batch + A.shape[-2:]).astype(np.complex128 if A.dtype.kind == "c"
                                                         else np.float64)

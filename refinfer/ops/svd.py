@@ -5,7 +5,7 @@ from refinfer import args
 from refinfer.registry import register
 
 from ._ref.common import compute_dtype
-from ._ref.linalg import require_finite
+from ._ref.linalg import refuse_infinity
 
 
 @register("Svd", family="linalg", dtypes=("float32", "float64"), no_kernel="native",
@@ -24,7 +24,7 @@ def svd(input, full_matrices=False, compute_uv=True):
     if input.ndim < 2:
         raise ValueError(f"Svd: input must be (..., m, n), got shape "
                          f"{list(input.shape)}")
-    require_finite("Svd", "input", input)
+    refuse_infinity("Svd", "input", input)
     work = input.astype(compute_dtype(input.dtype), copy=False)
     if not compute_uv:
         empty = np.zeros(1, input.dtype)

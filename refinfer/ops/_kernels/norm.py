@@ -279,8 +279,9 @@ def softmax_rows(x, y, log):
         top = row[0]
         for j in range(1, row.shape[0]):
             top = row[j] if row[j] > top else top
-        for j in range(row.shape[0]):    # (d <= lowest is False for a
-            d = row[j] - top                # NaN, which then propagates)
+        # d <= lowest is False for a NaN, which then propagates to the sum
+        for j in range(row.shape[0]):
+            d = row[j] - top
             e = fast_exp(lowest if d <= lowest else d)
             out[j] = zero if d <= lowest else e
         total = sum64(out)

@@ -7,7 +7,7 @@ import numpy as np
 from .common import compute_dtype
 
 
-def require_finite(op: str, name: str, a: np.ndarray) -> None:
+def refuse_infinity(op: str, name: str, a: np.ndarray) -> None:
     """A clear error for an infinity in ``a``, before LAPACK's SVD sees it:
     NumPy's bundled OpenBLAS never returns from gesdd (the SVD with its
     vectors, also behind least squares) on a matrix holding one. A NaN makes

@@ -1,6 +1,8 @@
 """Plan-time rewrites of the fast backend (refinfer/passes): what they fuse,
 what they must leave alone, and the reference fallback of fused nodes.
 Results are compared with the reference backend's (op by op)."""
+import math
+
 import numpy as np
 import pytest
 
@@ -185,7 +187,27 @@ def test_hooks_see_every_node_of_the_unfused_plan():
     np.testing.assert_allclose(out, case.outputs()[0], **case.tolerance)
 
 
-@pytest.mark.parametrize("act", range(8))
+ACTIVATIONS = {
+    _fast.ACT_NONE: lambda v: v,
+    _fast.ACT_RELU: lambda v: np.maximum(v, 0),
+    _fast.ACT_RELU6: lambda v: np.clip(v, 0, 6),
+    _fast.ACT_HSWISH: lambda v: v * np.clip(v + 3, 0, 6) / 6,
+    _fast.ACT_SIGMOID: lambda v: 1 / (1 + np.exp(-v)),
+    _fast.ACT_TANH: np.tanh,
+    _fast.ACT_GELU: lambda v: 0.5 * v * (1 + np.tanh(np.sqrt(2 / np.pi)
+                                                     * (v + 0.044715 * v ** 3))),
+    _fast.ACT_FAST_GELU: lambda v: v / (1 + np.exp(-1.702 * np.abs(v)))
+    * np.exp(0.851 * (v - np.abs(v))),
+    _fast.ACT_SILU: lambda v: v / (1 + np.exp(-v)),
+    _fast.ACT_HSIGMOID: lambda v: np.clip(v + 3, 0, 6) / 6,
+    _fast.ACT_MISH: lambda v: v * np.tanh(np.logaddexp(0, v)),
+    _fast.ACT_GELU_ERF: lambda v: 0.5 * v * (1 + np.vectorize(math.erf)(
+        v / np.sqrt(2))),
+    _fast.ACT_SOFTPLUS: lambda v: np.logaddexp(0, v),
+}
+
+
+@pytest.mark.parametrize("act", sorted(ACTIVATIONS))
 @pytest.mark.parametrize("geometry", [(16, 16, 3, 1, 1, 30), (16, 24, 1, 1, 1, 20),
                                       (16, 16, 3, 2, 16, 15), (32, 32, 3, 1, 32, 40),
                                       (40, 40, 3, 1, 40, 7),
@@ -209,21 +231,8 @@ def test_fused_convolution_equals_its_parts(act, geometry):
         np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
 
 
-ACTIVATIONS = {
-    _fast.ACT_NONE: lambda v: v,
-    _fast.ACT_RELU: lambda v: np.maximum(v, 0),
-    _fast.ACT_RELU6: lambda v: np.clip(v, 0, 6),
-    _fast.ACT_HSWISH: lambda v: v * np.clip(v + 3, 0, 6) / 6,
-    _fast.ACT_SIGMOID: lambda v: 1 / (1 + np.exp(-v)),
-    _fast.ACT_TANH: np.tanh,
-    _fast.ACT_GELU: lambda v: 0.5 * v * (1 + np.tanh(np.sqrt(2 / np.pi)
-                                                     * (v + 0.044715 * v ** 3))),
-    _fast.ACT_FAST_GELU: lambda v: v / (1 + np.exp(-1.702 * np.abs(v)))
-    * np.exp(0.851 * (v - np.abs(v))),
-}
-
-
-@pytest.mark.parametrize("act", [_fast.ACT_NONE, _fast.ACT_RELU, _fast.ACT_RELU6])
+@pytest.mark.parametrize("act", [_fast.ACT_NONE, _fast.ACT_RELU, _fast.ACT_RELU6,
+                                 _fast.ACT_SILU])
 @pytest.mark.parametrize("geometry", [(16, 32, 15, 13, "PAD", (1, 1, 1, 1)),
                                       (8, 8, 9, 9, "SAME", (0, 0, 0, 0)),
                                       (12, 4, 10, 7, "PAD", (0, 2, 2, 0)),
@@ -261,7 +270,10 @@ def test_resnet_uses_winograd_for_its_3x3_stride_1_convolutions():
     (6, 12, 9, 7, 8, 2, "SAME", (0, 0, 0, 0), False),
     (5, 10, 3, 5, 6, 1, "VALID", (0, 0, 0, 0), False),
     (4, 8, 4, 3, 3, 2, "PAD", (0, 2, 1, 0), False)], ids=str)
-def test_inverted_residual_equals_its_three_convolutions(geometry, dtype,
+@pytest.mark.parametrize("acts", [
+    (_fast.ACT_RELU6, _fast.ACT_HSWISH, _fast.ACT_NONE),
+    (_fast.ACT_SILU, _fast.ACT_TANH, _fast.ACT_SIGMOID)], ids=str)
+def test_inverted_residual_equals_its_three_convolutions(geometry, dtype, acts,
                                                         monkeypatch):
     """One step, channel-last inside: the same numbers as the 1x1, 3x3
     depthwise and 1x1 convolutions in NCHW, on images with borders all
@@ -273,7 +285,6 @@ def test_inverted_residual_equals_its_three_convolutions(geometry, dtype,
     weights = [rng.standard_normal(shape).astype(dtype) * 0.3 for shape in
                ((ce, c, 1, 1), (ce, 1, 3, 3), (cp, ce, 1, 1))]
     biases = [rng.standard_normal(n).astype(dtype) for n in (ce, ce)] + [None]
-    acts = (_fast.ACT_RELU6, _fast.ACT_HSWISH, _fast.ACT_NONE)
     layers = [("PAD", (0,) * 4, (1, 1), 1),
               (pad_mode, pads, (stride, stride), ce), ("VALID", (0,) * 4, (1, 1), 1)]
     want = x

@@ -91,7 +91,8 @@ def _wide_columns(image, plane, cols, top, left, kh, kw, pitch, oh):
 def _depthwise(x, weight, bias, y, sh, sw, dh, dw, top, left, act):
     """y[n, o] = act(bias[o] + sum_{p,q} weight[o, 0, p, q] *
     x[n, o // multiplier, i*sh + p*dh - top, j*sw + q*dw - left]):
-    any kernel size, stride and dilation."""
+    any kernel size, stride and dilation. act: light ones only
+    (:func:`program.activate_light`), as in every kernel here."""
     n, c_in, h, w = x.shape
     c_out, oh, ow = y.shape[1], y.shape[2], y.shape[3]
     kh, kw = weight.shape[2], weight.shape[3]
@@ -138,7 +139,7 @@ def _depthwise3x3(x, weight, bias, y, stride, top, left, act):
                        rows, phases)
         start = bias[o] if bias.size else bias.dtype.type(0)
         _shifted_taps(wide[0], phases, where, weight[o, 0].ravel(), start)
-        program.activate_span(wide, 0, 0, wide.size, act)
+        program.activate_light(wide, 0, 0, wide.size, act)
         planes.copy_out(wide[0], pitch, y, b, o)
 
 
@@ -251,6 +252,8 @@ def depthwise(x, weight, bias, y, stride, dilation, top, left, act):
         out = slice(lo * multiplier, hi * multiplier)
         run(x[n:n + 1, lo:hi], weight[out], bias[out] if bias.size else bias,
             y[n:n + 1, out])
+        program.activate_heavy(y[n, out].reshape(-1, y.shape[2] * y.shape[3]),
+                               act)
     planes.each_channel_range(x.shape[0], c_in, y.shape[2] * y.shape[3],
                                channels)
 
@@ -377,6 +380,8 @@ class Gemm:
         elif not self.plain:
             program.epilogue(self.dst[out], bias, residual, self.act,
                            row0 * self.width, row1 * self.width)
+        program.activate_heavy(
+            self.dst[out, row0 * self.width:row1 * self.width], self.act)
 
 
 def _columns(image, geometry):
@@ -506,7 +511,7 @@ def _winograd_output(m, bias, residual, act, tiles_x, y, wide):
                 if residual.size:
                     for j in range(np.uint64(ow)):
                         wide[i, j] += residual[o, row, j]
-                program.activate_span(wide, i, 0, ow, act)
+                program.activate_light(wide, i, 0, ow, act)
                 for j in range(np.uint64(ow)):
                     y[o, row, j] = wide[i, j]
 
@@ -541,6 +546,7 @@ def winograd_conv2d(x, residual, weight, bias, act, top_left, y):
             _winograd_output(m[lo:hi], bias[lo:hi] if bias.size else bias,
                              res[lo:hi] if res.size else res, act, tiles_x,
                              y[n, lo:hi], wide)
+            program.activate_heavy(y[n, lo:hi].reshape(hi - lo, -1), act)
         parallel_for(c_out, channels, grain=min_items(oh * ow))
 
 

@@ -1,6 +1,9 @@
 """Numba building blocks shared by the fast (``numba`` backend) kernels.
 
-- Activations by code, applied to a span in place (fused epilogues).
+- Activations by code, applied to a span in place (fused epilogues): the
+  convolution kernels fuse the light ones and leave the others (exp, tanh
+  or erf inside) to a pass over each piece they wrote, so that a CNN with
+  ReLUs does not compile those (1.6-2.2 s per kernel and dtype).
 - :func:`epilogue`: y = act(y + bias[channel] + residual) in place, after a
   GEMM or convolution (:func:`epilogue_rows` from a wider product).
 - An elementwise *program* runner: a fused chain of float elementwise ops
@@ -39,9 +42,12 @@ from .._ref.math import _erfinv_scalar
 FAST_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 # -- activations -------------------------------------------------------------
-(ACT_NONE, ACT_RELU, ACT_RELU6, ACT_HSWISH, ACT_SIGMOID, ACT_TANH, ACT_GELU,
- ACT_FAST_GELU, ACT_SILU, ACT_HSIGMOID, ACT_MISH, ACT_GELU_ERF,
- ACT_SOFTPLUS) = range(13)
+# The light ones come first: the convolution kernels fuse only those (see
+# activate_light).
+(ACT_NONE, ACT_RELU, ACT_RELU6, ACT_HSWISH, ACT_HSIGMOID,
+ ACT_SIGMOID, ACT_TANH, ACT_GELU, ACT_FAST_GELU, ACT_SILU, ACT_MISH,
+ ACT_GELU_ERF, ACT_SOFTPLUS) = range(13)
+FIRST_HEAVY = ACT_SIGMOID
 ACTIVATIONS = {"ReLU": ACT_RELU, "ReLU6": ACT_RELU6, "HSwish": ACT_HSWISH,
                "Sigmoid": ACT_SIGMOID, "Tanh": ACT_TANH, "GeLU": ACT_GELU,
                "FastGeLU": ACT_FAST_GELU, "SiLU": ACT_SILU,
@@ -57,11 +63,15 @@ LN2, SQRT2 = math.log(2.0), math.sqrt(2.0)
 # literal int mixed with float32 computes in float64, so constants come
 # typed (dtype.type(6)).
 @kernel
-def activate_span(y, o, start, count, act):
-    """y[o, start:start + count] = act(...) in place (y 2-D), with the
-    reference's formulas in y's dtype; NaN propagates (ReLU6 gives 0)."""
-    zero, one = y.dtype.type(0), y.dtype.type(1)
-    three, six = y.dtype.type(3), y.dtype.type(6)
+def activate_light(y, o, start, count, act):
+    """y[o, start:start + count] = act(...) in place (y 2-D) for the light
+    activations, act < FIRST_HEAVY; it leaves y alone for the others.
+
+    The convolution kernels fuse only these: the heavy ones (exp, tanh, erf
+    inside) take 1.6-2.2 s to compile per dtype, in every kernel that fuses
+    them, and CNNs rarely use them. A caller that may pass one applies
+    :func:`activate_heavy` to what the kernel wrote."""
+    zero, three, six = y.dtype.type(0), y.dtype.type(3), y.dtype.type(6)
     base = np.uint64(start)
     if act == ACT_RELU:     # "+ zero": else LLVM stores only the zeros,
         for j in range(np.uint64(count)):   # with slow masked stores
@@ -79,6 +89,17 @@ def activate_span(y, o, start, count, act):
             c = zero if c < zero else c
             c = six if c > six else c
             y[o, base + j] = (v * c if act == ACT_HSWISH else c) / six
+
+
+@kernel
+def activate_span(y, o, start, count, act):
+    """y[o, start:start + count] = act(...) in place (y 2-D), any ACT_*
+    code, with the reference's formulas in y's dtype; NaN propagates
+    (ReLU6 gives 0)."""
+    zero, one = y.dtype.type(0), y.dtype.type(1)
+    base = np.uint64(start)
+    if act < FIRST_HEAVY:
+        activate_light(y, o, start, count, act)
     elif act == ACT_SIGMOID or act == ACT_SILU:     # (x *) 1 / (1 + e ** -x)
         for j in range(np.uint64(count)):   # (one loop: one copy of exp)
             v = y[o, base + j]
@@ -120,15 +141,28 @@ def activate_span(y, o, start, count, act):
 
 @kernel
 def activate(row, act):
-    """Activation ``act`` on a 1-D array in place."""
-    activate_span(row.reshape(1, row.size), 0, 0, row.size, act)
+    """:func:`activate_light` on a 1-D array."""
+    activate_light(row.reshape(1, row.size), 0, 0, row.size, act)
+
+
+@kernel
+def _activate_rows(y, act):
+    for o in range(y.shape[0]):
+        activate_span(y, o, 0, y.shape[1], act)
+
+
+def activate_heavy(y: np.ndarray, act: int) -> None:
+    """In place on y (2-D): the activation ``act`` if it is a heavy one,
+    which a kernel that wrote y with :func:`activate_light` left out."""
+    if act >= FIRST_HEAVY:
+        _activate_rows(y, act)
 
 
 @kernel
 def epilogue(y, bias, residual, act, start, stop):
     """In place on y (C, pixels), columns start:stop of every channel:
-    y[c] = act(y[c] + bias[c] + residual[c]). An empty ``bias`` or
-    ``residual`` (size 0) is skipped."""
+    y[c] = act(y[c] + bias[c] + residual[c]), act light (a heavy one is
+    left out). An empty ``bias`` or ``residual`` (size 0) is skipped."""
     zero = y.dtype.type(0)
     base, count = np.uint64(start), np.uint64(stop - start)
     for o in range(y.shape[0]):
@@ -139,14 +173,14 @@ def epilogue(y, bias, residual, act, start, stop):
         elif bias.size:
             for j in range(count):
                 y[o, base + j] += b
-        activate_span(y, o, start, count, act)
+        activate_light(y, o, start, count, act)
 
 
 @kernel
 def epilogue_rows(src, dst, bias, residual, act, pitch, row0, row1):
     """The epilogue of a GEMM over padded rows, rows row0 <= i < row1: dst
     (C, H*W) gets act(src + bias + residual) of src (C, H*pitch), the
-    pitch - W extra columns of each row dropped."""
+    pitch - W extra columns of each row dropped (act: as :func:`epilogue`)."""
     zero = dst.dtype.type(0)
     width = dst.shape[1] // (src.shape[1] // pitch)
     for o in range(dst.shape[0]):
@@ -159,7 +193,7 @@ def epilogue_rows(src, dst, bias, residual, act, pitch, row0, row1):
             else:
                 for j in range(np.uint64(width)):
                     dst[o, d0 + j] = src[o, s0 + j] + b
-            activate_span(dst, o, i * width, width, act)
+            activate_light(dst, o, i * width, width, act)
 
 
 def no_bias(dtype) -> np.ndarray:
@@ -189,6 +223,7 @@ def _parallel_epilogue(y, bias, residual, act) -> None:
         epilogue(y[lo:hi], bias[lo:hi] if bias.size else bias,
                  no_residual(y.dtype) if residual is None else residual[lo:hi],
                  act, 0, y.shape[1])
+        activate_heavy(y[lo:hi], act)
     parallel_for(y.shape[0], channels, grain=min_items(y.shape[1]))
 
 
@@ -220,8 +255,8 @@ def scratch(slot: str, shape: tuple, dtype) -> np.ndarray:
 # per dtype) and so is compiled only for models that use them.
 (OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MAX, OP_MIN, OP_POW, OP_LEAKY,
  OP_NEG, OP_ABS, OP_EXP, OP_LOG, OP_SQRT, OP_SQUARE, OP_ERF,
- OP_COPY, OP_RELU, OP_RELU6, OP_HSWISH, OP_SIGMOID, OP_TANH, OP_GELU,
- OP_FAST_GELU, OP_SILU, OP_HSIGMOID, OP_MISH, OP_GELU_ERF, OP_SOFTPLUS,
+ OP_COPY, OP_RELU, OP_RELU6, OP_HSWISH, OP_HSIGMOID, OP_SIGMOID, OP_TANH,
+ OP_GELU, OP_FAST_GELU, OP_SILU, OP_MISH, OP_GELU_ERF, OP_SOFTPLUS,
  # extended: binary
  OP_ATAN2, OP_HYPOT, OP_LOGADDEXP, OP_DIV_NO_NAN,
  # extended: with parameters

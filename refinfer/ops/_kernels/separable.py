@@ -104,10 +104,12 @@ class _Bands:
                           block.acts[1], lo, hi)
         ow = self.depthwise_out.shape[1]
         rows = self.depthwise_out[lo:hi].reshape((hi - lo) * ow, -1)
+        program.activate_heavy(rows, block.acts[1])
         pixels = slice(lo * ow, hi * ow)
         blas.matmul(block.project, rows.T, self.out[:, pixels])
         program.epilogue(self.out, block.biases[2], self.residual,
                          block.acts[2], lo * ow, hi * ow)
+        program.activate_heavy(self.out[:, pixels], block.acts[2])
 
     def _expand(self, first, last):
         """act_e(x^T W_e^T + b_e) of input rows first <= r < last, as
@@ -118,17 +120,19 @@ class _Bands:
                                          block.expand.shape[0]), self.out.dtype)
         blas.matmul(self.image[:, pixels].T, block.expand.T, e)
         bias_activation_rows(e, block.biases[0], block.acts[0])
+        program.activate_heavy(e, block.acts[0])
         return e.reshape(last - first, width, -1)
 
 
 @kernel
 def bias_activation_rows(y, bias, act):
     """In place: y[r] = act(y[r] + bias) for every row of y (bias along the
-    last axis; y contiguous, activated as one span: rows may be short)."""
+    last axis; y contiguous, activated as one span: rows may be short),
+    act light (:func:`program.activate_light`)."""
     for r in range(y.shape[0]):
         for k in range(y.shape[1]):
             y[r, k] += bias[k]
-    program.activate_span(y.reshape(1, y.size), 0, 0, y.size, act)
+    program.activate_light(y.reshape(1, y.size), 0, 0, y.size, act)
 
 
 @kernel
@@ -138,7 +142,8 @@ def depthwise3x3_nhwc(x, w, bias, y, stride, top, left, act, lo, hi):
     x[i*stride + p - top, j*stride + q - left, c]), taps outside x being
     zeros (padding); x (H, W, C), w (3, 3, C), bias (C,), y (OH, OW, C). The loops run
     across channels (vectorised); inside the image the nine taps are one
-    expression, in the NCHW kernel's order of additions."""
+    expression, in the NCHW kernel's order of additions. act: light ones
+    only (:func:`program.activate_light`)."""
     h, width, channels = x.shape
     ow = y.shape[1]
     flat = y.reshape(y.shape[0], ow * channels)
@@ -165,4 +170,4 @@ def depthwise3x3_nhwc(x, w, bias, y, stride, top, left, act, lo, hi):
                     tap, src = w[p, q], x[r + p, c + q]
                     for k in range(channels):
                         out[k] += tap[k] * src[k]
-        program.activate_span(flat, i, 0, ow * channels, act)
+        program.activate_light(flat, i, 0, ow * channels, act)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from dataclasses import dataclass
 
 import numpy as np
@@ -73,6 +74,19 @@ def golden_case(name: str) -> GoldenCase:
         if case.name == name:
             return case
     pytest.skip(f"golden case {name!r} is not present")
+
+
+def as_bench_model(name: str, bench_dir, batch: str) -> None:
+    """Lay golden case ``name`` out in ``bench_dir`` (a pathlib.Path) as
+    tools/bench.py reads its models (REFINFER_BENCH_DIR): a folder with the
+    model and its input under the label ``batch``, and bench.json."""
+    case = golden_case(name)
+    folder = bench_dir / name
+    folder.mkdir()
+    shutil.copy(case.model_path, folder / f"{name}_b{batch}.mindir")
+    np.save(folder / f"input_b{batch}.npy", case.inputs()[0])
+    (folder / "bench.json").write_text(json.dumps({"files": {batch: {
+        "mindir": f"{name}_b{batch}.mindir", "input": f"input_b{batch}.npy"}}}))
 
 
 def assert_close(actual, expected, rtol, atol, what=""):

@@ -4,17 +4,14 @@ column and says why the peers without an ONNX file (ONNX Runtime,
 OpenVINO, onnx.reference) are missing. The speed itself is measured by
 running the tool, never asserted."""
 import importlib.util
-import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
-from golden_cases import golden_case
+from golden_cases import as_bench_model
 from refinfer.ops._kernels.blas import _mkl_library
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -44,13 +41,7 @@ def test_the_header_names_the_cpus_extensions():
 
 @pytest.mark.slow
 def test_a_cpu_run_on_a_small_model(tmp_path):
-    case = golden_case("mlp")
-    folder = tmp_path / "mlp"
-    folder.mkdir()
-    shutil.copy(case.model_path, folder / "mlp_b2.mindir")
-    np.save(folder / "input_b2.npy", case.inputs()[0])
-    (folder / "bench.json").write_text(json.dumps(
-        {"files": {"2": {"mindir": "mlp_b2.mindir", "input": "input_b2.npy"}}}))
+    as_bench_model("mlp", tmp_path, "2")
     report = tmp_path / "report.md"
     done = subprocess.run(
         [sys.executable, bench.__file__, "--models", "mlp", "--batches", "2",
@@ -76,3 +67,21 @@ def test_a_cpu_run_on_a_small_model(tmp_path):
     for engine, module in (("ort", "onnxruntime"), ("openvino", "openvino")):
         assert re.search(rf"- ({engine}: {module} not installed|mlp b2 t1: {engine} "
                          rf"skipped)", text), text
+
+
+@pytest.mark.slow
+def test_the_cold_start_names_its_slowest_compiles(tmp_path, monkeypatch):
+    """A fresh process on an empty kernel cache compiles, and says which
+    kernels took longest; on the warm cache that follows it compiles none."""
+    as_bench_model("mlp", tmp_path, "1")
+    monkeypatch.setattr(bench, "BENCH_DIR", str(tmp_path))
+    cold = bench.cold_start("mlp")
+    empty, warm = cold["empty_cache"], cold["warm_cache"]
+    slowest = empty["slowest_compiles_s"]
+    assert empty["kernels_compiled"] >= 1
+    assert 1 <= len(slowest) <= bench.SLOWEST_SHOWN
+    assert all(0 < s <= empty["in_process_s"] for s in slowest.values()), slowest
+    assert warm["kernels_compiled"] == 0 and warm["slowest_compiles_s"] == {}
+    line = bench.markdown([], cold, None, [], "")
+    shown = ", ".join(f"{k} {v:.1f} s" for k, v in slowest.items())
+    assert f"(slowest: {shown})" in line, line

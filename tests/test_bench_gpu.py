@@ -3,16 +3,13 @@ smoke run under numba's CUDA simulator on a golden MLP (one round) that
 fills the table's refinfer column and says why ONNX Runtime's CUDA
 provider, PyTorch and a batch that was not exported are missing. In
 subprocesses: numba's CUDA simulator is chosen per process."""
-import json
 import os
-import shutil
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
-from golden_cases import golden_case
+from golden_cases import as_bench_model
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "tools", "bench.py")
@@ -39,13 +36,7 @@ def test_the_simulator_flag_needs_the_gpu_target():
 
 @pytest.mark.slow
 def test_a_simulated_gpu_run_on_a_small_model(tmp_path):
-    case = golden_case("mlp")
-    folder = tmp_path / "mlp"
-    folder.mkdir()
-    shutil.copy(case.model_path, folder / "mlp_b2.mindir")
-    np.save(folder / "input_b2.npy", case.inputs()[0])
-    (folder / "bench.json").write_text(json.dumps(
-        {"files": {"2": {"mindir": "mlp_b2.mindir", "input": "input_b2.npy"}}}))
+    as_bench_model("mlp", tmp_path, "2")
     report = tmp_path / "report.md"
     done = _bench("--target", "gpu", "--simulator", "--models", "mlp",
                   "--batches", "2,32", "--rounds", "1", "--markdown", str(report),

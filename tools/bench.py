@@ -434,16 +434,34 @@ def add_chain_onnx():
 # The line refinfer/jit.py prints after a build that compiled kernels.
 COMPILED_LINE = re.compile(r"refinfer: (\d+) kernel\(s\) compiled in ")
 
+# Also times each top-level kernel compiled (Numba's compile events; a
+# kernel's helpers count as its own time), printed as JSON before the total.
 COLD_SCRIPT = """
-import time, sys
+import json, time, sys
 start = time.perf_counter()
 import numpy as np
+from numba.core import event
+compiles, depth = {}, [0, 0.0]
+class Timer(event.Listener):
+    def on_start(self, ev):
+        depth[0] += 1
+        if depth[0] == 1:
+            depth[1] = time.perf_counter()
+    def on_end(self, ev):
+        depth[0] -= 1
+        if depth[0] == 0:
+            name = ev.data["dispatcher"].py_func.__qualname__
+            compiles[name] = compiles.get(name, 0) + time.perf_counter() - depth[1]
+event.register("numba:compile", Timer())
 import refinfer as mslite
 model = mslite.Model()
 model.build_from_file(sys.argv[1], mslite.ModelType.MINDIR)
 model.predict([np.load(sys.argv[2])])
-print(time.perf_counter() - start)
+total = time.perf_counter() - start
+print(json.dumps(compiles))
+print(total)
 """
+SLOWEST_SHOWN = 3
 
 
 def cold_start(model="mobilenetv2") -> dict:
@@ -459,10 +477,13 @@ def cold_start(model="mobilenetv2") -> dict:
             start = time.perf_counter()
             done = subprocess.run([sys.executable, "-c", COLD_SCRIPT, *args], env=env,
                                   capture_output=True, text=True, check=True, cwd=ROOT)
+            compiles, total = done.stdout.splitlines()[-2:]
+            slowest = sorted(json.loads(compiles).items(), key=lambda kv: -kv[1])
             result[label] = {"wall_s": time.perf_counter() - start,
-                             "in_process_s": float(done.stdout.split()[-1]),
+                             "in_process_s": float(total),
                              "kernels_compiled": sum(
-                                 int(n) for n in COMPILED_LINE.findall(done.stderr))}
+                                 int(n) for n in COMPILED_LINE.findall(done.stderr)),
+                             "slowest_compiles_s": dict(slowest[:SLOWEST_SHOWN])}
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     return result
@@ -593,9 +614,12 @@ def markdown(rows, cold, dispatch, notes, header) -> str:
         lines += ["", "Cold start, MobileNetV2 (fresh process: import + build + first "
                   "predict):", ""]
         for label, c in cold.items():
+            slowest = ", ".join(f"{name} {seconds:.1f} s" for name, seconds
+                                in c["slowest_compiles_s"].items())
             lines.append(f"- {label.replace('_', ' ')}: {c['wall_s']:.2f} s wall "
                          f"({c['in_process_s']:.2f} s in process), "
-                         f"{c['kernels_compiled']} kernel(s) compiled")
+                         f"{c['kernels_compiled']} kernel(s) compiled"
+                         + (f" (slowest: {slowest})" if slowest else ""))
     if dispatch:
         lines += ["", f"Per-node cost on a chain of {dispatch['nodes']} Add nodes "
                   "(µs per node):", ""]

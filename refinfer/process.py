@@ -131,7 +131,7 @@ def pin_threads(cores: tuple[int, ...]) -> None:
 # -- BLAS threads ----------------------------------------------------------------
 _blas = {"threads": None, "libraries": None}
 OPENMP_DUPLICATES = "KMP_DUPLICATE_LIB_OK"      # what threadpoolctl sets
-_blas_lock = threading.Lock()
+_blas_lock = threading.RLock()   # set_blas_threads holds it to find them
 
 
 def set_blas_threads(threads: int) -> None:
@@ -140,14 +140,21 @@ def set_blas_threads(threads: int) -> None:
     if _blas["threads"] == threads:
         return
     with _blas_lock:
-        if _blas["libraries"] is None:
-            _blas["libraries"] = _blas_libraries()
-        for library in _blas["libraries"]:
+        for library in blas_libraries():
             library.set_num_threads(threads)
         _blas["threads"] = threads
 
 
-def _blas_libraries() -> list:
+def blas_libraries() -> list:
+    """threadpoolctl's handles on the BLAS libraries NumPy loaded (found
+    once)."""
+    with _blas_lock:
+        if _blas["libraries"] is None:
+            _blas["libraries"] = _find_blas_libraries()
+    return _blas["libraries"]
+
+
+def _find_blas_libraries() -> list:
     """threadpoolctl's handles on the BLAS libraries NumPy loaded. Importing
     threadpoolctl sets KMP_DUPLICATE_LIB_OK in os.environ (for its users who
     load two OpenMP runtimes); refinfer only counts threads through it, so

@@ -12,7 +12,7 @@ from refinfer.format.values import Abstract
 from refinfer.graph import Arg, Graph, Model, Node, Ref, RefKind
 from refinfer.ops._kernels import program as _fast
 from refinfer.ops._kernels.conv import WinogradFilter, fused_conv2d
-from refinfer.ops._kernels import separable
+from refinfer.ops._kernels import blas, separable
 from refinfer.ops._kernels.separable import InvertedResidual, inverted_residual
 from refinfer.passes import elementwise
 from refinfer.passes.elementwise import fuse_elementwise
@@ -272,14 +272,18 @@ def test_resnet_uses_winograd_for_its_3x3_stride_1_convolutions():
     (4, 8, 4, 3, 3, 2, "PAD", (0, 2, 1, 0), False)], ids=str)
 @pytest.mark.parametrize("acts", [
     (_fast.ACT_RELU6, _fast.ACT_HSWISH, _fast.ACT_NONE),
-    (_fast.ACT_SILU, _fast.ACT_TANH, _fast.ACT_SIGMOID)], ids=str)
+    (_fast.ACT_RELU, _fast.ACT_HSIGMOID, _fast.ACT_HSWISH)], ids=str)
+@pytest.mark.parametrize("split", ["bands", "channels"])
 def test_inverted_residual_equals_its_three_convolutions(geometry, dtype, acts,
-                                                        monkeypatch):
+                                                        split, monkeypatch):
     """One step, channel-last inside: the same numbers as the 1x1, 3x3
     depthwise and 1x1 convolutions in NCHW, on images with borders all
     round, strides 1 and 2, every pad mode, a residual or not; with two
-    threads each image is split in bands of output rows, however small."""
+    threads each image is split in bands of output rows or in ranges of
+    expanded channels (partial projections summed), however small."""
     monkeypatch.setattr(separable, "min_items", lambda *args: 1)
+    monkeypatch.setattr(separable, "CHANNEL_SPLIT_PIXELS",
+                        0 if split == "bands" else 1 << 30)
     c, ce, cp, h, w, stride, pad_mode, pads, with_residual = geometry
     x = rng.standard_normal((2, c, h, w)).astype(dtype)
     weights = [rng.standard_normal(shape).astype(dtype) * 0.3 for shape in
@@ -310,24 +314,26 @@ def _conv(g, x, weight, shape, pad_mode="VALID", pad=(0,) * 4, stride=1,
                  shape=shape)
 
 
-@pytest.mark.parametrize("size, fused", [(28, True), (29, False)])
-def test_an_inverted_residual_block_runs_as_one_step(size, fused):
+@pytest.mark.parametrize("size, act, fused", [(28, "ReLU6", True),
+                                             (29, "ReLU6", False),
+                                             (28, "Sigmoid", False)])
+def test_an_inverted_residual_block_runs_as_one_step(size, act, fused):
     """1x1 + ReLU6, 3x3 depthwise + ReLU6, 1x1 + residual Add: one step
     (up to 28x28 stride-1 depthwise planes, where channel-last is the
-    faster), equal to the reference; another dtype at run time runs the
-    original nodes."""
+    faster, and light activations only), equal to the reference; another
+    dtype at run time runs the original nodes."""
     shape = (1, 8, size, size)
     g = GraphBuilder(shape)
     weights = [rng.standard_normal(s).astype(np.float32) * 0.3
                for s in ((24, 8, 1, 1), (24, 1, 3, 3), (8, 24, 1, 1))]
-    e = g.add("ReLU6", _conv(g, X, weights[0], (1, 24, size, size)),
+    e = g.add(act, _conv(g, X, weights[0], (1, 24, size, size)),
               shape=(1, 24, size, size))
     d = g.add("ReLU6", _conv(g, e, weights[1], (1, 24, size, size), "PAD",
                              (1,) * 4, group=24), shape=(1, 24, size, size))
     y = g.add("Add", _conv(g, d, weights[2], shape), X, shape=shape)
     x = rng.standard_normal(shape).astype(np.float32)
     steps, got, want = run_both(g.model(y), x)
-    assert (len(steps) == 1) is fused
+    assert (len(steps) == 1) is (fused and blas.NATIVE_GEMM)
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     got64 = executor.run(compile_model(g.model(y), "numba"), [x.astype(np.float64)])
     want64 = executor.run(compile_model(g.model(y), "reference"),

@@ -9,8 +9,10 @@ Pattern (each value used by the next node only, as its input)::
     -> 3x3 depthwise conv, stride 1 or 2, undilated  [+ bias, activation]
     -> 1x1 conv, stride 1, unpadded, one group  [+ bias, residual, activation]
 
-The depthwise convolution's padding is resolved per input shape at run
-time, as Conv2D's. A block whose input does not fit (a dtype the weights
+The activations must be light ones (``program.activate_light``), and the
+block's kernels call BLAS from Numba (``blas.NATIVE_GEMM``): other blocks
+stay three convolutions. The depthwise convolution's padding is resolved
+per input shape at run time, as Conv2D's. A block whose input does not fit (a dtype the weights
 do not have) falls back to its three convolutions.
 """
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Node, Ref, RefKind
+from ..ops._kernels import blas, program
 from ..ops._kernels.conv import fused_conv2d
 from ..ops._kernels.separable import InvertedResidual, inverted_residual
 from .fused import (FUSED_BACKEND, GraphEditor, const, fused_node,
@@ -53,6 +56,9 @@ def _fuse(editor: GraphEditor, expand: Node) -> None:
     if not _pointwise(project, _weight(depthwise).shape[0]):
         return
     nodes = [expand, depthwise, project]
+    if not blas.NATIVE_GEMM or any(const(n, 4) >= program.FIRST_HEAVY
+                                   for n in nodes):
+        return
     block = InvertedResidual(
         _weight(expand), _weight(depthwise), _weight(project),
         [const(n, 3) for n in nodes], tuple(const(n, 4) for n in nodes),

@@ -3,7 +3,9 @@ products, and that a product handed to MKL's cblas_sgemm is read and written
 in place as np.matmul would (transposed views, column blocks, strided
 rows). Without MKL the CBLAS call is played by a stand-in that reads the
 same pointers and leading dimensions; with the ``mkl`` extra installed, the
-golden models run on MKL and match MindSpore."""
+golden models run on MKL and match MindSpore. Kernels that call BLAS from
+Numba (``blas.gemm``) get NumPy's products on random shapes, transposes,
+dtypes and strided rows."""
 import ctypes
 import json
 import os
@@ -154,3 +156,48 @@ def test_the_vendor_is_read_from_cpuinfo(tmp_path):
                     "processor\t: 1\nvendor_id\t: Other\n")
     assert cpu_field("vendor_id", str(info)) == "GenuineIntel"
     assert cpu_field("vendor_id", str(tmp_path / "missing")) == ""
+
+
+needs_native_gemm = pytest.mark.skipif(
+    not blas.NATIVE_GEMM, reason="NumPy's BLAS has no 64-bit-index CBLAS")
+
+
+@needs_native_gemm
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("seed", range(6))
+def test_a_product_inside_a_kernel_is_numpys(dtype, seed):
+    """op(a) @ op(b) into out, with a, b and out views whose rows are
+    padded (leading dimensions above their widths), on random shapes down
+    to one row or one column."""
+    rng = np.random.default_rng(seed)
+    m, n, k = rng.integers(1, 40, 3)
+    for trans_a in (False, True):
+        for trans_b in (False, True):
+            a = _padded(rng, (k, m) if trans_a else (m, k), dtype)
+            b = _padded(rng, (n, k) if trans_b else (k, n), dtype)
+            out = _padded(rng, (m, n), dtype)
+            blas.gemm(trans_a, a, trans_b, b, out)
+            want = (a.T if trans_a else a).astype(np.float64) \
+                @ (b.T if trans_b else b).astype(np.float64)
+            tolerance = 1e-5 if dtype == np.float32 else 1e-12
+            np.testing.assert_allclose(out, want, rtol=tolerance,
+                                       atol=tolerance * k)
+
+
+@needs_native_gemm
+def test_a_product_inside_a_kernel_of_nothing():
+    """An empty inner dimension gives zeros (whatever out held); an empty
+    output is left alone."""
+    out = np.full((3, 2), np.nan, np.float32)
+    blas.gemm(False, np.ones((3, 0), np.float32), False,
+              np.ones((0, 2), np.float32), out)
+    np.testing.assert_array_equal(out, np.zeros((3, 2)))
+    blas.gemm(False, np.ones((0, 4), np.float32), False,
+              np.ones((4, 2), np.float32), np.empty((0, 2), np.float32))
+
+
+def _padded(rng, shape, dtype):
+    """A random matrix of ``shape`` inside a wider one (rows spaced by
+    more than their length)."""
+    wide = rng.standard_normal((shape[0], shape[1] + 3)).astype(dtype)
+    return wide[:, 1:shape[1] + 1]

@@ -29,7 +29,12 @@ import os
 
 import numpy as np
 
+import llvmlite.binding
+from numba import types
+
 from refinfer.cpu import cpu_field, cpu_flags
+from refinfer.jit import kernel
+from refinfer.process import blas_libraries
 
 CHOICES = ("auto", "mkl", "numpy")
 _ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112     # CBLAS enums
@@ -114,3 +119,62 @@ def _mkl_library() -> str | None:
         return None
     found = [f for f in files if f.name.startswith("libmkl_rt.so")]
     return str(found[0].locate()) if found else None
+
+
+# -- products inside Numba kernels ---------------------------------------------------
+# A kernel that runs a whole piece of work, its products and what lies between
+# them, in one GIL-free call (two threads then hand the GIL over once per
+# piece, not once per product: each hand-off wakes a sleeping thread, ~50 us
+# on the project's VM) calls the BLAS NumPy loaded by symbol: its 64-bit-index
+# CBLAS sgemm / dgemm, registered with LLVM under names of ours when this
+# module loads, so that cached kernels find them in every process. (MKL,
+# where chosen, serves the products called from Python only.)
+_NATIVE_SYMBOLS = {"refinfer_sgemm": ("scipy_cblas_sgemm64_", "cblas_sgemm64_"),
+                   "refinfer_dgemm": ("scipy_cblas_dgemm64_", "cblas_dgemm64_")}
+
+
+def _register_native_gemm() -> bool:
+    """Whether NumPy's BLAS offers both products with 64-bit indices (the
+    OpenBLAS of NumPy's wheels does); registers them if so."""
+    for library in blas_libraries():
+        found = {ours: next((getattr(library.dynlib, name) for name in names
+                             if hasattr(library.dynlib, name)), None)
+                 for ours, names in _NATIVE_SYMBOLS.items()}
+        if None not in found.values():
+            for ours, function in found.items():
+                llvmlite.binding.add_symbol(
+                    ours, ctypes.cast(function, ctypes.c_void_p).value)
+            return True
+    return False
+
+
+NATIVE_GEMM = _register_native_gemm()
+_INT, _INDEX, _POINTER = types.int32, types.int64, types.uintp
+_sgemm, _dgemm = (types.ExternalFunction(name, types.void(
+    _INT, _INT, _INT, _INDEX, _INDEX, _INDEX, real, _POINTER, _INDEX, _POINTER,
+    _INDEX, real, _POINTER, _INDEX)) for name, real in (
+        ("refinfer_sgemm", types.float32), ("refinfer_dgemm", types.float64)))
+
+
+@kernel
+def gemm(trans_a, a, trans_b, b, out):
+    """out = op(a) @ op(b), op(m) = m.T where trans_*, inside a kernel
+    (only where NATIVE_GEMM). a, b and out: 2-D float32 or float64
+    arrays of out's dtype, each row contiguous (unit step along the last
+    axis), out apart from a and b."""
+    m, n = out.shape
+    k = a.shape[0] if trans_a else a.shape[1]
+    if m == 0 or n == 0:
+        return
+    size = out.itemsize
+    lda = max(a.strides[0] // size, a.shape[1], 1)
+    ldb = max(b.strides[0] // size, b.shape[1], 1)
+    ldc = max(out.strides[0] // size, n, 1)
+    flag_a = _TRANS if trans_a else _NO_TRANS
+    flag_b = _TRANS if trans_b else _NO_TRANS
+    if size == 4:
+        _sgemm(_ROW_MAJOR, flag_a, flag_b, m, n, k, np.float32(1), a.ctypes.data,
+               lda, b.ctypes.data, ldb, np.float32(0), out.ctypes.data, ldc)
+    else:
+        _dgemm(_ROW_MAJOR, flag_a, flag_b, m, n, k, 1.0, a.ctypes.data, lda,
+               b.ctypes.data, ldb, 0.0, out.ctypes.data, ldc)

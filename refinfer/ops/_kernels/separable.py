@@ -15,7 +15,11 @@ again. Measured on one thread (AMD EPYC, MobileNetV2's blocks, against the
 three convolutions): 0.66-1.00 of the time, the depthwise kernel alone 2-6x
 faster on planes up to 28x28. With more threads each takes a band of output
 rows through all three stages: one hand-off per block instead of three
-(MobileNetV2 on two threads 10.6-10.7 -> 9.0-9.3 ms).
+(MobileNetV2 on two threads 10.6-10.7 -> 9.0-9.3 ms); on planes up to 14x14,
+a range of the expanded channels instead (each thread reads its share of the
+weights, which are most of what such a block reads). Either piece is one
+GIL-free call, its products by ``blas.gemm``: the other thread never waits
+for the GIL in the middle of a piece.
 """
 from __future__ import annotations
 
@@ -31,10 +35,14 @@ from .conv import conv_geometry
 class InvertedResidual:
     """The packed constants of a block: ``expand`` (C_e, C) and ``project``
     (C_p, C_e) 1x1 weights, ``depthwise`` (3, 3, C_e) channel-last, their
-    biases (None: zeros) and ``program.ACT_*`` codes, and the depthwise
-    convolution's ``window`` (pad_mode, pads, stride) as Conv2D takes it."""
+    biases (None: zeros) and ``program.ACT_*`` codes (light ones:
+    ``program.activate_light``), and the depthwise convolution's ``window``
+    (pad_mode, pads, stride) as Conv2D takes it."""
 
     def __init__(self, expand, depthwise, project, biases, acts, window):
+        if max(acts) >= program.FIRST_HEAVY:
+            raise ValueError(f"an inverted residual block takes light "
+                             f"activations only, not codes {acts}")
         self.expand = np.ascontiguousarray(expand[:, :, 0, 0])
         self.depthwise = np.ascontiguousarray(
             depthwise[:, 0].transpose(1, 2, 0))
@@ -42,7 +50,17 @@ class InvertedResidual:
         self.biases = tuple(np.zeros(len(weight), weight.dtype) if b is None
                             else b for b, weight in zip(biases, (
                                 self.expand, self.expand, self.project)))
-        self.acts, self.window = acts, window
+        self.acts, self.window = tuple(int(a) for a in acts), window
+        self._depthwise_parts = {}
+
+    def depthwise_part(self, c0: int, c1: int) -> np.ndarray:
+        """The depthwise weights of channels c0 <= c < c1, contiguous (made
+        once: a strided view would compile the kernel again)."""
+        part = self._depthwise_parts.get((c0, c1))
+        if part is None:
+            part = self._depthwise_parts.setdefault(
+                (c0, c1), np.ascontiguousarray(self.depthwise[:, :, c0:c1]))
+        return part
 
 
 def inverted_residual(x, residual, block: InvertedResidual):
@@ -64,64 +82,140 @@ def inverted_residual(x, residual, block: InvertedResidual):
         return None
     x = program.writable(x)
     residual = None if residual is None else program.writable(residual)
+    split = _Channels if oh * ow <= CHANNEL_SPLIT_PIXELS else _Bands
     for b in range(n):
-        band = _Bands(block, x[b], y[b], None if residual is None
-                      else residual[b], top, left)
-        parallel_for(oh, band.run, grain=min_items(band.work_per_row, GEMM_WORK))
+        split(block, x[b], y[b], None if residual is None else residual[b],
+              top, left).run_all()
     return y
+
+
+# Output pixels up to which a block is split across threads by its
+# expanded channels rather than by bands of rows (see _Channels).
+CHANNEL_SPLIT_PIXELS = 14 * 14
 
 
 class _Bands:
     """One image of a block, computable in bands of output rows, each
-    through all three stages (one hand-off to the worker threads per block,
-    and a band's activations stay in cache between stages): the input rows
-    a band reads (its rows and the halo the 3x3 window adds) are expanded
-    into the thread's own buffer, the band's depthwise rows go to a buffer
-    shared by the bands, and the projection writes the band's pixels."""
+    through all three stages in one GIL-free call (:func:`_band`): one
+    hand-off to the worker threads per block, and a band's activations
+    stay in cache between stages."""
 
     def __init__(self, block, image, out, residual, top, left):
         self.block, self.top, self.left = block, top, left
-        self.image = image.reshape(image.shape[0], -1)
-        self.height, self.width = image.shape[1], image.shape[2]
-        expanded = block.expand.shape[0]
-        oh, ow = out.shape[1], out.shape[2]
+        self.image = image
         self.out = out.reshape(out.shape[0], -1)
         self.residual = program.no_residual(out.dtype) if residual is None \
             else residual.reshape(self.out.shape)
-        self.depthwise_out = program.scratch("depthwise", (oh, ow, expanded),
-                                             out.dtype)
+        expanded = block.expand.shape[0]
+        self.depthwise_out = program.scratch(
+            "depthwise", out.shape[1:] + (expanded,), out.dtype)
         self.stride = block.window[2][0]
-        self.work_per_row = expanded * (
-            self.stride * self.width * image.shape[0] + ow * (9 + out.shape[0]))
+        self.work_per_row = expanded * (self.stride * image.shape[2] * image.shape[0]
+                                        + out.shape[2] * (9 + out.shape[0]))
+
+    def run_all(self):
+        rows = self.depthwise_out.shape[0]
+        parallel_for(rows, self.run, grain=min_items(self.work_per_row, GEMM_WORK))
 
     def run(self, lo, hi):
-        block, stride = self.block, self.stride
-        first = max(0, lo * stride - self.top)
-        last = min(self.height, (hi - 1) * stride - self.top + 3)
-        expanded = self._expand(first, last)
-        depthwise3x3_nhwc(expanded, block.depthwise, block.biases[1],
-                          self.depthwise_out, stride, self.top + first, self.left,
-                          block.acts[1], lo, hi)
-        ow = self.depthwise_out.shape[1]
-        rows = self.depthwise_out[lo:hi].reshape((hi - lo) * ow, -1)
-        program.activate_heavy(rows, block.acts[1])
-        pixels = slice(lo * ow, hi * ow)
-        blas.matmul(block.project, rows.T, self.out[:, pixels])
-        program.epilogue(self.out, block.biases[2], self.residual,
-                         block.acts[2], lo * ow, hi * ow)
-        program.activate_heavy(self.out[:, pixels], block.acts[2])
+        block, height, width = self.block, self.image.shape[1], self.image.shape[2]
+        first = max(0, lo * self.stride - self.top)
+        last = min(height, (hi - 1) * self.stride - self.top + 3)
+        expanded = program.scratch("expanded", ((last - first) * width,
+                                                block.expand.shape[0]), self.out.dtype)
+        _band(self.image, block.expand, block.depthwise, block.project,
+              block.biases, block.acts, self.stride, self.top, self.left,
+              first, last, lo, hi, expanded, self.depthwise_out, self.out,
+              self.residual)
 
-    def _expand(self, first, last):
-        """act_e(x^T W_e^T + b_e) of input rows first <= r < last, as
-        (rows, W, C_e) in the calling thread's buffer."""
-        block, width = self.block, self.width
-        pixels = slice(first * width, last * width)
-        e = program.scratch("expanded", ((last - first) * width,
-                                         block.expand.shape[0]), self.out.dtype)
-        blas.matmul(self.image[:, pixels].T, block.expand.T, e)
-        bias_activation_rows(e, block.biases[0], block.acts[0])
-        program.activate_heavy(e, block.acts[0])
-        return e.reshape(last - first, width, -1)
+
+@kernel
+def _band(image, expand, depthwise, project, biases, acts, stride, top, left,
+          first, last, lo, hi, expanded, depthwise_out, out, residual):
+    """Output rows lo <= i < hi of a block: its input rows first <= r < last
+    (the band's and the halo its 3x3 window adds) expanded channel-last into
+    ``expanded`` (this thread's), the band's depthwise rows into
+    depthwise_out (OH, OW, C_e; shared by the bands), and its pixels of the
+    projection, with bias, residual and activation, into out (C_p, OH*OW)."""
+    width = image.shape[2]
+    pixels = image.reshape(image.shape[0], -1)[:, first * width:last * width]
+    blas.gemm(True, pixels, True, expand, expanded)
+    bias_activation_rows(expanded, biases[0], acts[0])
+    depthwise3x3_nhwc(expanded.reshape(last - first, width, expanded.shape[1]),
+                      depthwise, biases[1], depthwise_out, stride, top + first,
+                      left, acts[1], lo, hi)
+    ow = depthwise_out.shape[1]
+    rows = depthwise_out[lo:hi].reshape((hi - lo) * ow, depthwise_out.shape[2])
+    blas.gemm(False, project, True, rows, out[:, lo * ow:hi * ow])
+    program.epilogue(out, biases[2], residual, acts[2], lo * ow, hi * ow)
+
+
+class _Channels:
+    """One image of a block, computable in ranges of its expanded channels
+    (:func:`_channel_range`, one GIL-free call each): each range is expanded,
+    convolved and projected on its own, and the projections (partial sums
+    over the channels) are added at the end. For small planes, where the
+    weights are most of what a block reads: bands of rows would each read
+    all of them (and expand their halo rows twice), ranges of channels read
+    their share."""
+
+    STEP = 8    # channels: ranges stay whole SIMD vectors
+
+    def __init__(self, block, image, out, residual, top, left):
+        self.block, self.top, self.left = block, top, left
+        self.image = image
+        self.shape = out.shape[1:]
+        self.out = out.reshape(out.shape[0], -1)
+        self.residual = program.no_residual(out.dtype) if residual is None \
+            else residual.reshape(self.out.shape)
+        self.partials = []
+
+    def run_all(self):
+        block, pixels = self.block, self.out.shape[1]
+        expanded, channels = block.expand.shape
+        per_step = self.STEP * (self.image[0].size * channels
+                                + pixels * (9 + self.out.shape[0]))
+        parallel_for(-(-expanded // self.STEP), self.run,
+                     grain=min_items(per_step, GEMM_WORK))
+        for partial in self.partials:
+            self.out += partial
+        program.epilogue(self.out, block.biases[2], self.residual,
+                         block.acts[2], 0, pixels)
+
+    def run(self, lo, hi):
+        block, dtype = self.block, self.out.dtype
+        c0, c1 = lo * self.STEP, min(hi * self.STEP, block.expand.shape[0])
+        # The first range writes the output, the others a partial sum each
+        # (not in a thread's scratch: a thread may run two ranges).
+        dst = self.out if c0 == 0 else np.empty(self.out.shape, dtype)
+        _channel_range(
+            self.image, block.expand[c0:c1], block.depthwise_part(c0, c1),
+            block.project[:, c0:c1], block.biases[0][c0:c1],
+            block.biases[1][c0:c1], block.acts, block.window[2][0], self.top,
+            self.left,
+            program.scratch("expanded", (self.image[0].size, c1 - c0), dtype),
+            program.scratch("depthwise_part", self.shape + (c1 - c0,), dtype),
+            dst)
+        if c0:
+            self.partials.append(dst)
+
+
+@kernel
+def _channel_range(image, expand, depthwise, project, bias_e, bias_d, acts,
+                   stride, top, left, expanded, depthwise_out, out):
+    """One range of a block's expanded channels (the weights' and biases'
+    slices given): expanded (H*W, c) = act_e(x^T W_e^T + b_e), its depthwise
+    convolution into depthwise_out (OH, OW, c), and out (C_p, OH*OW) = W_p
+    times that, without the projection's bias."""
+    pixels = image.reshape(image.shape[0], -1)
+    blas.gemm(True, pixels, True, expand, expanded)
+    bias_activation_rows(expanded, bias_e, acts[0])
+    depthwise3x3_nhwc(expanded.reshape(image.shape[1], image.shape[2],
+                                       expanded.shape[1]),
+                      depthwise, bias_d, depthwise_out, stride, top, left,
+                      acts[1], 0, depthwise_out.shape[0])
+    rows = depthwise_out.reshape(out.shape[1], depthwise_out.shape[2])
+    blas.gemm(False, project, True, rows, out)
 
 
 @kernel

@@ -10,7 +10,7 @@ Pattern (each value used by the next node only, as its input)::
     -> 1x1 conv, stride 1, unpadded, one group  [+ bias, residual, activation]
 
 The activations must be light ones (``program.activate_light``), and the
-block's kernels call BLAS from Numba (``blas.NATIVE_GEMM``): other blocks
+block's kernels call BLAS from Numba (``blas.native_gemm()``): other blocks
 stay three convolutions. The depthwise convolution's padding is resolved
 per input shape at run time, as Conv2D's. A block whose input does not fit (a dtype the weights
 do not have) falls back to its three convolutions.
@@ -56,7 +56,7 @@ def _fuse(editor: GraphEditor, expand: Node) -> None:
     if not _pointwise(project, _weight(depthwise).shape[0]):
         return
     nodes = [expand, depthwise, project]
-    if not blas.NATIVE_GEMM or any(const(n, 4) >= program.FIRST_HEAVY
+    if not blas.native_gemm() or any(const(n, 4) >= program.FIRST_HEAVY
                                    for n in nodes):
         return
     block = InvertedResidual(

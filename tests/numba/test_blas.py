@@ -159,7 +159,7 @@ def test_the_vendor_is_read_from_cpuinfo(tmp_path):
 
 
 needs_native_gemm = pytest.mark.skipif(
-    not blas.NATIVE_GEMM, reason="NumPy's BLAS has no 64-bit-index CBLAS")
+    not blas.native_gemm(), reason="NumPy's BLAS has no 64-bit-index CBLAS")
 
 
 @needs_native_gemm

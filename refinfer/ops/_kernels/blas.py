@@ -14,11 +14,13 @@ So, by default (``REFINFER_BLAS=auto``), the products go to MKL on Intel
 CPUs with AVX-512 when the optional ``mkl`` extra is installed (``pip install
 'refinfer[mkl]'``), and to NumPy's BLAS everywhere else. ``REFINFER_BLAS=mkl``
 asks for MKL on any CPU, ``REFINFER_BLAS=numpy`` never uses it; the variable
-is read at the first product. MKL runs sequential: refinfer's worker pool
-splits the products (refinfer/threads.py), and a second pool of threads
-would fight it for the cores. Only float32 matrices whose rows or columns
-are contiguous go to MKL (every product the kernels split is one); anything
-else, and every product of the reference backend, is NumPy's.
+is read at the first product (or the first plan whose kernels call BLAS).
+MKL runs sequential: refinfer's worker pool splits the products
+(refinfer/threads.py), and a second pool of threads would fight it for the
+cores. Only float32 matrices whose rows or columns are contiguous go to MKL
+from Python (every product the kernels split is one); anything else, and
+every product of the reference backend, is NumPy's. Kernels that call BLAS
+themselves (:func:`gemm`) use MKL for float32 and float64 alike.
 """
 from __future__ import annotations
 
@@ -125,20 +127,29 @@ def _mkl_library() -> str | None:
 # A kernel that runs a whole piece of work, its products and what lies between
 # them, in one GIL-free call (two threads then hand the GIL over once per
 # piece, not once per product: each hand-off wakes a sleeping thread, ~50 us
-# on the project's VM) calls the BLAS NumPy loaded by symbol: its 64-bit-index
-# CBLAS sgemm / dgemm, registered with LLVM under names of ours when this
-# module loads, so that cached kernels find them in every process. (MKL,
-# where chosen, serves the products called from Python only.)
-_NATIVE_SYMBOLS = {"refinfer_sgemm": ("scipy_cblas_sgemm64_", "cblas_sgemm64_"),
-                   "refinfer_dgemm": ("scipy_cblas_dgemm64_", "cblas_dgemm64_")}
+# on the project's VM) calls BLAS by symbol: a CBLAS sgemm / dgemm with 64-bit
+# indices, MKL's where it is chosen (above), else that of the OpenBLAS NumPy
+# loaded, registered with LLVM under names of ours before the first such
+# kernel runs, so that cached kernels find them in every process.
+_NATIVE_SYMBOLS = {"refinfer_sgemm": ("scipy_cblas_sgemm64_", "cblas_sgemm64_",
+                                      "cblas_sgemm_64"),
+                   "refinfer_dgemm": ("scipy_cblas_dgemm64_", "cblas_dgemm64_",
+                                      "cblas_dgemm_64")}
 
 
-def _register_native_gemm() -> bool:
-    """Whether NumPy's BLAS offers both products with 64-bit indices (the
-    OpenBLAS of NumPy's wheels does); registers them if so."""
-    for library in blas_libraries():
-        found = {ours: next((getattr(library.dynlib, name) for name in names
-                             if hasattr(library.dynlib, name)), None)
+@functools.cache
+def native_gemm() -> bool:
+    """Whether kernels can call :func:`gemm` (registers its BLAS if so).
+    NumPy's wheels bring an OpenBLAS with 64-bit indices, MKL has them
+    too; a BLAS without (a 32-bit-index build) leaves the callers on their
+    products called from Python."""
+    if _mkl_sgemm() is not None:
+        libraries = [ctypes.CDLL(_mkl_library())]
+    else:
+        libraries = [library.dynlib for library in blas_libraries()]
+    for library in libraries:
+        found = {ours: next((getattr(library, name) for name in names
+                             if hasattr(library, name)), None)
                  for ours, names in _NATIVE_SYMBOLS.items()}
         if None not in found.values():
             for ours, function in found.items():
@@ -148,7 +159,6 @@ def _register_native_gemm() -> bool:
     return False
 
 
-NATIVE_GEMM = _register_native_gemm()
 _INT, _INDEX, _POINTER = types.int32, types.int64, types.uintp
 _sgemm, _dgemm = (types.ExternalFunction(name, types.void(
     _INT, _INT, _INT, _INDEX, _INDEX, _INDEX, real, _POINTER, _INDEX, _POINTER,
@@ -159,7 +169,7 @@ _sgemm, _dgemm = (types.ExternalFunction(name, types.void(
 @kernel
 def gemm(trans_a, a, trans_b, b, out):
     """out = op(a) @ op(b), op(m) = m.T where trans_*, inside a kernel
-    (only where NATIVE_GEMM). a, b and out: 2-D float32 or float64
+    (only where :func:`native_gemm`). a, b and out: 2-D float32 or float64
     arrays of out's dtype, each row contiguous (unit step along the last
     axis), out apart from a and b."""
     m, n = out.shape

@@ -196,6 +196,18 @@ def test_a_product_inside_a_kernel_of_nothing():
               np.ones((4, 2), np.float32), np.empty((0, 2), np.float32))
 
 
+@needs_native_gemm
+def test_a_product_inside_a_kernel_refuses_what_blas_would_misread():
+    a, b = np.ones((3, 4), np.float32), np.ones((4, 2), np.float32)
+    with pytest.raises(ValueError, match="shapes do not agree"):
+        blas.gemm(False, a, False, b, np.empty((3, 3), np.float32))
+    with pytest.raises(ValueError, match="shapes do not agree"):
+        blas.gemm(True, a, False, b, np.empty((3, 2), np.float32))
+    with pytest.raises(ValueError, match="rows are not contiguous"):
+        blas.gemm(False, np.ones((3, 8), np.float32)[:, ::2], False, b,
+                  np.empty((3, 2), np.float32))
+
+
 def _padded(rng, shape, dtype):
     """A random matrix of ``shape`` inside a wider one (rows spaced by
     more than their length)."""

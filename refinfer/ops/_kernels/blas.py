@@ -174,9 +174,17 @@ def gemm(trans_a, a, trans_b, b, out):
     axis), out apart from a and b."""
     m, n = out.shape
     k = a.shape[0] if trans_a else a.shape[1]
+    size = out.itemsize
+    # BLAS would read or write out of bounds where these do not hold
+    if (a.shape[1] if trans_a else a.shape[0]) != m \
+            or (b.shape[0] if trans_b else b.shape[1]) != n \
+            or (b.shape[1] if trans_b else b.shape[0]) != k:
+        raise ValueError("gemm: the operands' shapes do not agree")
+    if not (_rows_contiguous(a, size) and _rows_contiguous(b, size)
+            and _rows_contiguous(out, size)):
+        raise ValueError("gemm: an operand's rows are not contiguous")
     if m == 0 or n == 0:
         return
-    size = out.itemsize
     lda = max(a.strides[0] // size, a.shape[1], 1)
     ldb = max(b.strides[0] // size, b.shape[1], 1)
     ldc = max(out.strides[0] // size, n, 1)
@@ -188,3 +196,8 @@ def gemm(trans_a, a, trans_b, b, out):
     else:
         _dgemm(_ROW_MAJOR, flag_a, flag_b, m, n, k, 1.0, a.ctypes.data, lda,
                b.ctypes.data, ldb, 0.0, out.ctypes.data, ldc)
+
+
+@kernel
+def _rows_contiguous(m, size):
+    return m.shape[1] < 2 or m.size == 0 or m.strides[1] == size

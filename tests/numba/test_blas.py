@@ -208,6 +208,24 @@ def test_a_product_inside_a_kernel_refuses_what_blas_would_misread():
                   np.empty((3, 2), np.float32))
 
 
+@needs_native_gemm
+def test_a_fresh_process_finds_the_products_before_its_first_block():
+    """A kernel calling BLAS needs its symbols registered before it is
+    compiled or loaded from the cache (else LLVM aborts the process): a
+    block run straight away, with no plan made first, registers them."""
+    script = """
+import numpy as np
+from refinfer.ops._kernels.separable import InvertedResidual, inverted_residual
+weights = [np.ones(s, np.float32) for s in ((8, 4, 1, 1), (8, 1, 3, 3), (4, 8, 1, 1))]
+block = InvertedResidual(*weights, (None,) * 3, (0,) * 3, ("SAME", (0,) * 4, (1, 1)))
+print(inverted_residual(np.ones((1, 4, 5, 5), np.float32), None, block)[0, 0, 2, 2])
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert float(done.stdout.split()[-1]) == 4 * 9 * 8
+
+
 def _padded(rng, shape, dtype):
     """A random matrix of ``shape`` inside a wider one (rows spaced by
     more than their length)."""

@@ -66,10 +66,12 @@ class InvertedResidual:
 def inverted_residual(x, residual, block: InvertedResidual):
     """act_p(W_p dw(act_e(W_e x + b_e)) + b_p + residual), NCHW, float32 or
     float64; None when x or residual does not fit (the caller falls back).
-    ``dw`` is act_d(depthwise3x3(.) + b_d)."""
+    ``dw`` is act_d(depthwise3x3(.) + b_d). None as well where kernels
+    cannot call BLAS (``blas.native_gemm``)."""
     channels, expanded = block.expand.shape[1], block.expand.shape[0]
-    if not isinstance(x, np.ndarray) or x.dtype != block.expand.dtype \
-            or x.ndim != 4 or x.shape[1] != channels:
+    if not blas.native_gemm() or not isinstance(x, np.ndarray) \
+            or x.dtype != block.expand.dtype or x.ndim != 4 \
+            or x.shape[1] != channels:
         return None
     n, _, h, w = x.shape
     pad_mode, pads, stride = block.window
@@ -96,7 +98,7 @@ CHANNEL_SPLIT_PIXELS = 14 * 14
 
 class _Bands:
     """One image of a block, computable in bands of output rows, each
-    through all three stages in one GIL-free call (:func:`_band`): one
+    through all three stages in one GIL-free call (:func:`_block_piece`): one
     hand-off to the worker threads per block, and a band's activations
     stay in cache between stages."""
 
@@ -121,38 +123,44 @@ class _Bands:
         block, height, width = self.block, self.image.shape[1], self.image.shape[2]
         first = max(0, lo * self.stride - self.top)
         last = min(height, (hi - 1) * self.stride - self.top + 3)
-        expanded = program.scratch("expanded", ((last - first) * width,
-                                                block.expand.shape[0]), self.out.dtype)
-        _band(self.image, block.expand, block.depthwise, block.project,
-              block.biases, block.acts, self.stride, self.top, self.left,
-              first, last, lo, hi, expanded, self.depthwise_out, self.out,
-              self.residual)
+        channels = block.expand.shape[0]
+        expanded = program.scratch("expanded", ((last - first) * width, channels),
+                                   self.out.dtype)
+        _block_piece(self.image, block.expand, block.depthwise, block.project,
+                     block.biases, block.acts, self.stride, self.top, self.left,
+                     0, channels, first, last, lo, hi, expanded,
+                     self.depthwise_out, self.out, self.residual, True)
 
 
 @kernel
-def _band(image, expand, depthwise, project, biases, acts, stride, top, left,
-          first, last, lo, hi, expanded, depthwise_out, out, residual):
-    """Output rows lo <= i < hi of a block: its input rows first <= r < last
-    (the band's and the halo its 3x3 window adds) expanded channel-last into
-    ``expanded`` (this thread's), the band's depthwise rows into
-    depthwise_out (OH, OW, C_e; shared by the bands), and its pixels of the
-    projection, with bias, residual and activation, into out (C_p, OH*OW)."""
+def _block_piece(image, expand, depthwise, project, biases, acts, stride, top,
+                 left, c0, c1, first, last, lo, hi, expanded, depthwise_out, out,
+                 residual, finish):
+    """A piece of a block: its expanded channels c0 <= c < c1, for output
+    rows lo <= i < hi. The input rows first <= r < last (the piece's and
+    the halo its 3x3 window adds) are expanded channel-last into
+    ``expanded`` (this thread's), act_e(x^T W_e^T + b_e); their depthwise
+    convolution (``depthwise``: those channels' weights) goes to rows lo..hi
+    of depthwise_out (OH, OW, c1 - c0); out (C_p, OH*OW) gets those rows'
+    pixels of the projection, with its bias, residual and activation if
+    ``finish`` (else the bare partial product of these channels)."""
     width = image.shape[2]
     pixels = image.reshape(image.shape[0], -1)[:, first * width:last * width]
-    blas.gemm(True, pixels, True, expand, expanded)
-    bias_activation_rows(expanded, biases[0], acts[0])
-    depthwise3x3_nhwc(expanded.reshape(last - first, width, expanded.shape[1]),
-                      depthwise, biases[1], depthwise_out, stride, top + first,
-                      left, acts[1], lo, hi)
+    blas.gemm(True, pixels, True, expand[c0:c1], expanded)
+    bias_activation_rows(expanded, biases[0][c0:c1], acts[0])
+    depthwise3x3_nhwc(expanded.reshape(last - first, width, c1 - c0),
+                      depthwise, biases[1][c0:c1], depthwise_out, stride,
+                      top + first, left, acts[1], lo, hi)
     ow = depthwise_out.shape[1]
-    rows = depthwise_out[lo:hi].reshape((hi - lo) * ow, depthwise_out.shape[2])
-    blas.gemm(False, project, True, rows, out[:, lo * ow:hi * ow])
-    program.epilogue(out, biases[2], residual, acts[2], lo * ow, hi * ow)
+    rows = depthwise_out[lo:hi].reshape((hi - lo) * ow, c1 - c0)
+    blas.gemm(False, project[:, c0:c1], True, rows, out[:, lo * ow:hi * ow])
+    if finish:
+        program.epilogue(out, biases[2], residual, acts[2], lo * ow, hi * ow)
 
 
 class _Channels:
     """One image of a block, computable in ranges of its expanded channels
-    (:func:`_channel_range`, one GIL-free call each): each range is expanded,
+    (:func:`_block_piece`, one GIL-free call each): each range is expanded,
     convolved and projected on its own, and the projections (partial sums
     over the channels) are added at the end. For small planes, where the
     weights are most of what a block reads: bands of rows would each read
@@ -188,34 +196,16 @@ class _Channels:
         # The first range writes the output, the others a partial sum each
         # (not in a thread's scratch: a thread may run two ranges).
         dst = self.out if c0 == 0 else np.empty(self.out.shape, dtype)
-        _channel_range(
-            self.image, block.expand[c0:c1], block.depthwise_part(c0, c1),
-            block.project[:, c0:c1], block.biases[0][c0:c1],
-            block.biases[1][c0:c1], block.acts, block.window[2][0], self.top,
-            self.left,
+        height = self.image.shape[1]
+        _block_piece(
+            self.image, block.expand, block.depthwise_part(c0, c1), block.project,
+            block.biases, block.acts, block.window[2][0], self.top, self.left,
+            c0, c1, 0, height, 0, self.shape[0],
             program.scratch("expanded", (self.image[0].size, c1 - c0), dtype),
             program.scratch("depthwise_part", self.shape + (c1 - c0,), dtype),
-            dst)
+            dst, self.residual, False)
         if c0:
             self.partials.append(dst)
-
-
-@kernel
-def _channel_range(image, expand, depthwise, project, bias_e, bias_d, acts,
-                   stride, top, left, expanded, depthwise_out, out):
-    """One range of a block's expanded channels (the weights' and biases'
-    slices given): expanded (H*W, c) = act_e(x^T W_e^T + b_e), its depthwise
-    convolution into depthwise_out (OH, OW, c), and out (C_p, OH*OW) = W_p
-    times that, without the projection's bias."""
-    pixels = image.reshape(image.shape[0], -1)
-    blas.gemm(True, pixels, True, expand, expanded)
-    bias_activation_rows(expanded, bias_e, acts[0])
-    depthwise3x3_nhwc(expanded.reshape(image.shape[1], image.shape[2],
-                                       expanded.shape[1]),
-                      depthwise, bias_d, depthwise_out, stride, top, left,
-                      acts[1], 0, depthwise_out.shape[0])
-    rows = depthwise_out.reshape(out.shape[1], depthwise_out.shape[2])
-    blas.gemm(False, project, True, rows, out)
 
 
 @kernel

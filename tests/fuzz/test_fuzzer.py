@@ -189,6 +189,22 @@ def test_a_librarys_own_handled_exception_is_not_the_culprit():
     assert signature == "raw:IndexError@refinfer/step.py:run"
 
 
+def test_a_worker_classifies_without_parsing_once_started(tmp_path,
+                                                         monkeypatch):
+    """The raise lines of every refinfer file are read when the worker
+    starts, so classifying needs no parsing later (at a case that finds
+    the worker's address space nearly used up, parsing raised MemoryError)."""
+    worker._raise_lines.cache_clear()
+    worker._read_raise_lines()
+
+    def no_memory(source):
+        raise MemoryError
+    monkeypatch.setattr(worker, "ast", SimpleNamespace(parse=no_memory))
+    path = tmp_path / "model.mindir"
+    path.write_bytes(_read(LENET)[:5000])
+    assert worker.classify(_raised(_build, str(path)))[0] == "clean"
+
+
 def test_a_memory_error_is_memory():
     exc = _raised(np.zeros, (1 << 43,))
     assert worker.classify(exc)[0] == "memory"

@@ -33,6 +33,7 @@ from __future__ import annotations
 import ast
 import faulthandler
 import functools
+import glob
 import json
 import os
 import resource
@@ -94,6 +95,16 @@ def _raise_lines(filename: str) -> frozenset[int]:
                      for line in range(node.lineno, node.end_lineno + 1))
 
 
+def _read_raise_lines() -> None:
+    """Every refinfer file's raise lines, read before the first case (1 s):
+    classifying the error of a case that came after cases which used up most
+    of the worker's address space must not need memory for parsing (seed 36
+    found a MemoryError in ast.parse that way, reported as refinfer's)."""
+    for filename in glob.glob(os.path.join(_refinfer_dir(), "**", "*.py"),
+                              recursive=True):
+        _raise_lines(filename)
+
+
 def deliberate(exc: BaseException) -> bool:
     """Whether refinfer raised ``exc`` itself: its innermost frame is a
     ``raise`` statement in refinfer."""
@@ -101,7 +112,8 @@ def deliberate(exc: BaseException) -> bool:
     if not frames:
         return False
     filename, line, _ = frames[-1]
-    return _in_refinfer(filename) and line in _raise_lines(filename)
+    return _in_refinfer(filename) \
+        and line in _raise_lines(os.path.abspath(filename))
 
 
 def where(exc: BaseException) -> str:
@@ -227,6 +239,7 @@ def _serve(memory_limit: int) -> None:
             protocol.flush()
 
     timer = _CompileAwareTimer(send)
+    _read_raise_lines()
     send({"ready": True})
     for line in sys.stdin:
         request = json.loads(line)

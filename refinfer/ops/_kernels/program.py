@@ -35,8 +35,8 @@ from refinfer.jit import kernel
 from refinfer.threads import min_items, parallel_for
 
 from . import broadcast as _broadcast
-from .libm import (fast_exp, fast_expm1, fast_log, fast_log1p, fast_tanh,
-                         inlined, logaddexp, softplus)
+from .libm import (erf_single, fast_exp, fast_expm1, fast_log, fast_log1p,
+                   fast_tanh, inlined, logaddexp, softplus)
 from .._ref.math import _erfinv_scalar
 
 FAST_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
@@ -133,9 +133,14 @@ def activate_span(y, o, start, count, act):
         ln2 = y.dtype.type(LN2)
         for j in range(np.uint64(count)):
             y[o, base + j] = softplus(y[o, base + j], ln2)
-    elif act == ACT_GELU_ERF:   # 0.5 x (1 + erf(x / sqrt(2))), in float64
-        for j in range(np.uint64(count)):   # as the reference (GeluExt)
-            v = np.float64(y[o, base + j])
+    elif act == ACT_GELU_ERF and y.itemsize == 4:
+        # 0.5 x (1 + erf(x / sqrt(2))), in float64 as the reference
+        for j in range(np.uint64(count)):   # (GeluExt); erf to float32's
+            v = np.float64(y[o, base + j])  # precision, vectorised
+            y[o, base + j] = 0.5 * v * (1.0 + erf_single(v / SQRT2))
+    elif act == ACT_GELU_ERF:
+        for j in range(np.uint64(count)):
+            v = y[o, base + j]
             y[o, base + j] = 0.5 * v * (1.0 + math.erf(v / SQRT2))
 
 

@@ -12,8 +12,8 @@ Pattern (each value used by the next node only, as its input)::
 The activations must be light ones (``program.activate_light``), and the
 block's kernels call BLAS from Numba (``blas.native_gemm()``): other blocks
 stay three convolutions. The depthwise convolution's padding is resolved
-per input shape at run time, as Conv2D's. A block whose input does not fit (a dtype the weights
-do not have) falls back to its three convolutions.
+per input shape at run time, as Conv2D's. A block whose input does not fit
+(a dtype the weights do not have) falls back to its three convolutions.
 """
 from __future__ import annotations
 

@@ -196,11 +196,10 @@ class _Channels:
         # The first range writes the output, the others a partial sum each
         # (not in a thread's scratch: a thread may run two ranges).
         dst = self.out if c0 == 0 else np.empty(self.out.shape, dtype)
-        height = self.image.shape[1]
         _block_piece(
             self.image, block.expand, block.depthwise_part(c0, c1), block.project,
             block.biases, block.acts, block.window[2][0], self.top, self.left,
-            c0, c1, 0, height, 0, self.shape[0],
+            c0, c1, 0, self.image.shape[1], 0, self.shape[0],
             program.scratch("expanded", (self.image[0].size, c1 - c0), dtype),
             program.scratch("depthwise_part", self.shape + (c1 - c0,), dtype),
             dst, self.residual, False)

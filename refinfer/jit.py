@@ -35,7 +35,8 @@ import sys
 import time
 
 import numba
-from numba.core import event
+from numba.core import event, types
+from numba.core.registry import CPUDispatcher
 from tqdm import tqdm
 
 from .process import numba_cache_dir
@@ -45,9 +46,27 @@ if CACHE_DIR:   # Numba picks a kernel's cache folder when the kernel is defined
     numba.config.CACHE_DIR = CACHE_DIR
 
 
+class _Kernel(CPUDispatcher):
+    """A dispatcher that types a call from another kernel by the
+    arguments' types, not their values. Numba keeps a constant argument's
+    value in its type (``Literal[int](0)``) and compiles the callee once
+    per value: ``_tap(phases, where, 0)`` .. ``(.., 8)`` were nine
+    compilations of one helper, a second of the depthwise kernel's cold
+    start. Values still fold once LLVM inlines the callee."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(
+            tuple(types.unliteral(a) for a in args),
+            {k: types.unliteral(v) for k, v in kws.items()})
+
+
 def kernel(fn):
     """``@kernel``: a cached, GIL-free, single-threaded Numba kernel."""
-    return numba.njit(cache=True, nogil=True, error_model="numpy")(fn)
+    compiled = _Kernel(py_func=fn, locals={}, targetoptions={
+        "nopython": True, "boundscheck": None, "nogil": True,
+        "error_model": "numpy"})
+    compiled.enable_caching()
+    return compiled
 
 
 class _Progress(event.Listener):

@@ -201,6 +201,27 @@ def test_the_cache_key_follows_every_kernel_source(tmp_path, monkeypatch):
     assert process.sources_key() != before
 
 
+@jit.kernel
+def _scaled(a, k):
+    return a[0] * k
+
+
+@jit.kernel
+def _three_scales(a):
+    return _scaled(a, 1) + _scaled(a, 2) + _scaled(a, 3)
+
+
+def test_a_kernel_called_with_constants_compiles_once_for_their_type():
+    """Numba types a constant argument by its value (Literal[int](2)) and
+    compiled a helper once per constant; refinfer's kernels type it int64."""
+    a = np.array([2.0])
+    assert _three_scales(a) == 12.0
+    _, _, typed, _ = _scaled.get_call_template(
+        (numba.typeof(a), numba.types.literal(2)), {})
+    assert typed == (numba.typeof(a), numba.types.int64)
+    assert [tuple(sig) for sig in _scaled.signatures] == [typed]
+
+
 def test_progress_reports_compilations_not_cache_loads(capsys):
     """Issue 16, friction 9: the first run printed each kernel's Numba
     signature (internal names included), with no count and no hint."""

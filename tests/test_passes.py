@@ -251,12 +251,21 @@ def test_winograd_convolution_equals_the_direct_one(act, geometry):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=2e-5)
 
 
-def test_resnet_uses_winograd_for_its_3x3_stride_1_convolutions():
+def test_resnet_uses_winograd_for_its_3x3_stride_1_convolutions_of_large_planes():
+    """Winograd on output planes of WINOGRAD_MIN_TILES 2x2 tiles or more
+    (resnet18_narrow's four 16x16 ones), im2col + GEMM on the smaller."""
     case = golden_case("resnet18_narrow")
     fast = LoadedModel(case.model_path, "numba")
-    weights = [a for s in fast.program.plans[fast.program.main].steps
-               if s.node.op.family == "fused" for a in s.template]
-    assert sum(isinstance(w, WinogradFilter) for w in weights) == 13
+    planes = {"winograd": [], "gemm": []}
+    for step in fast.program.plans[fast.program.main].steps:
+        weight = next((a for a in step.template
+                       if isinstance(a, (np.ndarray, WinogradFilter))), None)
+        if step.node.op.family == "fused" and weight is not None \
+                and getattr(weight, "weight", weight).shape[2:] == (3, 3):
+            kind = "winograd" if isinstance(weight, WinogradFilter) else "gemm"
+            planes[kind].append(step.node.abstract.shape[2:])
+    assert planes["winograd"] == [(16, 16)] * 4
+    assert sorted(set(planes["gemm"])) == [(2, 2), (4, 4), (8, 8)]
     np.testing.assert_allclose(fast.run(case.inputs())[0], case.outputs()[0],
                                **case.tolerance)
 

@@ -14,7 +14,8 @@ b' = (b - mean) * inv + beta.  The fused node computes
 act(conv(x, W') + b' + residual) with :func:`ops._kernels.conv.fused_conv2d`.
 Weights are packed once here: contiguous, and for 3x3 stride-1 one-group
 convolutions transformed for Winograd F(2x2, 3x3)
-(:class:`ops._kernels.conv.WinogradFilter`).
+(:class:`ops._kernels.conv.WinogradFilter`) unless MindIR recorded an
+output plane of fewer than WINOGRAD_MIN_TILES tiles.
 """
 from __future__ import annotations
 
@@ -27,6 +28,16 @@ from .fused import (GraphEditor, activation, const, fused_node, op_name,
                     tensor_abstract)
 
 FLOAT_WEIGHTS = (np.dtype(np.float32), np.dtype(np.float64))
+
+# Output tiles (2x2 pixels each) below which a 3x3 convolution stays
+# im2col + GEMM: Winograd's 16 products of few columns are bound by reading
+# their transformed weights, 16/9 of the weight's bytes (and the model
+# keeps both). Measured on one process, AMD EPYC, ms at 1 / 2 threads,
+# im2col + GEMM against Winograd: 512 x 7x7 (16 tiles) 5.08 / 3.46 against
+# 5.47 / 4.23, 256 x 9x9 (25) 2.19 / 1.65 against 2.75 / 1.90, 512 x 11x11
+# (36) 8.80 / 5.73 against 7.66 / 5.70, 256 x 14x14 (49) 4.52 / 2.41
+# against 3.64 / 2.26.
+WINOGRAD_MIN_TILES = 36
 
 
 # the ops a fused group starts from
@@ -66,13 +77,24 @@ def _fuse(editor: GraphEditor, conv: Node) -> None:
         act = activation(user)
         group.append(user)
     packed = np.ascontiguousarray(weight64.astype(weight.dtype))
-    if WinogradFilter.applies(packed, geometry[2], geometry[3], geometry[4]):
+    if WinogradFilter.applies(packed, geometry[2], geometry[3], geometry[4]) \
+            and not _few_tiles(editor, conv):
         packed = WinogradFilter(packed)
     bias = None if bias64 is None else bias64.astype(weight.dtype)
     inputs = [conv.args[0].ref] + ([residual] if residual is not None else [])
     constants = ((None,) if residual is None else ()) + (
         packed, bias, act) + geometry
     editor.replace(group, fused_node(group, fused_conv2d, inputs, constants))
+
+
+def _few_tiles(editor: GraphEditor, conv: Node) -> bool:
+    """Whether MindIR recorded the convolution's output with fewer than
+    WINOGRAD_MIN_TILES Winograd tiles."""
+    recorded = tensor_abstract(editor, Ref(RefKind.NODE, conv.name))
+    if recorded is None or len(recorded[0]) != 4 or min(recorded[0][2:]) < 0:
+        return False
+    oh, ow = recorded[0][2:]
+    return -(-oh // 2) * -(-ow // 2) < WINOGRAD_MIN_TILES
 
 
 def _geometry(conv: Node):

@@ -228,17 +228,23 @@ def test_matrix_products(dtype):
 
 @pytest.mark.parametrize("shape", [(512, 256, 256), (128, 512, 1030), (2, 1024, 1030),
                                    (0, 64, 1030), (3, 8, 0)], ids=str)
-@pytest.mark.parametrize("act", ["none", "relu"])
+@pytest.mark.parametrize("act", ["none", "relu", "gelu", "gelu, no bias"])
 def test_parallel_matmul_splits_by_rows_or_by_weight_columns(shape, act):
     """Big enough to be split (GEMM_WORK multiply-adds or STREAM_BYTES of
     weight per piece): by rows when the weight has fewer columns than x has
     rows, else by column blocks, the last one partial; bias and activation
-    applied to every piece."""
+    (a light and a heavy one) applied to every piece."""
     m, k, n = shape
-    x, w, bias = normal((m, k)), normal((k, n)), normal((n,))
-    code = {"none": _fast.ACT_NONE, "relu": _fast.ACT_RELU}[act]
-    expected = x.astype(np.float64) @ w + bias
-    expected = np.maximum(expected, 0) if act == "relu" else expected
+    x, w = normal((m, k)), normal((k, n)) * 0.05
+    bias = None if "no bias" in act else normal((n,))
+    code = {"none": _fast.ACT_NONE, "relu": _fast.ACT_RELU,
+            "gelu": _fast.ACT_GELU}[act.split(",")[0]]
+    expected = x.astype(np.float64) @ w + (0 if bias is None else bias)
+    if act == "relu":
+        expected = np.maximum(expected, 0)
+    elif code == _fast.ACT_GELU:
+        expected = 0.5 * expected * (1 + np.tanh(
+            np.sqrt(2 / np.pi) * (expected + 0.044715 * expected ** 3)))
     got = gemm.parallel_matmul(x, w, bias, code)
     assert got.dtype == np.float32 and got.shape == (m, n)
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)

@@ -27,7 +27,6 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
@@ -791,23 +790,3 @@ def plain_arithmetic(program: Program) -> bool:
     fast as the runner copies through its registers (a lone op of them is
     best left to NumPy; in a longer chain the runner saves passes)."""
     return set(program.rows[:, 0].tolist()) <= ARITHMETIC
-
-
-def bias_activation(y: np.ndarray, bias, act: int) -> np.ndarray:
-    """In place: y = act(y + bias) with bias along the last axis (or
-    None); returns y. A bias alone is one NumPy pass: as fast as the
-    program runner, which a model with no other elementwise chain (a CNN's
-    classifier) then need not compile (7 s)."""
-    if act == ACT_NONE:
-        if bias is not None:
-            np.add(y, bias, out=y)
-        return y
-    operands = (y,) if bias is None else (y, bias)
-    return _bias_act_program(bias is not None, act, y.dtype)(operands, out=y)
-
-
-@lru_cache(maxsize=None)
-def _bias_act_program(has_bias: bool, act: int, dtype: np.dtype) -> Program:
-    p = ProgramBuilder(dtype)
-    value = p.op(OP_ADD, p.input(0), p.input(1)) if has_bias else p.input(0)
-    return p.build(p.op(OP_COPY + act, value))

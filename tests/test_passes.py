@@ -2,6 +2,7 @@
 what they must leave alone, and the reference fallback of fused nodes.
 Results are compared with the reference backend's (op by op)."""
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -80,6 +81,34 @@ def test_elementwise_chain_runs_as_one_step():
     want64 = executor.run(compile_model(g.model(e), "reference"), [x.astype(np.float64)])
     assert got64.dtype == np.float64
     np.testing.assert_array_equal(got64, want64)
+
+
+@pytest.mark.parametrize("width", [1500, _fast.SHORT_CHAIN_ELEMENTS // 2 + 1])
+def test_a_short_arithmetic_chain_runs_on_numpy_when_small(monkeypatch, width):
+    """Mul, Div, Add (three rows of plain arithmetic) on 2 x 1500 run as
+    NumPy's loops, one per row, not the runner; the same chain on more than
+    SHORT_CHAIN_ELEMENTS runs in the runner. Both as the reference, a
+    division by zero included (quietly inf)."""
+    g = GraphBuilder((2, width))
+    divisor = rng.standard_normal(width).astype(np.float32)
+    divisor[:3] = 0
+    a = g.add("Mul", X, 0.125, shape=(2, width))
+    b = g.add("Div", a, divisor, shape=(2, width))
+    c = g.add("Add", b, X, shape=(2, width))
+    x = rng.standard_normal((2, width)).astype(np.float32)
+    runs, runner = [], _fast.run
+
+    def counted(*args, **kwargs):
+        runs.append(1)
+        return runner(*args, **kwargs)
+    monkeypatch.setattr(_fast, "run", counted)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        steps, got, want = run_both(g.model(c), x)
+    assert [s.node.op.name for s in steps] == ["Mul+Div+Add"]
+    assert len(runs) == (0 if 2 * width <= _fast.SHORT_CHAIN_ELEMENTS else 1)
+    assert np.isinf(got[:, :3]).all()
+    np.testing.assert_array_equal(got, want)
 
 
 def test_a_group_with_too_many_tensors_entering_fuses_the_groups_behind_it():

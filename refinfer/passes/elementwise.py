@@ -13,6 +13,7 @@ tensors may enter the group.
 """
 from __future__ import annotations
 
+import math
 import numbers
 from typing import Any
 
@@ -20,7 +21,9 @@ import numpy as np
 
 from ..graph import Node, Ref, RefKind
 from ..ops._kernels.elementwise import plain, program_for
-from ..ops._kernels.program import MAX_OPERANDS, ProgramBuilder
+from ..ops._kernels.program import (MAX_OPERANDS, SHORT_CHAIN_ELEMENTS,
+                                    ProgramBuilder, run_ufuncs,
+                                    short_arithmetic)
 from .fused import GraphEditor, fused_node
 
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -164,6 +167,7 @@ class Chain:
                 builder, *handles,
                 *(plain(a.ref.key for a in params) if params else ()))
         self.program = builder.build(results[group[-1].name])
+        self.short = short_arithmetic(self.program)
 
     def _operand(self, ref: Ref, builder, results: dict):
         if ref.kind is _NODE and ref.key in results:
@@ -182,6 +186,9 @@ class Chain:
         if any(not isinstance(v, np.ndarray) or v.dtype != self.dtype
                for v in values):
             return None
+        if self.short and math.prod(np.broadcast_shapes(
+                *(v.shape for v in values))) <= SHORT_CHAIN_ELEMENTS:
+            return run_ufuncs(self.program, values)
         return self.program(values)
 
 

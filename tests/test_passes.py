@@ -191,17 +191,16 @@ def test_matmul_bias_reshape_activation_fuse_into_one_gemm():
 
 
 def test_mobilenet_folds_batchnorm_and_runs_its_blocks_as_one_step():
-    """35 fused ReLU6 convolutions, 10 with a residual Add; 15 of the 16
-    inverted residual blocks become one step each (the one with a stride-1
-    56x56 depthwise plane stays three convolutions)."""
+    """35 fused ReLU6 convolutions, 10 with a residual Add; the 16
+    inverted residual blocks become one step each."""
     case = golden_case("mobilenetv2")
     fast = LoadedModel(case.model_path, "numba")
     names = [s.node.op.name for s in fast.program.plans[fast.program.main].steps]
     assert not any(n in ("BatchNorm", "ReLU6", "TupleGetItem") for n in names)
     blocks = [n for n in names if n.count("Conv2D") == 3]
-    assert len(blocks) == 15 and sum(n.endswith("+Add") for n in blocks) == 9
-    assert names.count("Conv2D+BatchNorm+TupleGetItem+ReLU6") == 35 - 2 * 15
-    assert names.count("Conv2D+BatchNorm+TupleGetItem+Add") == 10 - 9
+    assert len(blocks) == 16 and sum(n.endswith("+Add") for n in blocks) == 10
+    assert names.count("Conv2D+BatchNorm+TupleGetItem+ReLU6") == 35 - 2 * 16
+    assert names.count("Conv2D+BatchNorm+TupleGetItem+Add") == 0
     got = fast.run(case.inputs())[0]
     np.testing.assert_allclose(got, case.outputs()[0], **case.tolerance)
 
@@ -311,17 +310,20 @@ def test_resnet_uses_winograd_for_its_3x3_stride_1_convolutions_of_large_planes(
 @pytest.mark.parametrize("acts", [
     (_fast.ACT_RELU6, _fast.ACT_HSWISH, _fast.ACT_NONE),
     (_fast.ACT_RELU, _fast.ACT_HSIGMOID, _fast.ACT_HSWISH)], ids=str)
-@pytest.mark.parametrize("split", ["bands", "channels"])
+@pytest.mark.parametrize("split", ["bands", "bands in rows", "channels"])
 def test_inverted_residual_equals_its_three_convolutions(geometry, dtype, acts,
                                                         split, monkeypatch):
     """One step, channel-last inside: the same numbers as the 1x1, 3x3
     depthwise and 1x1 convolutions in NCHW, on images with borders all
     round, strides 1 and 2, every pad mode, a residual or not; with two
-    threads each image is split in bands of output rows or in ranges of
-    expanded channels (partial projections summed), however small."""
+    threads each image is split in bands of output rows (computed whole, or
+    row by row) or in ranges of expanded channels (partial projections
+    summed), however small."""
     monkeypatch.setattr(separable, "min_items", lambda *args: 1)
     monkeypatch.setattr(separable, "CHANNEL_SPLIT_PIXELS",
-                        0 if split == "bands" else 1 << 30)
+                        1 << 30 if split == "channels" else 0)
+    monkeypatch.setattr(separable, "PIECE_BYTES",
+                        1 if split == "bands in rows" else 1 << 30)
     c, ce, cp, h, w, stride, pad_mode, pads, with_residual = geometry
     x = rng.standard_normal((2, c, h, w)).astype(dtype)
     weights = [rng.standard_normal(shape).astype(dtype) * 0.3 for shape in
@@ -352,12 +354,12 @@ def _conv(g, x, weight, shape, pad_mode="VALID", pad=(0,) * 4, stride=1,
                  shape=shape)
 
 
-@pytest.mark.parametrize("size, act, fused", [(28, "ReLU6", True),
-                                             (29, "ReLU6", False),
+@pytest.mark.parametrize("size, act, fused", [(56, "ReLU6", True),
+                                             (57, "ReLU6", False),
                                              (28, "Sigmoid", False)])
 def test_an_inverted_residual_block_runs_as_one_step(size, act, fused):
     """1x1 + ReLU6, 3x3 depthwise + ReLU6, 1x1 + residual Add: one step
-    (up to 28x28 stride-1 depthwise planes, where channel-last is the
+    (up to 56x56 stride-1 depthwise planes, where channel-last is the
     faster, and light activations only), equal to the reference; another
     dtype at run time runs the original nodes."""
     shape = (1, 8, size, size)

@@ -36,12 +36,12 @@ def fuse_inverted_residuals(editor: GraphEditor) -> None:
             _fuse(editor, node)
 
 
-# Stride-1 depthwise planes of more pixels stay with the NCHW convolutions:
-# their plane kernel is the faster one there (one thread, channel-last
-# against planes: 144 x 56x56 0.38 against 0.27 ms, 192 x 28x28 level,
-# 576 x 14x14 0.10 against 0.16 ms; at stride 2 channel-last is 2-6x faster
-# on every plane of MobileNetV2).
-LARGEST_STRIDE_1_PLANE = 28 * 28
+# Stride-1 depthwise planes of more pixels stay with the NCHW convolutions,
+# unmeasured. MobileNetV2's 24-144-24 block at 56x56, one process, ms at
+# 1 / 2 threads: fused 1.50 / 1.08 (its bands computed a few rows at a time,
+# separable.PIECE_BYTES); the whole model 0.992 / 0.965 of the time with
+# that block fused as well.
+LARGEST_STRIDE_1_PLANE = 56 * 56
 
 
 def _fuse(editor: GraphEditor, expand: Node) -> None:

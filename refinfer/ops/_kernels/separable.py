@@ -19,7 +19,10 @@ rows through all three stages: one hand-off per block instead of three
 a range of the expanded channels instead (each thread reads its share of the
 weights, which are most of what such a block reads). Either piece is one
 GIL-free call, its products by ``blas.gemm``: the other thread never waits
-for the GIL in the middle of a piece.
+for the GIL in the middle of a piece. A band is computed a few output rows
+at a time (PIECE_BYTES), so that its expanded activations stay in cache
+through the three stages (16-96-24 at 112x112 / 2, one thread: 2.88 ->
+1.84 ms).
 """
 from __future__ import annotations
 
@@ -96,6 +99,16 @@ def inverted_residual(x, residual, block: InvertedResidual):
 CHANNEL_SPLIT_PIXELS = 14 * 14
 
 
+# Bytes of expanded activations a piece of a band computes at most: they
+# stay in cache between the expansion, the depthwise convolution and the
+# projection. Measured on MobileNetV2's blocks of 56x56 planes and more,
+# ms at 1 / 2 threads, whole bands against pieces of 512 KB: 16-96-24 at
+# 112x112 / 2 2.88 / 2.06 -> 1.84 / 1.39, 24-144-24 at 56x56 1.91 / 1.22 ->
+# 1.50 / 1.08, 24-144-32 at 56x56 / 2 1.17 / 0.74 -> 0.84 / 0.65 (1 MB and
+# 256 KB within 5 % of 512 KB; 128 KB and less slower); 28x28 blocks level.
+PIECE_BYTES = 1 << 19
+
+
 class _Bands:
     """One image of a block, computable in bands of output rows, each
     through all three stages in one GIL-free call (:func:`_block_piece`): one
@@ -114,12 +127,19 @@ class _Bands:
         self.stride = block.window[2][0]
         self.work_per_row = expanded * (self.stride * image.shape[2] * image.shape[0]
                                         + out.shape[2] * (9 + out.shape[0]))
+        self.piece_rows = max(1, PIECE_BYTES // (
+            self.stride * image.shape[2] * expanded * out.itemsize))
 
     def run_all(self):
         rows = self.depthwise_out.shape[0]
         parallel_for(rows, self.run, grain=min_items(self.work_per_row, GEMM_WORK))
 
     def run(self, lo, hi):
+        """Output rows lo..hi, a few at a time (see PIECE_BYTES)."""
+        for start in range(lo, hi, self.piece_rows):
+            self._piece(start, min(hi, start + self.piece_rows))
+
+    def _piece(self, lo, hi):
         block, height, width = self.block, self.image.shape[1], self.image.shape[2]
         first = max(0, lo * self.stride - self.top)
         last = min(height, (hi - 1) * self.stride - self.top + 3)

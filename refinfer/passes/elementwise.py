@@ -9,7 +9,9 @@ constants. The group becomes one node whose kernel runs the recipes as one
 register program (:func:`ops._kernels.program.run`) chunk by chunk: one
 pass over memory instead of one per op, and one dispatch instead of many.
 Scalar constants become constant registers; at most ``MAX_OPERANDS``
-tensors may enter the group.
+tensors may enter the group. A short chain of plain arithmetic on a small
+tensor runs as NumPy's loops instead (:func:`program.run_ufuncs`, where
+SHORT_CHAIN_ROWS and SHORT_CHAIN_ELEMENTS say why).
 """
 from __future__ import annotations
 

@@ -87,6 +87,8 @@ def shifted_logits(x: np.ndarray, axis: tuple[int, ...], op: str):
         raise ValueError(f"{op}: exactly one axis is supported, got {axis}")
     if x.ndim == 0:
         raise ValueError(f"{op}: input must have rank >= 1")
+    if x.dtype.kind != "f":
+        raise TypeError(f"{op}: input must be a float tensor, got {x.dtype}")
     ax = reduce_axes(axis, x.ndim)[0]
     xw = x.astype(compute_dtype(x.dtype), copy=False)
     return xw - xw.max(axis=ax, keepdims=True), ax

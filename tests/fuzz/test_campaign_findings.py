@@ -329,6 +329,11 @@ CASES = [
     ("raw:IndexError@refinfer/ops/grouped_matmul.py:_affine",
      "golden/ops/grouped_matmul_list/model.mindir", "struct", [("drop_repeated", 3499503415)], "numba", 1670134769,
      r"\(op GroupedMatmul\) failed: ValueError: GroupedMatmul: x \[\] and weight .* do not multiply"),
+    # seed 38's (session 16)
+    ("raw:TypeError@refinfer/ops/_ref/reduce.py:shifted_logits",
+     "golden/ops/moe_gating_topk_softmax_3d/model.mindir", "struct", [("dtype", 3325533634)], "reference", 1512298747,
+     r"\(op MoeGatingTopKSoftmax\) failed: TypeError: MoeGatingTopKSoftmax: input must be a "
+     r"float tensor, got bool"),
 ]
 
 
@@ -393,3 +398,24 @@ def test_seed_7_hang_adaptive_pool_of_a_huge_output(tmp_path):
     assert result["outcome"] == "clean", result
     assert re.search(r"\(op AdaptiveAvgPool3D\) failed: MemoryError: "
                      r"Unable to allocate 16\.0 GiB", result["traceback"])
+
+
+@pytest.mark.slow
+def test_seed_38_hang_igamma_of_six_million_elements(tmp_path):
+    """Seed 38's hang: Igamma's reference ran its series and its continued
+    fraction on every element (an input grown to 1048576 x 6), each until
+    the slowest element converged, 2000 iterations at most: minutes. Each
+    now runs on the elements that use it, each element until it converges
+    (as Cephes's igam and igamc): seconds."""
+    source = load_source(os.path.join(ROOT, "golden/ops/igamma_edges/model.mindir"))
+    case = Case(0, source, "struct", [("shape", 2532554099)], "reference", 2773750663)
+    model = tmp_path / "model.mindir"
+    model.write_bytes(mutated_bytes(case)[0])
+    worker = Worker()
+    try:
+        result = worker.run({"model": str(model), "backend": "reference",
+                             "input_seed": case.input_seed, "dec_key": None,
+                             "dec_mode": "AES-GCM", "timeout": 60.0})
+    finally:
+        worker.stop()
+    assert result["outcome"] == "ok", result

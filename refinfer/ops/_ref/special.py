@@ -145,23 +145,35 @@ def _gamma_prefactor(a: np.ndarray, x: np.ndarray) -> np.ndarray:
 
 
 def _lower_series(a: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """P(a, x) = x^a e^-x / Gamma(a + 1) sum_n x^n / ((a+1)...(a+n))."""
-    r, term, total = a.copy(), np.ones_like(a), np.ones_like(a)
+    """P(a, x) = x^a e^-x / Gamma(a + 1) sum_n x^n / ((a+1)...(a+n)), for
+    1-D a and x: each element summed until its term falls below EPS of its
+    sum (NaN counts as done), then left out of the next iterations."""
+    total = np.ones_like(a)
+    live = np.arange(a.size)
+    r, term, part, xs = a.copy(), np.ones_like(a), total.copy(), x
     for _ in range(MAX_ITERATIONS):
         r = r + 1
-        term = term * x / r
-        total = total + term
-        if np.all(~(term > EPS * total)):       # converged (NaN counts as done)
-            break
+        term = term * xs / r
+        part = part + term
+        going = term > EPS * part
+        if not going.all():
+            total[live[~going]] = part[~going]
+            live, r, term, part, xs = (v[going] for v in (live, r, term, part, xs))
+            if not live.size:
+                break
+    total[live] = part
     return total * _gamma_prefactor(a, x) / a
 
 
 def _upper_fraction(a: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """Q(a, x) by Cephes's continued fraction (igamc), for x > 1 and x > a."""
+    """Q(a, x) by Cephes's continued fraction (igamc), for 1-D a and x with
+    x > 1 and x > a; each element iterated until it changes by EPS at most
+    (NaN counts as done), then left out of the next iterations."""
     big, biginv = 4.503599627370496e15, 2.22044604925031308085e-16
     y, z, c = 1 - a, x + 2 - a, np.zeros_like(a)
     pkm2, qkm2, pkm1, qkm1 = np.ones_like(a), x.copy(), x + 1, z * x
     answer = pkm1 / qkm1
+    result, live = answer.copy(), np.arange(a.size)
     for _ in range(MAX_ITERATIONS):
         c, y, z = c + 1, y + 1, z + 2
         yc = y * c
@@ -172,27 +184,38 @@ def _upper_fraction(a: np.ndarray, x: np.ndarray) -> np.ndarray:
         pkm2, pkm1, qkm2, qkm1 = pkm1, pk, qkm1, qk
         scale = np.where(np.abs(pk) > big, biginv, 1.0)
         pkm2, pkm1, qkm2, qkm1 = pkm2 * scale, pkm1 * scale, qkm2 * scale, qkm1 * scale
-        if np.all(~(change > EPS)):
-            break
-    return answer * _gamma_prefactor(a, x)
+        going = change > EPS
+        if not going.all():
+            result[live[~going]] = answer[~going]
+            live, c, y, z, answer, pkm2, pkm1, qkm2, qkm1 = (
+                v[going] for v in (live, c, y, z, answer, pkm2, pkm1, qkm2, qkm1))
+            if not live.size:
+                break
+    result[live] = answer
+    return result * _gamma_prefactor(a, x)
 
 
 def igamma(a: np.ndarray, x: np.ndarray, upper: bool = False) -> np.ndarray:
     """The regularised incomplete gamma functions P(a, x) = gamma(a, x) /
     Gamma(a) (lower) or Q(a, x) = 1 - P (``upper``), as Eigen's igamma and
     igammac: the series for x <= 1 or x <= a, else the continued fraction
-    (each computes the other as 1 - it). x = 0 gives P = 0, x = inf P = 1
-    but Q = NaN (MindSpore 2.7.1 CPU); a <= 0 or x < 0 is NaN."""
+    (each computes the other as 1 - it), each only where it is used. x = 0
+    gives P = 0, x = inf P = 1 but Q = NaN (MindSpore 2.7.1 CPU); a <= 0
+    or x < 0 is NaN."""
     a, x = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(x, np.float64))
     with np.errstate(all="ignore"):
-        series = (x <= 1) | (x <= a)
-        inner = np.where((x > 0) & np.isfinite(x), x, 1.0)
-        lower = np.where(series, _lower_series(a, inner), 1 - _upper_fraction(a, inner))
-        lower = np.where(x == 0, 0.0, np.where(x == np.inf, 1.0, lower))
+        computed = (a > 0) & (x > 0) & np.isfinite(x)
+        series = computed & ((x <= 1) | (x <= a))
+        fraction = computed & ~series
+        lower = np.zeros(x.shape)
+        lower[series] = _lower_series(a[series], x[series])
+        upper_q = _upper_fraction(a[fraction], x[fraction])
+        lower[fraction] = 1 - upper_q
+        lower[x == np.inf] = 1.0
         result = 1 - lower if upper else lower
         if upper:       # the fraction's own Q where it ran: no 1 - (1 - Q)
-            result = np.where(series | (x == 0), result, _upper_fraction(a, inner))
-            result = np.where(x == np.inf, np.nan, result)
+            result[fraction] = upper_q
+            result[x == np.inf] = np.nan
         return np.where((a <= 0) | (x < 0) | np.isnan(a) | np.isnan(x), np.nan, result)
 
 

@@ -378,23 +378,29 @@ def test_campaign_finding_is_refused_cleanly(tmp_path, signature, golden, kind,
     assert re.search(said, result["traceback"]), result["traceback"]
 
 
-@pytest.mark.slow
-def test_seed_7_hang_adaptive_pool_of_a_huge_output(tmp_path):
-    """Seed 7's hang: AdaptiveAvgPool3D asked for an output of 2^31 along
-    one axis looped over the bins in Python. The bins are arrays now: the
-    allocation fails at once. Run in the fuzz worker, whose address-space
-    limit (4 GiB) makes the failure the same on any machine."""
-    source = load_source(os.path.join(ROOT, "golden/ops/adaptive_avg_pool3d/model.mindir"))
-    case = Case(0, source, "struct", [("int_extreme", 786245765)], "numba", 3981819792)
+def _run_in_worker(tmp_path, golden: str, steps: list, backend: str, seed: int) -> dict:
+    """The case's outcome in the fuzz worker, whose address-space limit
+    (4 GiB) makes allocations fail alike on any machine."""
+    source = load_source(os.path.join(ROOT, golden))
+    case = Case(0, source, "struct", steps, backend, seed)
     model = tmp_path / "model.mindir"
     model.write_bytes(mutated_bytes(case)[0])
     worker = Worker()
     try:
-        result = worker.run({"model": str(model), "backend": "numba",
-                             "input_seed": case.input_seed, "dec_key": None,
-                             "dec_mode": "AES-GCM", "timeout": 60.0})
+        return worker.run({"model": str(model), "backend": backend,
+                           "input_seed": seed, "dec_key": None,
+                           "dec_mode": "AES-GCM", "timeout": 60.0})
     finally:
         worker.stop()
+
+
+@pytest.mark.slow
+def test_seed_7_hang_adaptive_pool_of_a_huge_output(tmp_path):
+    """Seed 7's hang: AdaptiveAvgPool3D asked for an output of 2^31 along
+    one axis looped over the bins in Python. The bins are arrays now: the
+    allocation fails at once."""
+    result = _run_in_worker(tmp_path, "golden/ops/adaptive_avg_pool3d/model.mindir",
+                            [("int_extreme", 786245765)], "numba", 3981819792)
     assert result["outcome"] == "clean", result
     assert re.search(r"\(op AdaptiveAvgPool3D\) failed: MemoryError: "
                      r"Unable to allocate 16\.0 GiB", result["traceback"])
@@ -407,15 +413,6 @@ def test_seed_38_hang_igamma_of_six_million_elements(tmp_path):
     the slowest element converged, 2000 iterations at most: minutes. Each
     now runs on the elements that use it, each element until it converges
     (as Cephes's igam and igamc): seconds."""
-    source = load_source(os.path.join(ROOT, "golden/ops/igamma_edges/model.mindir"))
-    case = Case(0, source, "struct", [("shape", 2532554099)], "reference", 2773750663)
-    model = tmp_path / "model.mindir"
-    model.write_bytes(mutated_bytes(case)[0])
-    worker = Worker()
-    try:
-        result = worker.run({"model": str(model), "backend": "reference",
-                             "input_seed": case.input_seed, "dec_key": None,
-                             "dec_mode": "AES-GCM", "timeout": 60.0})
-    finally:
-        worker.stop()
+    result = _run_in_worker(tmp_path, "golden/ops/igamma_edges/model.mindir",
+                            [("shape", 2532554099)], "reference", 2773750663)
     assert result["outcome"] == "ok", result

@@ -75,6 +75,23 @@ def test_incomplete_gamma_closed_forms():
     np.testing.assert_array_equal(edges[1], [np.nan, 1.0, np.nan, np.nan])
 
 
+def test_each_element_stops_iterating_when_it_converges():
+    """Next to elements that take longer, an element's series or continued
+    fraction stops once it has converged (as Cephes's loops): iterated on,
+    its rounding errors piled up (Igamma 1.4e-13, Betainc 2.3e-9 relative
+    off these values, from mpmath at 40 digits), beside 40000 others."""
+    rng = np.random.default_rng(1)
+    others = [np.concatenate([rng.uniform(0, 5, 20000), 10 ** rng.uniform(-3, 4, 20000)])
+              for _ in range(2)]
+    got = ref("Igamma", np.r_[1.4139499983651778, others[0]],
+              np.r_[1.5148705647450607, others[1]])
+    np.testing.assert_allclose(got[0], 0.6423988460082851, rtol=2e-15)
+    got = ref("Betainc", np.r_[2.155412879876737, others[0]],
+              np.r_[6.818309372769171e-05, others[1]],
+              np.r_[0.8429920334747653, rng.uniform(0, 1, 40000)])
+    np.testing.assert_allclose(got[0], 6.38249572080119e-05, rtol=1e-10)
+
+
 def test_incomplete_beta_closed_forms():
     rng = np.random.default_rng(5)
     x, b = rng.uniform(0.0, 1.0, 300), rng.uniform(0.1, 20.0, 300)

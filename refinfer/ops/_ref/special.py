@@ -144,55 +144,55 @@ def _gamma_prefactor(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     return np.exp(a * np.log(x) - x - lgamma(a))
 
 
-def _lower_series(a: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """P(a, x) = x^a e^-x / Gamma(a + 1) sum_n x^n / ((a+1)...(a+n)), for
-    1-D a and x: each element summed until its term falls below EPS of its
-    sum (NaN counts as done), then left out of the next iterations."""
-    total = np.ones_like(a)
-    live = np.arange(a.size)
-    r, term, part, xs = a.copy(), np.ones_like(a), total.copy(), x
-    for _ in range(MAX_ITERATIONS):
-        r = r + 1
-        term = term * xs / r
-        part = part + term
-        going = term > EPS * part
+def _until_converged(step, values: tuple, out: int) -> np.ndarray:
+    """Iterate ``step(k, *values) -> (values, going)`` over 1-D arrays,
+    MAX_ITERATIONS times at most, each element until ``going`` is False for
+    it (NaN counts as done), then left out of the next iterations (as
+    Cephes's loops stop element by element); returns values[out] as each
+    element last had it."""
+    result, live = values[out].copy(), np.arange(values[out].size)
+    for k in range(MAX_ITERATIONS):
+        values, going = step(k, *values)
         if not going.all():
-            total[live[~going]] = part[~going]
-            live, r, term, part, xs = (v[going] for v in (live, r, term, part, xs))
+            result[live[~going]] = values[out][~going]
+            live, values = live[going], tuple(v[going] for v in values)
             if not live.size:
                 break
-    total[live] = part
+    result[live] = values[out]
+    return result
+
+
+def _lower_series(a: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """P(a, x) = x^a e^-x / Gamma(a + 1) sum_n x^n / ((a+1)...(a+n)), for
+    1-D a and x, each sum until its term falls below EPS of it."""
+    def step(_, r, term, total, x):
+        r = r + 1
+        term = term * x / r
+        total = total + term
+        return (r, term, total, x), term > EPS * total
+    total = _until_converged(step, (a.copy(), np.ones_like(a), np.ones_like(a), x), 2)
     return total * _gamma_prefactor(a, x) / a
 
 
 def _upper_fraction(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     """Q(a, x) by Cephes's continued fraction (igamc), for 1-D a and x with
-    x > 1 and x > a; each element iterated until it changes by EPS at most
-    (NaN counts as done), then left out of the next iterations."""
+    x > 1 and x > a, each until it changes by EPS at most."""
     big, biginv = 4.503599627370496e15, 2.22044604925031308085e-16
-    y, z, c = 1 - a, x + 2 - a, np.zeros_like(a)
-    pkm2, qkm2, pkm1, qkm1 = np.ones_like(a), x.copy(), x + 1, z * x
-    answer = pkm1 / qkm1
-    result, live = answer.copy(), np.arange(a.size)
-    for _ in range(MAX_ITERATIONS):
+
+    def step(_, c, y, z, pkm2, pkm1, qkm2, qkm1, answer):
         c, y, z = c + 1, y + 1, z + 2
         yc = y * c
         pk, qk = pkm1 * z - pkm2 * yc, qkm1 * z - qkm2 * yc
         ratio = np.where(qk != 0, pk / np.where(qk != 0, qk, 1), answer)
         change = np.abs((answer - ratio) / ratio)
-        answer = ratio
-        pkm2, pkm1, qkm2, qkm1 = pkm1, pk, qkm1, qk
         scale = np.where(np.abs(pk) > big, biginv, 1.0)
-        pkm2, pkm1, qkm2, qkm1 = pkm2 * scale, pkm1 * scale, qkm2 * scale, qkm1 * scale
-        going = change > EPS
-        if not going.all():
-            result[live[~going]] = answer[~going]
-            live, c, y, z, answer, pkm2, pkm1, qkm2, qkm1 = (
-                v[going] for v in (live, c, y, z, answer, pkm2, pkm1, qkm2, qkm1))
-            if not live.size:
-                break
-    result[live] = answer
-    return result * _gamma_prefactor(a, x)
+        return (c, y, z, pkm1 * scale, pk * scale, qkm1 * scale, qk * scale,
+                ratio), change > EPS
+    y, z = 1 - a, x + 2 - a
+    pkm1, qkm1 = x + 1, z * x
+    answer = _until_converged(step, (np.zeros_like(a), y, z, np.ones_like(a), pkm1,
+                                     x.copy(), qkm1, pkm1 / qkm1), 7)
+    return answer * _gamma_prefactor(a, x)
 
 
 def igamma(a: np.ndarray, x: np.ndarray, upper: bool = False) -> np.ndarray:
@@ -221,14 +221,12 @@ def igamma(a: np.ndarray, x: np.ndarray, upper: bool = False) -> np.ndarray:
 
 def _beta_fraction(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
     """The continued fraction of I_x(a, b) (modified Lentz, as Numerical
-    Recipes' betacf), for x < (a + 1) / (a + b + 2)."""
+    Recipes' betacf), for 1-D a, b, x with x < (a + 1) / (a + b + 2), each
+    until a step changes it by EPS at most."""
     tiny = 1e-300
-    qab, qap, qam = a + b, a + 1, a - 1
-    c = np.ones_like(a)
-    d = 1 - qab * x / qap
-    d = 1 / np.where(np.abs(d) < tiny, tiny, d)
-    h = d.copy()
-    for m in range(1, MAX_ITERATIONS):
+
+    def step(k, a, b, x, qab, qap, qam, c, d, h):
+        m = k + 1
         m2 = 2 * m
         for numerator in (m * (b - m) * x / ((qam + m2) * (a + m2)),
                           -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
@@ -236,27 +234,35 @@ def _beta_fraction(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
             d = 1 / np.where(np.abs(d) < tiny, tiny, d)
             c = 1 + numerator / c
             c = np.where(np.abs(c) < tiny, tiny, c)
-            step = d * c
-            h = h * step
-        if np.all(~(np.abs(step - 1) > EPS)):
-            break
-    return h
+            change = d * c
+            h = h * change
+        return (a, b, x, qab, qap, qam, c, d, h), np.abs(change - 1) > EPS
+    qab, qap, qam = a + b, a + 1, a - 1
+    d = 1 - qab * x / qap
+    d = 1 / np.where(np.abs(d) < tiny, tiny, d)
+    return _until_converged(step, (a, b, x, qab, qap, qam, np.ones_like(a), d,
+                                   d.copy()), 8)
 
 
 def betainc(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
     """The regularised incomplete beta function I_x(a, b) = B(x; a, b) /
     B(a, b): x^a (1-x)^b / (a B(a, b)) times a continued fraction, or 1 -
-    the same for (b, a, 1 - x) where that converges faster. x = 0 gives 0,
-    x = 1 gives 1; a <= 0, b <= 0 or x outside [0, 1] is NaN."""
+    the same for (b, a, 1 - x) where that converges faster, each only where
+    it is used. x = 0 gives 0, x = 1 gives 1; a <= 0, b <= 0 or x outside
+    [0, 1] is NaN."""
     a, b, x = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (a, b, x)))
     with np.errstate(all="ignore"):
-        inner = np.where((x > 0) & (x < 1), x, 0.5)
+        computed = (a > 0) & (b > 0) & (x > 0) & (x < 1)
         front = np.exp(lgamma(a + b) - lgamma(a) - lgamma(b)
-                       + a * np.log(inner) + b * np.log1p(-inner))
-        direct = inner < (a + 1) / (a + b + 2)
-        value = np.where(direct, front * _beta_fraction(a, b, inner) / a,
-                         1 - front * _beta_fraction(b, a, 1 - inner) / b)
-        value = np.where(x == 0, 0.0, np.where(x == 1, 1.0, value))
+                       + a * np.log(x) + b * np.log1p(-x))
+        direct = computed & (x < (a + 1) / (a + b + 2))
+        swapped = computed & ~direct
+        value = np.zeros(x.shape)
+        value[direct] = front[direct] * _beta_fraction(
+            a[direct], b[direct], x[direct]) / a[direct]
+        value[swapped] = 1 - front[swapped] * _beta_fraction(
+            b[swapped], a[swapped], 1 - x[swapped]) / b[swapped]
+        value[x == 1] = 1.0
         bad = (a <= 0) | (b <= 0) | (x < 0) | (x > 1) | np.isnan(a + b + x)
         return np.where(bad, np.nan, value)
 

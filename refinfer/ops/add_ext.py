@@ -1,4 +1,5 @@
 """AddExt and AddScalar, and their in-place spellings."""
+from refinfer import args
 from refinfer.registry import register
 
 from ._kernels.elementwise import ADD_EXT
@@ -7,7 +8,8 @@ from ._ref.inplace import register_inplace
 from ._ref.math import scaled
 
 
-@register("AddExt", "AddScalar", family="elementwise", dtypes=ALL, recipe=ADD_EXT)
+@register("AddExt", "AddScalar", family="elementwise", dtypes=ALL, recipe=ADD_EXT,
+          convert={"alpha": args.scalar})
 def add_ext(input, other, alpha=1):
     """Elementwise y = input + alpha * other, with broadcasting (mint.add).
 

@@ -4,7 +4,7 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
-from ._ref.common import ALL, INTS, require_dtype
+from ._ref.common import ALL, INTS, cast, require_dtype
 from ._ref.indexing import check_take
 
 
@@ -16,7 +16,8 @@ def index_fill(x, dim, index, value):
     y = x; y[..., index[i], ...] = value (index[i] on axis dim). Arguments: x;
     dim (int, negative counts from the end); index (1-D int tensor, entries
     in [-len, len), negative from the end; repeats allowed); value (scalar or
-    0-d tensor, cast to x's dtype). All dtypes.
+    0-d tensor, cast to x's dtype as Cast does: -1 into uint8 is 255). All
+    dtypes.
     """
     require_dtype("IndexFill", "index", index, INTS)
     dim = args.integer(dim)
@@ -27,5 +28,5 @@ def index_fill(x, dim, index, value):
     index = np.asarray(index).reshape(-1)
     check_take("IndexFill", index, length, axis)
     out = x.copy().reshape(x.shape or (1,))
-    out[(slice(None),) * axis + (index,)] = value
+    out[(slice(None),) * axis + (index,)] = cast(np.asarray(value), x.dtype)
     return out.reshape(x.shape)

@@ -1,4 +1,5 @@
 """SubExt and SubScalar, and their in-place spellings."""
+from refinfer import args
 from refinfer.registry import register
 
 from ._kernels.elementwise import SUB_EXT
@@ -7,7 +8,8 @@ from ._ref.inplace import register_inplace
 from ._ref.math import scaled
 
 
-@register("SubExt", "SubScalar", family="elementwise", dtypes=NUMBERS, recipe=SUB_EXT)
+@register("SubExt", "SubScalar", family="elementwise", dtypes=NUMBERS, recipe=SUB_EXT,
+          convert={"alpha": args.scalar})
 def sub_ext(input, other, alpha=1):
     """Elementwise y = input - alpha * other, with broadcasting (mint.sub).
 

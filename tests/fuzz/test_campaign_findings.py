@@ -334,6 +334,11 @@ CASES = [
      "golden/ops/moe_gating_topk_softmax_3d/model.mindir", "struct", [("dtype", 3325533634)], "reference", 1512298747,
      r"\(op MoeGatingTopKSoftmax\) failed: TypeError: MoeGatingTopKSoftmax: input must be a "
      r"float tensor, got bool"),
+    # seed 39's
+    ("raw:TypeError@refinfer/ops/_ref/math.py:scaled",
+     "golden/ops/add_ext_int32/model.mindir", "struct", [("drop_field", 2478124601), ("dtype", 1773534844)],
+     "reference", 60934320,
+     r"\(op AddExt, .*bad constant argument None: expected a number, got None"),
 ]
 
 
@@ -361,6 +366,19 @@ def test_seed_32_diagonal_offset_past_the_plane_is_empty():
     for offset in (4, 2 ** 31, -3, -2 ** 62):
         assert diagonal(x, offset, 2, 1).shape == (2, 0)
     np.testing.assert_array_equal(diagonal(x, -2, 2, 1), np.diagonal(x, -2, 2, 1))
+
+
+def test_seed_39_index_fill_casts_its_value_as_cast_does():
+    """Seed 39's IndexFill of -1.0 into a uint64 tensor overflowed in
+    NumPy's assignment: the value is cast to x's dtype as Cast does."""
+    from refinfer.ops.index_fill import index_fill
+
+    got = index_fill(np.zeros((2, 3), np.uint64), 1, np.array([0, 2], np.int32), -1.0)
+    assert got.dtype == np.uint64
+    assert got.tolist() == [[2 ** 64 - 1, 0, 2 ** 64 - 1]] * 2
+    np.testing.assert_array_equal(
+        index_fill(np.zeros((2, 2), np.float32), 0, np.array([-1], np.int64), 1.5),
+        [[0, 0], [1.5, 1.5]])
 
 
 @pytest.mark.slow

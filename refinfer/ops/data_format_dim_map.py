@@ -3,7 +3,7 @@ import numpy as np
 
 from refinfer.registry import register
 
-from ._ref.common import INTS
+from ._ref.common import INTS, require_dtype
 
 
 @register("DataFormatDimMap", family="nn", dtypes=INTS, no_kernel="vectorised")
@@ -16,6 +16,7 @@ def data_format_dim_map(input_x, src_format="NHWC", dst_format="NCHW"):
     Arguments: input_x (int, entries in [-4, 4)); src_format="NHWC",
     dst_format="NCHW" (attributes: each "NHWC" or "NCHW").
     """
+    require_dtype("DataFormatDimMap", "input_x", input_x, INTS)
     src, dst = str(src_format), str(dst_format)
     if sorted(src) != sorted(dst) or len(src) != 4:
         raise ValueError(f"DataFormatDimMap: src_format {src!r} and dst_format "

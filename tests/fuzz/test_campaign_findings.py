@@ -339,6 +339,11 @@ CASES = [
      "golden/ops/add_ext_int32/model.mindir", "struct", [("drop_field", 2478124601), ("dtype", 1773534844)],
      "reference", 60934320,
      r"\(op AddExt, .*bad constant argument None: expected a number, got None"),
+    # seed 40's
+    ("raw:IndexError@refinfer/ops/data_format_dim_map.py:data_format_dim_map",
+     "golden/ops/data_format_dim_map/model.mindir", "struct", [("int_extreme", 1792049111)], "numba", 2085996293,
+     r"\(op DataFormatDimMap\) failed: TypeError: DataFormatDimMap: input_x must be int8, .*"
+     r"got float32\[8\]"),
 ]
 
 

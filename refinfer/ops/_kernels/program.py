@@ -812,7 +812,8 @@ def short_arithmetic(program: Program) -> bool:
 def run_ufuncs(program: Program, operands) -> np.ndarray:
     """``program`` (plain arithmetic) run by NumPy, one ufunc per row;
     division by zero gives inf / NaN quietly, as in the runner."""
-    regs = list(operands) + list(program.consts) + [None] * program.n_regs
+    regs = list(operands) + list(program.consts)    # then the temporaries
+    regs += [None] * (program.n_regs - len(regs))
     with np.errstate(divide="ignore", invalid="ignore"):
         for opcode, dst, a, b in program.rows.tolist():
             regs[dst] = UFUNCS[opcode](regs[a], regs[b])

@@ -344,6 +344,10 @@ CASES = [
      "golden/ops/data_format_dim_map/model.mindir", "struct", [("int_extreme", 1792049111)], "numba", 2085996293,
      r"\(op DataFormatDimMap\) failed: TypeError: DataFormatDimMap: input_x must be int8, .*"
      r"got float32\[8\]"),
+    # seed 42's
+    ("raw:TypeError@refinfer/ops/_ref/pad.py:axis_pairs",
+     "golden/ops/pad/model.mindir", "struct", [("dtype", 2387446257)], "reference", 171690369,
+     r"\(op Pad\) failed: TypeError: Pad: paddings must be \(before, after\) pairs, got 0"),
 ]
 
 
@@ -384,6 +388,20 @@ def test_seed_39_index_fill_casts_its_value_as_cast_does():
     np.testing.assert_array_equal(
         index_fill(np.zeros((2, 2), np.float32), 0, np.array([-1], np.int64), 1.5),
         [[0, 0], [1.5, 1.5]])
+
+
+def test_seed_42_bfloat16_wins_over_an_integer_tensor():
+    """Seed 42's Add of bfloat16 and int16 tensors reached NumPy's
+    promotion, which has no common type for them: a float tensor wins over
+    an integer one, bfloat16 as the others."""
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    from refinfer.ops._ref.common import promote
+
+    x = np.array([1.5, -2.0], ml_dtypes.bfloat16)
+    a, b = promote(x, np.array([3, 4], np.int16))
+    assert a.dtype == b.dtype == np.dtype(ml_dtypes.bfloat16)
+    assert (a + b).astype(np.float32).tolist() == [4.5, 2.0]
+    assert promote(x, np.ones(2, np.float32))[0].dtype == np.float32
 
 
 @pytest.mark.slow

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from refinfer.dtypes import BFLOAT16
 from refinfer.errors import describe_value
 
 FLOATS = ("float16", "float32", "float64")
@@ -50,10 +51,15 @@ def number(value):
 
 
 def _tensor_result_type(x: np.dtype, y: np.dtype) -> np.dtype:
-    x_float, y_float = x.kind in "fc", y.kind in "fc"
+    x_float, y_float = _is_float(x), _is_float(y)
     if x_float != y_float:
         return x if x_float else y
     return np.result_type(x, y)
+
+
+def _is_float(dtype: np.dtype) -> bool:
+    """Floating or complex, bfloat16 included (ml_dtypes gives it kind V)."""
+    return dtype.kind in "fc" or dtype == BFLOAT16
 
 
 def _scalar_result_type(tensor: np.dtype, scalar) -> np.dtype:

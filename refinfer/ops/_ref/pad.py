@@ -40,6 +40,9 @@ def from_last_axis(flat, ndim: int, contiguous: bool = True):
 
 def axis_pairs(x: np.ndarray, paddings) -> list[tuple[int, int]]:
     """Pad's widths: one (before, after) pair per axis, first axis first."""
+    if not isinstance(paddings, (tuple, list, np.ndarray)):
+        raise TypeError(f"Pad: paddings must be (before, after) pairs, got "
+                        f"{describe_value(paddings)}")
     if len(paddings) != x.ndim:
         raise ValueError(f"Pad: {len(paddings)} (before, after) pairs for "
                          f"rank {x.ndim}")

@@ -24,8 +24,10 @@ def lrn(x, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5,
     check_4d(x, "LRN")
     if str(norm_region).upper() != "ACROSS_CHANNELS":
         raise ValueError(f"LRN: norm_region must be ACROSS_CHANNELS, got {norm_region!r}")
-    wide = x.astype(compute_dtype(x.dtype))
     radius, channels = int(depth_radius), x.shape[1]
+    if radius < 0:
+        raise ValueError(f"LRN: depth_radius must be >= 0, got {radius}")
+    wide = x.astype(compute_dtype(x.dtype))
     squares = np.cumsum(np.pad(wide * wide, ((0, 0), (1, 0), (0, 0), (0, 0))), axis=1)
     high = np.minimum(np.arange(channels) + radius + 1, channels)
     low = np.maximum(np.arange(channels) - radius, 0)

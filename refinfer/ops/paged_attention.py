@@ -47,13 +47,14 @@ def paged_attention(query, key_cache, value_cache=None, block_tables=None,
                          f"and {mask_mode}")
     if block_tables is None or context_lens is None:
         raise ValueError(f"{OP}: block_tables and context_lens are required")
-    tokens = query.shape[0]
-    if query.ndim not in (2, 3) or block_tables.shape[0] != tokens \
-            or context_lens.shape != (tokens,):
+    if query.ndim not in (2, 3) or block_tables.ndim != 2 \
+            or block_tables.shape[0] != query.shape[0] \
+            or context_lens.shape != query.shape[:1]:
         raise ValueError(f"{OP}: query {list(query.shape)}, block_tables "
                          f"{list(block_tables.shape)} and context_lens "
                          f"{list(context_lens.shape)} must be (T, ...), (T, blocks), "
                          f"(T,)")
+    tokens = query.shape[0]
     q = query.reshape(tokens, head_num, 1, -1)
     keys = _rows(key_cache, kv_head_num or head_num, "key_cache")
     if value_cache is None and mla_v_dim <= 0:

@@ -348,6 +348,14 @@ CASES = [
     ("raw:TypeError@refinfer/ops/_ref/pad.py:axis_pairs",
      "golden/ops/pad/model.mindir", "struct", [("dtype", 2387446257)], "reference", 171690369,
      r"\(op Pad\) failed: TypeError: Pad: paddings must be \(before, after\) pairs, got 0"),
+    # seed 43's
+    ("raw:IndexError@refinfer/ops/lrn.py:lrn",
+     "golden/ops/lrn_defaults/model.mindir", "struct", [("int_extreme", 3979696428)], "reference", 1178162998,
+     r"\(op LRN\) failed: ValueError: LRN: depth_radius must be >= 0, got -9223372036854775808"),
+    ("raw:IndexError@refinfer/ops/paged_attention.py:paged_attention",
+     "golden/ops/paged_attention_gqa/model.mindir", "struct", [("drop_repeated", 187338018)], "reference", 3725260270,
+     r"\(op PagedAttention\) failed: ValueError: PagedAttention: query \[\], block_tables "
+     r"\[3, 3\] and context_lens \[3\] must be"),
 ]
 
 

@@ -398,6 +398,23 @@ def test_seed_39_index_fill_casts_its_value_as_cast_does():
         [[0, 0], [1.5, 1.5]])
 
 
+def test_seed_38_softmax_refuses_only_non_floats():
+    """Seed 38's check (a bool input refused by name) leaves bfloat16 to
+    Softmax and LogSoftmax, which it computes in its own dtype."""
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    from refinfer.registry import get_op
+
+    x = np.array([[1.0, 2.0, 3.0]], ml_dtypes.bfloat16)
+    want = np.exp([-2.0, -1.0, 0.0]) / np.exp([-2.0, -1.0, 0.0]).sum()
+    got = get_op("Softmax").reference(x, (-1,))
+    assert got.dtype == x.dtype
+    np.testing.assert_allclose(got.astype(np.float32)[0], want, rtol=1e-2)
+    np.testing.assert_allclose(get_op("LogSoftmax").reference(x, (-1,)).astype(
+        np.float32)[0], np.log(want), rtol=2e-2)
+    with pytest.raises(TypeError, match="Softmax: input must be a float tensor, got bool"):
+        get_op("Softmax").reference(np.ones((2, 3), bool), (-1,))
+
+
 def test_seed_42_bfloat16_wins_over_an_integer_tensor():
     """Seed 42's Add of bfloat16 and int16 tensors reached NumPy's
     promotion, which has no common type for them: a float tensor wins over

@@ -51,13 +51,13 @@ def number(value):
 
 
 def _tensor_result_type(x: np.dtype, y: np.dtype) -> np.dtype:
-    x_float, y_float = _is_float(x), _is_float(y)
+    x_float, y_float = is_float(x), is_float(y)
     if x_float != y_float:
         return x if x_float else y
     return np.result_type(x, y)
 
 
-def _is_float(dtype: np.dtype) -> bool:
+def is_float(dtype: np.dtype) -> bool:
     """Floating or complex, bfloat16 included (ml_dtypes gives it kind V)."""
     return dtype.kind in "fc" or dtype == BFLOAT16
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import as_result, cast, compute_dtype
+from .common import as_result, cast, compute_dtype, is_float
 
 
 def reduce_axes(axis, ndim: int) -> tuple[int, ...]:
@@ -87,7 +87,7 @@ def shifted_logits(x: np.ndarray, axis: tuple[int, ...], op: str):
         raise ValueError(f"{op}: exactly one axis is supported, got {axis}")
     if x.ndim == 0:
         raise ValueError(f"{op}: input must have rank >= 1")
-    if x.dtype.kind != "f":
+    if not is_float(x.dtype):
         raise TypeError(f"{op}: input must be a float tensor, got {x.dtype}")
     ax = reduce_axes(axis, x.ndim)[0]
     xw = x.astype(compute_dtype(x.dtype), copy=False)

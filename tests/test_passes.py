@@ -192,14 +192,16 @@ def test_matmul_bias_reshape_activation_fuse_into_one_gemm():
 
 def test_mobilenet_folds_batchnorm_and_runs_its_blocks_as_one_step():
     """35 fused ReLU6 convolutions, 10 with a residual Add; the 16
-    inverted residual blocks become one step each."""
+    inverted residual blocks with an expansion become one step each, and
+    so does the first block (no expansion) with the network's stem, the
+    convolution before it."""
     case = golden_case("mobilenetv2")
     fast = LoadedModel(case.model_path, "numba")
     names = [s.node.op.name for s in fast.program.plans[fast.program.main].steps]
     assert not any(n in ("BatchNorm", "ReLU6", "TupleGetItem") for n in names)
     blocks = [n for n in names if n.count("Conv2D") == 3]
-    assert len(blocks) == 16 and sum(n.endswith("+Add") for n in blocks) == 10
-    assert names.count("Conv2D+BatchNorm+TupleGetItem+ReLU6") == 35 - 2 * 16
+    assert len(blocks) == 17 and sum(n.endswith("+Add") for n in blocks) == 10
+    assert names.count("Conv2D+BatchNorm+TupleGetItem+ReLU6") == 35 - 2 * 17
     assert names.count("Conv2D+BatchNorm+TupleGetItem+Add") == 0
     got = fast.run(case.inputs())[0]
     np.testing.assert_allclose(got, case.outputs()[0], **case.tolerance)
@@ -311,37 +313,46 @@ def test_resnet_uses_winograd_for_its_3x3_stride_1_convolutions_of_large_planes(
     (_fast.ACT_RELU6, _fast.ACT_HSWISH, _fast.ACT_NONE),
     (_fast.ACT_RELU, _fast.ACT_HSIGMOID, _fast.ACT_HSWISH)], ids=str)
 @pytest.mark.parametrize("split", ["bands", "bands in rows", "channels"])
+@pytest.mark.parametrize("expansion", [
+    # (kernel, pad_mode, pads, stride, dilation)
+    ((1, 1), "PAD", (0,) * 4, 1, 1),
+    ((3, 3), "PAD", (1, 1, 1, 1), 2, 1),
+    ((2, 3), "SAME", (0,) * 4, 1, 2)], ids=str)
 def test_inverted_residual_equals_its_three_convolutions(geometry, dtype, acts,
-                                                        split, monkeypatch):
-    """One step, channel-last inside: the same numbers as the 1x1, 3x3
-    depthwise and 1x1 convolutions in NCHW, on images with borders all
-    round, strides 1 and 2, every pad mode, a residual or not; with two
-    threads each image is split in bands of output rows (computed whole, or
-    row by row) or in ranges of expanded channels (partial projections
-    summed), however small."""
+                                                        split, expansion,
+                                                        monkeypatch):
+    """One step, channel-last inside: the same numbers as the expansion
+    (1x1, or a stem's kernel), 3x3 depthwise and 1x1 convolutions in NCHW,
+    on images with borders all round, strides 1 and 2, every pad mode, a
+    residual or not; with two threads each image is split in bands of
+    output rows (computed whole, or row by row) or in ranges of expanded
+    channels (partial projections summed), however small."""
     monkeypatch.setattr(separable, "min_items", lambda *args: 1)
     monkeypatch.setattr(separable, "CHANNEL_SPLIT_PIXELS",
                         1 << 30 if split == "channels" else 0)
     monkeypatch.setattr(separable, "PIECE_BYTES",
                         1 if split == "bands in rows" else 1 << 30)
     c, ce, cp, h, w, stride, pad_mode, pads, with_residual = geometry
-    x = rng.standard_normal((2, c, h, w)).astype(dtype)
+    kernel, e_mode, e_pads, e_stride, e_dilation = expansion
+    x = rng.standard_normal((2, c, h * e_stride, w * e_stride)).astype(dtype)
     weights = [rng.standard_normal(shape).astype(dtype) * 0.3 for shape in
-               ((ce, c, 1, 1), (ce, 1, 3, 3), (cp, ce, 1, 1))]
+               ((ce, c) + kernel, (ce, 1, 3, 3), (cp, ce, 1, 1))]
     biases = [rng.standard_normal(n).astype(dtype) for n in (ce, ce)] + [None]
-    layers = [("PAD", (0,) * 4, (1, 1), 1),
-              (pad_mode, pads, (stride, stride), ce), ("VALID", (0,) * 4, (1, 1), 1)]
+    layers = [(e_mode, e_pads, (e_stride,) * 2, (e_dilation,) * 2, 1),
+              (pad_mode, pads, (stride, stride), (1, 1), ce),
+              ("VALID", (0,) * 4, (1, 1), (1, 1), 1)]
     want = x
-    for k, (weight, bias, act, (mode, pad, step, group)) in enumerate(
-            zip(weights, biases, acts, layers)):
+    for k, (weight, bias, act, (mode, pad, step, dilation, group)) in \
+            enumerate(zip(weights, biases, acts, layers)):
         last = k == 2
         residual = rng.standard_normal(fused_conv2d(
-            want, None, weight, bias, act, mode, pad, step, (1, 1), group).shape
-        ).astype(dtype) if last and with_residual else None
+            want, None, weight, bias, act, mode, pad, step, dilation, group
+        ).shape).astype(dtype) if last and with_residual else None
         want = fused_conv2d(want, residual, weight, bias, act, mode, pad,
-                            step, (1, 1), group)
+                            step, dilation, group)
     block = InvertedResidual(*weights, biases, acts,
-                             (pad_mode, pads, (stride, stride)))
+                             (pad_mode, pads, (stride, stride)),
+                             layers[0][:4])
     got = inverted_residual(x, residual, block)
     assert got.dtype == dtype and got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
@@ -380,6 +391,28 @@ def test_an_inverted_residual_block_runs_as_one_step(size, act, fused):
                           [x.astype(np.float64)])
     assert got64.dtype == np.float64
     np.testing.assert_allclose(got64, want64, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("channels, fused", [(3, True), (4, False)])
+def test_a_stem_and_the_block_after_it_run_as_one_step(channels, fused):
+    """A stride-2 3x3 convolution of few channels (at most STEM_DEPTH
+    values per output: 3 x 9, not 4 x 9), a 3x3 depthwise convolution and
+    a 1x1 projection: one step even on a large stride-1 depthwise plane,
+    equal to the reference."""
+    shape, size = (1, channels, 128, 128), 64
+    g = GraphBuilder(shape)
+    weights = [rng.standard_normal(s).astype(np.float32) * 0.3 for s in
+               ((16, channels, 3, 3), (16, 1, 3, 3), (8, 16, 1, 1))]
+    plane = (1, 16, size, size)
+    e = g.add("ReLU6", _conv(g, X, weights[0], plane, "PAD", (1,) * 4, 2),
+              shape=plane)
+    d = g.add("ReLU6", _conv(g, e, weights[1], plane, "PAD", (1,) * 4,
+                             group=16), shape=plane)
+    y = _conv(g, d, weights[2], (1, 8, size, size))
+    x = rng.standard_normal(shape).astype(np.float32)
+    steps, got, want = run_both(g.model(y), x)
+    assert (len(steps) == 1) is (fused and blas.native_gemm())
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
 def test_inverted_residual_declines_what_it_does_not_fit():

@@ -6,6 +6,7 @@ expanded activations channel-last (see that module for why).
 Pattern (each value used by the next node only, as its input)::
 
     1x1 conv, stride 1, unpadded, one group  [+ bias, activation]
+        (or a stem: a one-group conv of at most STEM_DEPTH inputs per output)
     -> 3x3 depthwise conv, stride 1 or 2, undilated  [+ bias, activation]
     -> 1x1 conv, stride 1, unpadded, one group  [+ bias, residual, activation]
 
@@ -36,6 +37,18 @@ def fuse_inverted_residuals(editor: GraphEditor) -> None:
             _fuse(editor, node)
 
 
+# A block may start with a network's stem instead of a 1x1 expansion: a
+# convolution of few inputs per output (MobileNetV2's 3x3 stride-2
+# convolution of the RGB image, 27), whose im2col matrix is the block's
+# input. MobileNetV2's stem and first block (no expansion, a stride-1
+# depthwise convolution on 112x112) as one step against three convolutions,
+# one process, alternated: the model level (1.011 / 0.980 of the time at
+# 1 / 2 threads, within this machine's noise), its empty-cache start 13.5
+# -> 11.4 s: the planar depthwise kernel and the NCHW epilogue, which only
+# these convolutions used, no longer compile.
+STEM_DEPTH = 32
+
+
 # Stride-1 depthwise planes of more pixels stay with the NCHW convolutions,
 # unmeasured. MobileNetV2's 24-144-24 block at 56x56, one process, ms at
 # 1 / 2 threads: fused 1.50 / 1.08 (its bands computed a few rows at a time,
@@ -45,11 +58,12 @@ LARGEST_STRIDE_1_PLANE = 56 * 56
 
 
 def _fuse(editor: GraphEditor, expand: Node) -> None:
-    if not _pointwise(expand, None) or _has_residual(expand):
+    pointwise = _pointwise(expand, None)
+    if not (pointwise or _stem(expand)) or _has_residual(expand):
         return
     depthwise = _reader_of(editor, expand)
     if not _depthwise3x3(depthwise, _weight(expand).shape[0]) \
-            or _has_residual(depthwise) or _large_stride_1_plane(
+            or _has_residual(depthwise) or pointwise and _large_stride_1_plane(
                 editor, depthwise):
         return
     project = _reader_of(editor, depthwise)
@@ -62,7 +76,8 @@ def _fuse(editor: GraphEditor, expand: Node) -> None:
     block = InvertedResidual(
         _weight(expand), _weight(depthwise), _weight(project),
         [const(n, 3) for n in nodes], tuple(const(n, 4) for n in nodes),
-        (const(depthwise, 5), const(depthwise, 6), const(depthwise, 7)))
+        (const(depthwise, 5), const(depthwise, 6), const(depthwise, 7)),
+        tuple(const(expand, i) for i in range(5, 9)))
     if _has_residual(project):
         inputs, constants = [expand.args[0].ref, project.args[1].ref], (block,)
     else:
@@ -108,6 +123,13 @@ def _pointwise(node: Node | None, channels: int | None) -> bool:
     return weight.shape[2:] == (1, 1) and group == 1 \
         and channels in (None, weight.shape[1]) and stride == (1, 1) \
         and dilation == (1, 1) and (pad_mode != "PAD" or not any(pads))
+
+
+def _stem(node: Node | None) -> bool:
+    """A one-group fused convolution reading at most STEM_DEPTH values per
+    output (C_in * kh * kw)."""
+    return _is_fused_convolution(node) and const(node, 9) == 1 \
+        and _weight(node)[0].size <= STEM_DEPTH
 
 
 def _large_stride_1_plane(editor: GraphEditor, depthwise: Node) -> bool:

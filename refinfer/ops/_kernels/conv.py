@@ -326,7 +326,7 @@ def _gemm_convolution(x, weight, bias, residual, act, top_left, stride,
     for b in range(x.shape[0]):
         for g in range(group):
             out = slice(g * step_out, (g + 1) * step_out)
-            cols, pitch = _columns(x[b, g * c_group:(g + 1) * c_group],
+            cols, pitch = columns(x[b, g * c_group:(g + 1) * c_group],
                                    geometry)
             Gemm(w2[g], cols, y[b, out], pitch,
                  bias[out] if bias.size else bias,
@@ -384,12 +384,12 @@ class Gemm:
             self.dst[out, row0 * self.width:row1 * self.width], self.act)
 
 
-def _columns(image, geometry):
+def columns(image, geometry, wide=True):
     """(columns, row pitch) of one image (C x H x W): its im2col matrix,
     with output rows ``pitch`` apart in it, built by the worker threads
     channel by channel. A 1x1 stride-1 unpadded kernel uses the image
     itself; other stride-1 kernels on wide planes use the wide layout (see
-    :func:`_wide_columns`)."""
+    :func:`_wide_columns`) if ``wide``, else pitch is always OW."""
     kh, kw, sh, sw, dh, dw, top, left, oh, ow = geometry
     c_in, dtype, taps = image.shape[0], image.dtype, kh * kw
     if kh == kw == 1 and top == left == 0:
@@ -398,7 +398,7 @@ def _columns(image, geometry):
         cols = program.scratch("cols", (c_in, oh, ow), dtype)
         cols[...] = image[:, :(oh - 1) * sh + 1:sh, :(ow - 1) * sw + 1:sw]
         return cols.reshape(c_in, -1), ow
-    if sh == sw == dh == dw == 1 and ow >= WIDE_MIN_WIDTH:
+    if wide and sh == sw == dh == dw == 1 and ow >= WIDE_MIN_WIDTH:
         pitch = ow + kw - 1
         cols = program.scratch("cols", (c_in * taps, oh * pitch), dtype)
 

@@ -2,7 +2,8 @@
 (``numba`` backend; the plan's fused block, passes/separable.py): a 1x1
 expansion, a 3x3 depthwise convolution and a 1x1 projection, each with its
 folded BatchNorm, bias and activation, the projection maybe with a residual
-Add.
+Add. The expansion may also be a network's stem, any convolution of few
+inputs per output: the block then expands the stem's im2col matrix.
 
 Run as three NCHW convolutions, the depthwise one is the slow part: its
 planes are small (down to 7x7), and a plane at a time spends more on
@@ -32,21 +33,27 @@ from refinfer.jit import kernel
 from refinfer.threads import GEMM_WORK, min_items, parallel_for
 
 from . import blas, program
-from .conv import conv_geometry
+from .conv import columns, conv_geometry
 
 
 class InvertedResidual:
-    """The packed constants of a block: ``expand`` (C_e, C) and ``project``
-    (C_p, C_e) 1x1 weights, ``depthwise`` (3, 3, C_e) channel-last, their
-    biases (None: zeros) and ``program.ACT_*`` codes (light ones:
-    ``program.activate_light``), and the depthwise convolution's ``window``
-    (pad_mode, pads, stride) as Conv2D takes it."""
+    """The packed constants of a block: ``expand`` (C_e, C*kh*kw) and
+    ``project`` (C_p, C_e) weights, ``depthwise`` (3, 3, C_e) channel-last,
+    their biases (None: zeros) and ``program.ACT_*`` codes (light ones:
+    ``program.activate_light``), the depthwise convolution's ``window``
+    (pad_mode, pads, stride) as Conv2D takes it, and the expansion's
+    (pad_mode, pads, stride, dilation): a 1x1 expansion by default, or a
+    network's stem (passes/separable.py, STEM_DEPTH)."""
 
-    def __init__(self, expand, depthwise, project, biases, acts, window):
+    POINTWISE = ("VALID", (0,) * 4, (1, 1), (1, 1))
+
+    def __init__(self, expand, depthwise, project, biases, acts, window,
+                 expansion=POINTWISE):
         if max(acts) >= program.FIRST_HEAVY:
             raise ValueError(f"an inverted residual block takes light "
                              f"activations only, not codes {acts}")
-        self.expand = np.ascontiguousarray(expand[:, :, 0, 0])
+        self.channels, self.taps = expand.shape[1], expand.shape[2:]
+        self.expand = np.ascontiguousarray(expand.reshape(len(expand), -1))
         self.depthwise = np.ascontiguousarray(
             depthwise[:, 0].transpose(1, 2, 0))
         self.project = np.ascontiguousarray(project[:, :, 0, 0])
@@ -54,7 +61,25 @@ class InvertedResidual:
                             else b for b, weight in zip(biases, (
                                 self.expand, self.expand, self.project)))
         self.acts, self.window = tuple(int(a) for a in acts), window
+        self.expansion = expansion
         self._depthwise_parts = {}
+
+    def expanded_plane(self, hw):
+        """(top, left, OH, OW) of the expansion on an H x W image."""
+        pad_mode, pads, stride, dilation = self.expansion
+        return conv_geometry((1, self.channels) + tuple(hw),
+                             (len(self.expand), self.channels) + self.taps,
+                             pad_mode, pads, stride, dilation)
+
+    def columns(self, image):
+        """The expansion's im2col matrix of one image (C x H x W), shaped
+        (C*kh*kw, OH, OW) (the thread's scratch), or the image itself for
+        a 1x1 expansion."""
+        top, left, oh, ow = self.expanded_plane(image.shape[1:])
+        _, _, stride, dilation = self.expansion
+        cols, _ = columns(image, self.taps + tuple(stride) + tuple(dilation)
+                          + (top, left, oh, ow), wide=False)
+        return cols.reshape(-1, oh, ow)
 
     def depthwise_part(self, c0: int, c1: int) -> np.ndarray:
         """The depthwise weights of channels c0 <= c < c1, contiguous (made
@@ -71,12 +96,13 @@ def inverted_residual(x, residual, block: InvertedResidual):
     float64; None when x or residual does not fit (the caller falls back).
     ``dw`` is act_d(depthwise3x3(.) + b_d). None as well where kernels
     cannot call BLAS (``blas.native_gemm``)."""
-    channels, expanded = block.expand.shape[1], block.expand.shape[0]
+    expanded = block.expand.shape[0]
     if not blas.native_gemm() or not isinstance(x, np.ndarray) \
             or x.dtype != block.expand.dtype or x.ndim != 4 \
-            or x.shape[1] != channels:
+            or x.shape[1] != block.channels:
         return None
-    n, _, h, w = x.shape
+    x = program.writable(x)
+    n, (h, w) = len(x), block.expanded_plane(x.shape[2:])[2:]
     pad_mode, pads, stride = block.window
     top, left, oh, ow = conv_geometry((n, expanded, h, w), (expanded, 1, 3, 3),
                                       pad_mode, pads, stride, (1, 1))
@@ -85,12 +111,11 @@ def inverted_residual(x, residual, block: InvertedResidual):
                                  or residual.shape != y.shape
                                  or residual.dtype != y.dtype):
         return None
-    x = program.writable(x)
     residual = None if residual is None else program.writable(residual)
     split = _Channels if oh * ow <= CHANNEL_SPLIT_PIXELS else _Bands
     for b in range(n):
-        split(block, x[b], y[b], None if residual is None else residual[b],
-              top, left).run_all()
+        split(block, block.columns(x[b]), y[b],
+              None if residual is None else residual[b], top, left).run_all()
     return y
 
 

@@ -1,6 +1,7 @@
 """The fuzz worker process (tools/fuzzer/pool.py, worker.py): cases run in
 a row in one process, a case past its time limit is a hang and the next
-case runs in a fresh worker."""
+case runs in a fresh worker, as after a case that leaves the worker's
+address space past half its limit."""
 import os
 
 import pytest
@@ -32,5 +33,19 @@ def test_outcomes_of_cases_in_a_row(tmp_path):
         assert hang["signature"] in ("hang:build", "hang:predict")  # in predict
         assert worker.process is None                   # stopped, started anew:
         assert worker.run(_request(LENET))["outcome"] == "ok"
+    finally:
+        worker.stop()
+
+
+@pytest.mark.slow
+def test_a_worker_past_half_its_address_space_limit_is_restarted():
+    worker = Worker()
+    try:
+        first = worker.run(_request(LENET))
+        assert first["outcome"] == "ok" and worker.process is not None
+        assert first["address_space"] < worker.memory_limit // 2
+        worker.memory_limit = first["address_space"]  # the next case passes half
+        assert worker.run(_request(LENET))["outcome"] == "ok"
+        assert worker.process is None
     finally:
         worker.stop()

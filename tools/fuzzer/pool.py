@@ -4,7 +4,11 @@ a fresh one.
 
 A worker runs many cases in a row (refinfer is imported once, compiled
 kernels stay loaded); it is restarted after a crash, a hang or a
-``memory`` outcome, whose process may be left in a poor state.
+``memory`` outcome, whose process may be left in a poor state, and once
+its address space passes half its limit: the limit is meant for one case,
+and a long run's compiled kernels and allocator arenas add up (a worker of
+campaign seed 44 held 4 GiB after 18,500 cases, when a case's 88 MB of
+inputs no longer fitted).
 """
 from __future__ import annotations
 
@@ -53,7 +57,8 @@ class Worker:
             if "outcome" not in message:
                 stage = message.get("stage", stage)
                 continue
-            if message["outcome"] == "memory":
+            if message["outcome"] == "memory" or self.memory_limit and \
+                    message.get("address_space", 0) > self.memory_limit // 2:
                 self.stop()
             return message
 

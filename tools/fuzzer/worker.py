@@ -246,7 +246,17 @@ def _serve(memory_limit: int) -> None:
         timer.start(request["timeout"])
         result = run_case(request, lambda stage: send({"stage": stage}))
         timer.stop()
-        send(result)
+        send(dict(result, address_space=_address_space()))
+
+
+def _address_space() -> int:
+    """Bytes of this process's address space (what RLIMIT_AS caps); 0
+    where /proc does not tell."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[0]) * resource.getpagesize()
+    except OSError:
+        return 0
 
 
 class _CompileAwareTimer:

@@ -87,6 +87,31 @@ def test_products_pair_by_their_result_size():
                                        (None, peers[0])]
 
 
+def test_a_fused_block_pairs_with_the_convolutions_it_fuses():
+    """Three fused convolutions against ONNX Runtime's three in a row from
+    the same activation to the same result, summed; a lone convolution
+    after them still pairs with its own."""
+    block = "Conv2D+ReLU6+Conv2D+ReLU6+Conv2D+Add"
+    mine = [Layer(block, (1, 16, 8, 8), (16, 96), 3.0, (1, 16, 8, 8)),
+            Layer("Conv2D+ReLU6", (1, 16, 8, 8), (64, 16, 1, 1), 1.0,
+                  (1, 64, 8, 8))]
+    peers = [Layer("Conv", (1, 16, 8, 8), (96, 16, 1, 1), 0.5, (1, 96, 8, 8)),
+             Layer("Conv", (1, 96, 8, 8), (96, 1, 3, 3), 0.25, (1, 96, 8, 8)),
+             Layer("Conv", (1, 96, 8, 8), (16, 96, 1, 1), 0.75, (1, 16, 8, 8)),
+             Layer("Conv", (1, 16, 8, 8), (64, 16, 1, 1), 0.5, (1, 64, 8, 8))]
+    pairs = tool.match(mine, peers)
+    assert [(m.op, p.op, p.ms) for m, p in pairs] == [
+        (block, "Conv+Conv+Conv", 1.5), ("Conv2D+ReLU6", "Conv", 0.5)]
+    assert pairs[0][0].kind == "fused convolutions"
+
+
+def test_median_layers_keep_the_result_shape():
+    rounds = [[Layer("Conv", (1, 3, 8, 8), (4, 3, 3, 3), ms, (1, 4, 6, 6))]
+              for ms in (1.0, 3.0, 2.0)]
+    assert tool.median_layers(rounds) == [
+        Layer("Conv", (1, 3, 8, 8), (4, 3, 3, 3), 2.0, (1, 4, 6, 6))]
+
+
 def test_profile_events_become_layers_per_predict():
     def event(name, dur, shapes, out, op="Conv"):
         return {"cat": "Node", "name": f"{name}_kernel_time", "dur": dur,

@@ -14,7 +14,9 @@ both alike; ONNX Runtime's threads do not spin between its runs here.
 A layer is matched to its peer of the same family (a convolution, a product,
 else the same op) by the sizes of its activation and its result (engines
 may reshape them), in the order both run them, then by the activation's
-size alone. The table lists the matched layers with the largest gap first, then a
+size alone. A step of n fused convolutions (an inverted residual block) is
+matched to the n convolutions ONNX Runtime runs in a row from the same
+activation to the same result, summed. The table lists the matched layers with the largest gap first, then a
 summary by kind (1x1, kxk and depthwise convolutions, products, the rest).
 Times are per predict, medians over the rounds; the steps' sum is below the
 predict's time by the executor's per-node cost.
@@ -60,7 +62,14 @@ class Layer:
                 int(np.prod(self.output, dtype=np.int64)))
 
     @property
+    def convolutions(self) -> int:
+        """How many convolutions the layer fuses."""
+        return sum("Conv" in op for op in self.op.split("+"))
+
+    @property
     def kind(self) -> str:
+        if self.convolutions > 1:
+            return "fused convolutions"
         if self.family == "conv" and len(self.weight) == 4:
             if self.weight[1] == 1 and self.activation[1] != 1:
                 return "depthwise conv"
@@ -193,14 +202,38 @@ MATCHES = (lambda layer: (layer.family, layer.sizes),
 
 
 def match(mine: list[Layer], peers: list[Layer]) -> list[tuple]:
-    """(mine, peer) pairs found by :data:`MATCHES`, each in run order;
-    layers without a peer are paired with None (on either side)."""
-    pairs = []
+    """(mine, peer) pairs found by :data:`MATCHES`, each in run order
+    (after :func:`merge_fused`); layers without a peer are paired with None
+    (on either side)."""
+    pairs, peers = [], merge_fused(mine, peers)
     for key in MATCHES:
         found, mine, peers = _pairs(mine, peers, key)
         pairs += found
     return pairs + [(layer, None) for layer in mine] \
         + [(None, peer) for peer in peers]
+
+
+def merge_fused(mine: list[Layer], peers: list[Layer]) -> list[Layer]:
+    """``peers`` with each run of consecutive convolutions that one of my
+    fused steps covers (as many, from the sizes of its activation to those
+    of its result, the first such run after the last one merged) merged
+    into one layer, their times summed."""
+    peers, start = list(peers), 0
+    for layer in mine:
+        count = layer.convolutions
+        if count < 2:
+            continue
+        for k in range(start, len(peers) - count + 1):
+            run = peers[k:k + count]
+            if all(peer.family == "conv" for peer in run) \
+                    and run[0].sizes[0] == layer.sizes[0] \
+                    and run[-1].sizes[1] == layer.sizes[1]:
+                peers[k:k + count] = [Layer(
+                    "+".join(peer.op for peer in run), run[0].activation, (),
+                    sum(peer.ms for peer in run), run[-1].output)]
+                start = k + 1
+                break
+    return peers
 
 
 def _pairs(mine: list[Layer], peers: list[Layer], key) -> tuple:
@@ -221,7 +254,7 @@ def median_layers(rounds: list[list[Layer]]) -> list[Layer]:
     """Each layer with its median time over the rounds (the rounds list
     the same layers in the same order)."""
     return [Layer(first.op, first.activation, first.weight,
-                  float(np.median([r[k].ms for r in rounds])))
+                  float(np.median([r[k].ms for r in rounds])), first.output)
             for k, first in enumerate(rounds[0])]
 
 

@@ -26,7 +26,7 @@ def conv_nd(xp: np.ndarray, weight: np.ndarray, stride, dilation,
     n, c_in = xp.shape[:2]
     c_out, c_group = weight.shape[:2]
     kernel = weight.shape[2:]
-    if c_in != c_group * group or c_out % group:
+    if group < 1 or c_in != c_group * group or c_out % group:
         raise ValueError(f"{c_in} input channels and weight {weight.shape} "
                          f"do not fit group={group}")
     view = win.windows(xp, kernel, stride, dilation)  # (N, C, *out, *K)
@@ -61,7 +61,7 @@ def conv_transpose_nd(dout: np.ndarray, weight: np.ndarray, stride, dilation,
     n, c_out = dout.shape[:2]
     c_group = weight.shape[1]
     kernel = weight.shape[2:]
-    if c_out != weight.shape[0] or c_out % group:
+    if group < 1 or c_out != weight.shape[0] or c_out % group:
         raise ValueError(f"{c_out} input channels and weight {weight.shape} "
                          f"do not fit group={group}")
     size_in = dout.shape[2:]

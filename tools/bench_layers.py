@@ -16,8 +16,9 @@ else the same op) by the sizes of its activation and its result (engines
 may reshape them), in the order both run them, then by the activation's
 size alone. A step of n fused convolutions (an inverted residual block) is
 matched to the n convolutions ONNX Runtime runs in a row from the same
-activation to the same result, summed. The table lists the matched layers with the largest gap first, then a
-summary by kind (1x1, kxk and depthwise convolutions, products, the rest).
+activation to the same result, summed. The table lists the matched layers
+with the largest gap first, then a summary by kind (1x1, kxk and depthwise
+convolutions, fused convolutions, products, the rest).
 Times are per predict, medians over the rounds; the steps' sum is below the
 predict's time by the executor's per-node cost.
 """

@@ -170,6 +170,19 @@ def test_conv2d_rejects_inconsistent_attributes(call, attrs):
         call("Conv2D", x, w, **attrs)
 
 
+def test_conv2d_refuses_negative_padding(call):
+    """Negative padding (a crop) is refused by name, by the reference and
+    by the fast path's convolution alike (which computed a crop)."""
+    from refinfer.ops._kernels.conv import fused_conv2d
+    x, w = np.zeros((1, 3, 8, 8), np.float32), np.zeros((4, 3, 3, 3), np.float32)
+    message = r"pads \(-5, 1, 1, 1\) must be >= 0"
+    with pytest.raises(ValueError, match=message):
+        call("Conv2D", x, w, pad_mode="pad", pad=(-5, 1, 1, 1))
+    with pytest.raises(ValueError, match=message):
+        fused_conv2d(x, None, w, None, 0, "PAD", (-5, 1, 1, 1), (1, 1),
+                     (1, 1), 1)
+
+
 def test_conv2d_window_larger_than_input(call):
     with pytest.raises(ValueError):
         call("Conv2D", np.zeros((1, 1, 2, 2)), np.zeros((1, 1, 3, 3)))

@@ -70,6 +70,8 @@ def resolve_pads(hw, kernel, stride, dilation, pad_mode: str,
         return tuple(same_pads(hw[i], kernel[i], stride[i], dilation[i])
                      for i in axes)
     if pad_mode == "PAD" and pads is not None:
+        if any(p < 0 for p in pads):
+            raise ValueError(f"pads {tuple(pads)} must be >= 0")
         return tuple((pads[2 * i], pads[2 * i + 1]) for i in axes)
     raise ValueError(f"unsupported pad_mode {pad_mode!r}")
 

@@ -16,7 +16,10 @@ def reverse_v2(input, axis):
     Arguments: input; axis (tuple of distinct axes, negative allowed).
     nn.LSTM's backward direction runs on ReverseV2'd sequences. All dtypes.
     """
-    if len({a % max(input.ndim, 1) for a in axis}) != len(axis):
+    if any(not -input.ndim <= a < input.ndim for a in axis):
+        raise ValueError(f"ReverseV2: axis {axis} out of range for input of "
+                         f"rank {input.ndim}")
+    if len({a % input.ndim for a in axis}) != len(axis):
         raise ValueError(f"ReverseV2: repeated axis in {axis}")
     return np.flip(input, axis).copy()
 

@@ -6,6 +6,7 @@ from refinfer.registry import register
 
 from ._kernels import shape
 from ._ref.common import ALL
+from ._ref.reduce import reduce_axes
 
 
 @register("ReverseV2", family="shape", dtypes=ALL, convert={"axis": args.ints},
@@ -16,10 +17,6 @@ def reverse_v2(input, axis):
     Arguments: input; axis (tuple of distinct axes, negative allowed).
     nn.LSTM's backward direction runs on ReverseV2'd sequences. All dtypes.
     """
-    if any(not -input.ndim <= a < input.ndim for a in axis):
-        raise ValueError(f"ReverseV2: axis {axis} out of range for input of "
-                         f"rank {input.ndim}")
-    if len({a % input.ndim for a in axis}) != len(axis):
-        raise ValueError(f"ReverseV2: repeated axis in {axis}")
-    return np.flip(input, axis).copy()
+    axes = reduce_axes(axis, input.ndim) if len(axis) else ()
+    return np.flip(input, axes).copy()
 

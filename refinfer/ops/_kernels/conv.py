@@ -34,7 +34,7 @@ import numpy as np
 from refinfer.jit import kernel
 from refinfer.threads import GEMM_WORK, gemm_items, min_items, parallel_for
 
-from . import blas, planes, program
+from . import blas, packed, planes, program
 from .._ref import window as win
 from .._ref.common import require_tensors
 from .._ref.conv import (backprop_input_pads, conv3d_pads,
@@ -273,7 +273,8 @@ def fused_conv2d(x, residual, weight, bias, act, pad_mode, pads, stride,
     None when x or residual does not fit (the caller falls back).
 
     ``weight`` (C_out, C_in/group, kh, kw) contiguous, or a
-    :class:`WinogradFilter` (3x3, stride 1, one group: the plan's choice);
+    :class:`WinogradFilter` (3x3, stride 1, one group: the plan's choice),
+    or a :class:`packed.PackedWeight` (one group, float32);
     bias (C_out,) or None; residual shaped like the output or None; act an
     ``program.ACT_*`` code. The plan folds BatchNorm into weight and bias.
     """
@@ -318,7 +319,8 @@ def _gemm_convolution(x, weight, bias, residual, act, top_left, stride,
     c_out, c_group, kh, kw = weight.shape
     oh, ow = y.shape[2], y.shape[3]
     step_out = c_out // group
-    w2 = weight.reshape(group, step_out, c_group * kh * kw)
+    w2 = [weight] if isinstance(weight, packed.PackedWeight) \
+        else weight.reshape(group, step_out, c_group * kh * kw)
     geometry = (kh, kw) + tuple(stride) + tuple(dilation) + tuple(top_left) \
         + (oh, ow)
     bias = program.no_bias(x.dtype) if bias is None else bias
@@ -338,7 +340,10 @@ class Gemm:
     of output rows, or of output channels. The product goes straight into
     the output, or (wide columns: ``pitch`` > OW) into a scratch buffer of
     the calling thread, from which the epilogue keeps the first OW columns
-    of each row."""
+    of each row. A :class:`packed.PackedWeight` is multiplied by
+    :func:`packed.multiply`, the epilogue inside where the product is the
+    output, its channel ranges whole slivers; any other weight by the
+    BLAS."""
 
     def __init__(self, weight, cols, dst, pitch, bias, residual, act):
         self.weight, self.cols, self.pitch = weight, cols, pitch
@@ -350,26 +355,51 @@ class Gemm:
         self.plain = bias.size == 0 and residual is None and act == program.ACT_NONE
         self.product = self.dst if pitch == self.width else program.scratch(
             "product", (dst.shape[0], dst.shape[1] * pitch), dst.dtype)
+        self.packed = isinstance(weight, packed.PackedWeight)
+        self.step = packed.TILE_ROWS if self.packed else 1
 
     def run(self) -> None:
         """All of it, split across the worker threads by output rows (wide
         outputs) or output channels."""
-        channels, depth = self.weight.shape
+        channels, depth = self.dst.shape[0], self.cols.shape[0]
         rows = self.dst.shape[1] // self.width
         macs = channels * rows * self.pitch * depth
         moved = (depth + channels) * rows * self.pitch * self.dst.itemsize
-        items, piece = (rows, self.rows) if rows * self.pitch >= channels \
-            else (channels, self.channels)
+        if rows * self.pitch >= channels:
+            items, piece = rows, self.rows
+        else:
+            items, piece = -(-channels // self.step), self.channels
         parallel_for(items, piece, grain=gemm_items(macs // items, moved // items))
 
     def rows(self, lo, hi):
-        span = slice(lo * self.pitch, hi * self.pitch)
-        blas.matmul(self.weight, self.cols[:, span], self.product[:, span])
-        self._epilogue(slice(None), lo, hi)
+        self._multiply(slice(None), slice(lo * self.pitch, hi * self.pitch),
+                       lo, hi)
 
     def channels(self, lo, hi):
-        blas.matmul(self.weight[lo:hi], self.cols, self.product[lo:hi])
-        self._epilogue(slice(lo, hi), 0, self.dst.shape[1] // self.width)
+        """Channels lo:hi, in slivers of the packed weight where it is one."""
+        out = slice(lo * self.step, min(hi * self.step, self.dst.shape[0]))
+        self._multiply(out, slice(None), 0, self.dst.shape[1] // self.width)
+
+    def _multiply(self, out, span, row0, row1):
+        if not self.packed:
+            blas.matmul(self.weight[out], self.cols[:, span],
+                        self.product[out, span])
+        elif self.product is self.dst:
+            self._multiply_packed(out, span, self.bias, self.residual, self.act)
+            program.activate_heavy(self.dst[out, span], self.act)
+            return
+        else:
+            self._multiply_packed(out, span, program.no_bias(self.dst.dtype),
+                                  program.no_residual(self.dst.dtype),
+                                  program.ACT_NONE)
+        self._epilogue(out, row0, row1)
+
+    def _multiply_packed(self, out, span, bias, residual, act):
+        packed.multiply(self.weight.slivers, self.weight.depth,
+                        (out.start or 0) // self.step, self.cols[:, span],
+                        self.product[out, span], bias[out] if bias.size else bias,
+                        residual[out, span] if residual.size else residual, act,
+                        packed.panel_scratch(), packed.edge_scratch())
 
     def _epilogue(self, out, row0, row1):
         bias = self.bias[out] if self.bias.size else self.bias

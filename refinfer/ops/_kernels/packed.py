@@ -1,0 +1,377 @@
+"""A matrix product with the weight packed once: C = act(A @ B + bias +
+residual), the epilogue applied to each tile while it is in registers;
+float32.
+
+A convolution that adds a residual (ResNet's last 1x1 of each block)
+multiplies its weight A (C_out x C_in*kh*kw) by the image's columns B with
+it, on CPUs where :func:`enabled`. A BLAS call packs A again at every call
+and leaves the epilogue a second pass over C and the residual in memory;
+here A is packed at plan time and the residual is read once, into the
+tiles. Measured single-threaded on the project's AMD EPYC (avx2, fma),
+time against NumPy's OpenBLAS 0.3.31 followed by program.epilogue, caches
+flushed between calls: with a residual, bias and ReLU 256x64x3136 0.84,
+512x128x784 0.94, 1024x256x196 0.96, 64x64x3136 0.95; in ResNet-50 its 16
+such layers 0.85-0.88 each, the model 0.985 at one thread. Without a
+residual the product alone is 0.82-0.94 of OpenBLAS's speed
+(tools/bench_gemm.py), so those convolutions stay with the BLAS. On
+AVX-512 CPUs the BLAS (OpenBLAS's SkylakeX kernels, MKL) has 16-float
+tiles and this 8-float one would reach half their peak: the BLAS there.
+
+Method (BLIS's packing, MLAS's loop order): A is packed into slivers of
+TILE_ROWS rows, each stored depth-major (K x TILE_ROWS), zero rows
+completing the last. At run time B is packed a panel at a time (at most
+DEPTH_BLOCK rows by COLUMN_BLOCK columns) into slivers of TILE_COLUMNS
+columns, depth-major, zero columns completing the last. The micro-kernel
+:func:`_tile` multiplies one A sliver by one B sliver over the panel's
+depth, its TILE_ROWS x TILE_COLUMNS result held in registers throughout
+(12 AVX2 vectors; per step two vector loads of B, six broadcasts of A,
+twelve fused multiply-adds), then adds it to C or writes it, with the
+epilogue after the last depth block. It is LLVM IR written here with
+explicit vectors: Numba's loops over scalars do not keep such a tile in
+registers (that needs LLVM's SLP vectoriser, which Numba leaves off). The
+tiles are visited a row of them at a time across a STRIP of columns, so
+that C and the residual are read and written in runs of STRIP floats:
+visiting them down a column of tiles (BLIS's order) read the residual 64
+bytes at a time from rows a page apart, slower than a second pass.
+"""
+from __future__ import annotations
+
+import functools
+import os
+
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from refinfer.cpu import cpu_flags
+from refinfer.jit import kernel
+
+from . import program
+
+TILE_ROWS, TILE_COLUMNS, VECTOR = 6, 16, 8   # the register tile, in floats
+DEPTH_BLOCK = 256       # an A sliver (6 KB) stays in L1 across a strip
+STRIP = 256             # a strip of the B panel (256 KB) stays in L2
+COLUMN_BLOCK = 4096     # columns of B per packed panel
+CHOICES = ("auto", "packed", "blas")
+
+
+def choose(setting: str, flags: frozenset) -> bool:
+    """Whether the convolutions' weights are packed for :func:`multiply`:
+    ``setting`` (REFINFER_CONV_GEMM) and the CPU's flags. ``auto`` packs
+    on CPUs with AVX2 and FMA but not AVX-512 (see the module's
+    docstring); ``packed`` on any x86 CPU with AVX2 and FMA."""
+    if setting not in CHOICES:
+        raise ValueError(f"REFINFER_CONV_GEMM={setting!r}: expected one of "
+                         f"{', '.join(CHOICES)}")
+    capable = {"avx2", "fma"} <= flags
+    if setting == "auto":
+        return capable and "avx512f" not in flags
+    return capable and setting == "packed"
+
+
+@functools.cache
+def enabled() -> bool:
+    """:func:`choose` for this process (REFINFER_CONV_GEMM, read once)."""
+    return choose(os.environ.get("REFINFER_CONV_GEMM", "auto"), cpu_flags())
+
+
+class PackedWeight:
+    """A float32 weight (C_out, ...) as a matrix of C_out rows, packed for
+    :func:`multiply`: ``slivers`` (ceil(C_out / TILE_ROWS), depth,
+    TILE_ROWS) flattened. ``shape`` is the weight's."""
+
+    dtype = np.dtype(np.float32)
+
+    def __init__(self, weight: np.ndarray):
+        self.shape = weight.shape
+        matrix = weight.reshape(weight.shape[0], -1)
+        rows, self.depth = matrix.shape
+        count = -(-rows // TILE_ROWS)
+        slivers = np.zeros((count * TILE_ROWS, self.depth), np.float32)
+        slivers[:rows] = matrix
+        self.slivers = np.ascontiguousarray(slivers.reshape(
+            count, TILE_ROWS, self.depth).transpose(0, 2, 1)).reshape(-1)
+
+    def unpacked(self) -> np.ndarray:
+        """The weight, as it was given."""
+        count = self.slivers.size // (self.depth * TILE_ROWS)
+        matrix = self.slivers.reshape(count, self.depth, TILE_ROWS)
+        return matrix.transpose(0, 2, 1).reshape(-1, self.depth)[
+            :self.shape[0]].reshape(self.shape)
+
+
+def _data(context, builder, array_type, array, offset):
+    """A float pointer to element ``offset`` of an array's data."""
+    data = context.make_array(array_type)(context, builder, array).data
+    return builder.gep(data, [offset])
+
+
+NO_EPILOGUE = -1    # _tile's act where the depth block is not the last
+
+
+@intrinsic
+def _tile(typingctx, depth, a, a_off, b, b_off, c, c_off, ldc, accumulate,
+          rows, bias, bias_off, residual, r_off, ldr, act):
+    """The micro-kernel: C[:rows, :TILE_COLUMNS] (+)= the A sliver at
+    a[a_off:] times the B sliver at b[b_off:], over ``depth``. C starts at
+    c's element c_off, rows ldc apart; the product is added to C where
+    ``accumulate`` is not 0, else written. Unless ``act`` is NO_EPILOGUE
+    the tile then gets, in registers, the epilogue act(C + bias[bias_off +
+    i] + residual[r_off + i * ldr + j]), act light (program.ACT_*; a heavy
+    one is left out), the bias where bias_off >= 0, the residual where
+    ldr >= 0. All rows are computed, the first ``rows`` stored."""
+    def codegen(context, builder, signature, args):
+        (depth, a, a_off, b, b_off, c, c_off, ldc, accumulate, rows, bias,
+         bias_off, residual, r_off, ldr, act) = args
+        types_ = signature.args
+        sums = _products(builder, depth, _data(context, builder, types_[1], a, a_off),
+                         _data(context, builder, types_[3], b, b_off))
+        final = _signed(builder, ">=", act, NO_EPILOGUE + 1)
+        tile = _Tile(builder, final, act)
+        tile.bias = (builder.and_(final, _signed(builder, ">=", bias_off, 0)),
+                     _data(context, builder, types_[10], bias, bias_off))
+        tile.residual = (builder.and_(final, _signed(builder, ">=", ldr, 0)),
+                         _data(context, builder, types_[12], residual, r_off), ldr)
+        added = _signed(builder, "!=", accumulate, 0)
+        c0 = _data(context, builder, types_[5], c, c_off)
+        for i in range(TILE_ROWS):
+            with builder.if_then(_signed(builder, ">", rows, i), likely=True):
+                row = builder.gep(c0, [builder.mul(ldc, _index(i))])
+                for j in range(TILE_COLUMNS // VECTOR):
+                    where = _vector_at(builder, row, j * VECTOR)
+                    value = sums[i][j]
+                    value = builder.select(added, builder.fadd(
+                        builder.load(where, align=4), value), value)
+                    builder.store(tile.epilogue(value, i, j * VECTOR), where,
+                                  align=4)
+        return context.get_dummy_value()
+
+    signature = types.void(types.intp, a, types.intp, b, types.intp, c,
+                           types.intp, types.intp, types.intp, types.intp,
+                           bias, types.intp, residual, types.intp, types.intp,
+                           types.intp)
+    return signature, codegen
+
+
+_VECTOR = ir.VectorType(ir.FloatType(), VECTOR)
+
+
+def _index(value: int) -> ir.Constant:
+    return ir.Constant(ir.IntType(64), value)
+
+
+def _signed(builder, op: str, value, constant: int):
+    return builder.icmp_signed(op, value, ir.Constant(value.type, constant))
+
+
+def _vector_at(builder, pointer, offset: int):
+    return builder.bitcast(builder.gep(pointer, [_index(offset)]),
+                           _VECTOR.as_pointer())
+
+
+def _broadcast(builder, scalar):
+    one = builder.insert_element(ir.Constant(_VECTOR, ir.Undefined), scalar,
+                                 ir.Constant(ir.IntType(32), 0))
+    return builder.shuffle_vector(one, ir.Constant(_VECTOR, ir.Undefined),
+                                  ir.Constant(ir.VectorType(ir.IntType(32), VECTOR),
+                                              [0] * VECTOR))
+
+
+def _products(builder, depth, a, b):
+    """The tile's sums (TILE_ROWS lists of vectors): sum over p < depth of
+    a[p * TILE_ROWS + i] * b[p * TILE_COLUMNS + j], in registers (allocas
+    that LLVM promotes)."""
+    count = TILE_COLUMNS // VECTOR
+    fma = cgutils.get_or_insert_function(
+        builder.module, ir.FunctionType(_VECTOR, [_VECTOR] * 3),
+        f"llvm.fma.v{VECTOR}f32")
+    sums = [[cgutils.alloca_once_value(builder, ir.Constant(
+        _VECTOR, [0.0] * VECTOR)) for _ in range(count)] for _ in range(TILE_ROWS)]
+    with cgutils.for_range(builder, depth) as loop:
+        a_p = builder.gep(a, [builder.mul(loop.index, _index(TILE_ROWS))])
+        b_p = builder.gep(b, [builder.mul(loop.index, _index(TILE_COLUMNS))])
+        bs = [builder.load(_vector_at(builder, b_p, j * VECTOR), align=4)
+              for j in range(count)]
+        for i in range(TILE_ROWS):
+            a_i = _broadcast(builder, builder.load(builder.gep(a_p, [_index(i)])))
+            for j in range(count):
+                builder.store(builder.call(fma, [a_i, bs[j], builder.load(
+                    sums[i][j])]), sums[i][j])
+    return [[builder.load(s) for s in row] for row in sums]
+
+
+class _Tile:
+    """IR of the epilogue of one tile's vectors, as program.epilogue and
+    program.activate_light compute it: (v + bias) + residual, then the
+    activation, each part where it applies."""
+
+    def __init__(self, builder, final, act):
+        self.builder, self.final, self.act = builder, final, act
+        self.bias = self.residual = None
+
+    def _where(self, condition, compute, value):
+        """compute(value) where ``condition`` holds (a branch: the other
+        side may read memory that is not there), else value."""
+        builder = self.builder
+        result = cgutils.alloca_once_value(builder, value)
+        with builder.if_then(condition):
+            builder.store(compute(value), result)
+        return builder.load(result)
+
+    def epilogue(self, value, i: int, j: int):
+        builder = self.builder
+        has_bias, bias = self.bias
+        has_residual, residual, ldr = self.residual
+        value = self._where(has_bias, lambda v: builder.fadd(v, _broadcast(
+            builder, builder.load(builder.gep(bias, [_index(i)])))), value)
+        value = self._where(has_residual, lambda v: builder.fadd(v, builder.load(
+            _vector_at(builder, builder.gep(residual, [builder.mul(
+                ldr, _index(i))]), j), align=4)), value)
+        for code, activation in ((program.ACT_RELU, self._relu),
+                                 (program.ACT_RELU6, self._relu6),
+                                 (program.ACT_HSWISH, self._hswish),
+                                 (program.ACT_HSIGMOID, self._hsigmoid)):
+            value = self._where(builder.and_(self.final, _signed(
+                builder, "==", self.act, code)), activation, value)
+        return value
+
+    def _constant(self, number: float):
+        return ir.Constant(_VECTOR, [number] * VECTOR)
+
+    def _less(self, value, number, compute_if, otherwise):
+        """compute_if where value < number (ordered: not for NaN)."""
+        return self.builder.select(self.builder.fcmp_ordered(
+            "<", value, self._constant(number)), compute_if, otherwise)
+
+    def _relu(self, v):         # (0 if v < 0 else v) + 0
+        return self.builder.fadd(self._less(v, 0.0, self._constant(0.0), v),
+                                 self._constant(0.0))
+
+    def _relu6(self, v):        # NaN -> 0, as activate_light
+        builder = self.builder
+        v = builder.select(builder.fcmp_ordered(">=", v, self._constant(0.0)),
+                           v, self._constant(0.0))
+        return builder.select(builder.fcmp_ordered(">", v, self._constant(6.0)),
+                              self._constant(6.0), v)
+
+    def _clamped(self, v):      # min(max(v + 3, 0), 6), NaN kept
+        builder = self.builder
+        c = builder.fadd(v, self._constant(3.0))
+        c = self._less(c, 0.0, self._constant(0.0), c)
+        return builder.select(builder.fcmp_ordered(">", c, self._constant(6.0)),
+                              self._constant(6.0), c)
+
+    def _hswish(self, v):
+        return self.builder.fdiv(self.builder.fmul(v, self._clamped(v)),
+                                 self._constant(6.0))
+
+    def _hsigmoid(self, v):
+        return self.builder.fdiv(self._clamped(v), self._constant(6.0))
+
+
+@intrinsic
+def _copy_sliver_row(typingctx, dst, d, src, s):
+    """dst[d:d + TILE_COLUMNS] = the TILE_COLUMNS floats at src's element s
+    (vector loads and stores: a loop of scalars here did not vectorise)."""
+    def codegen(context, builder, signature, args):
+        dst, d, src, s = args
+        pointer = ir.VectorType(ir.FloatType(), TILE_COLUMNS).as_pointer()
+        source = builder.bitcast(_data(context, builder, signature.args[2],
+                                       src, s), pointer)
+        target = builder.bitcast(_data(context, builder, signature.args[0],
+                                       dst, d), pointer)
+        builder.store(builder.load(source, align=4), target, align=4)
+        return context.get_dummy_value()
+
+    return types.void(dst, types.intp, src, types.intp), codegen
+
+
+PACK_ROWS = 8   # B rows packed per pass over a panel's slivers
+
+
+@kernel
+def _pack_panel(b, pc, kc, jc, nc, panel):
+    """panel = B[pc:pc + kc, jc:jc + nc] as slivers of TILE_COLUMNS
+    columns, each depth-major (kc x TILE_COLUMNS), the last zero-padded.
+    A few rows at a time across all slivers: one sliver's rows are a
+    page apart in B, and walking them one sliver at a time missed the TLB."""
+    ldb = b.strides[0] // b.itemsize
+    full = nc // TILE_COLUMNS * TILE_COLUMNS
+    for p0 in range(0, kc, PACK_ROWS):
+        for s in range(0, full, TILE_COLUMNS):
+            for p in range(p0, min(p0 + PACK_ROWS, kc)):
+                _copy_sliver_row(panel, s * kc + p * TILE_COLUMNS, b,
+                                 (pc + p) * ldb + jc + s)
+    if full < nc:
+        for p in range(kc):
+            o = full * kc + p * TILE_COLUMNS
+            for j in range(TILE_COLUMNS):
+                panel[o + j] = b[pc + p, jc + full + j] if full + j < nc else 0
+
+
+@kernel
+def multiply(a, depth, sliver0, b, c, bias, residual, act, panel, edge):
+    """c = act(A[rows] @ b + bias[:, None] + residual), act light (a heavy
+    one is left out), A's rows from sliver ``sliver0`` of the packed ``a``
+    (:class:`PackedWeight`'s slivers), as many as c has; b (depth, N) and
+    c (rows, N) float32 with unit column steps, bias (rows,) and residual
+    (rows, N, unit column step) or empty. ``panel`` (DEPTH_BLOCK *
+    (COLUMN_BLOCK + TILE_COLUMNS)) and ``edge`` (TILE_ROWS * TILE_COLUMNS)
+    are scratch."""
+    rows, cols = c.shape
+    ldc = c.strides[0] // c.itemsize
+    ldr = residual.strides[0] // residual.itemsize if residual.size else -1
+    step = -(-depth // -(-depth // DEPTH_BLOCK))  # even depth blocks
+    for jc in range(0, cols, COLUMN_BLOCK):
+        nc = min(COLUMN_BLOCK, cols - jc)
+        for pc in range(0, depth, step):
+            kc = min(step, depth - pc)
+            final = act if pc + kc == depth else NO_EPILOGUE
+            _pack_panel(b, pc, kc, jc, nc, panel)
+            # a row of tiles at a time across a strip (module docstring)
+            for jn in range(0, nc, STRIP):
+                for row in range(0, rows, TILE_ROWS):
+                    a_off = ((sliver0 + row // TILE_ROWS) * depth + pc) \
+                        * TILE_ROWS
+                    mr = min(TILE_ROWS, rows - row)
+                    for jr in range(jn, min(jn + STRIP, nc), TILE_COLUMNS):
+                        if jr + TILE_COLUMNS > nc:
+                            _edge_tile(a, a_off, kc, panel, jr, c, row,
+                                       jc + jr, mr, nc - jr, pc, bias,
+                                       residual, final, edge)
+                            continue
+                        _tile(kc, a, a_off, panel, jr * kc, c,
+                              row * ldc + jc + jr, ldc, pc, mr, bias,
+                              row if bias.size else -1, residual,
+                              row * ldr + jc + jr, ldr, final)
+
+
+@kernel
+def _edge_tile(a, a_off, kc, panel, jr, c, i, j, mr, nr, accumulate, bias,
+               residual, act, edge):
+    """A tile of :func:`multiply` narrower than TILE_COLUMNS (the last of
+    a row of tiles): C[i:i + mr, j:j + nr], through ``edge``."""
+    _tile(kc, a, a_off, panel, jr * kc, edge, 0, TILE_COLUMNS, 0, TILE_ROWS,
+          bias, -1, residual, 0, -1, NO_EPILOGUE)
+    for r in range(mr):
+        for k in range(nr):
+            value = edge[r * TILE_COLUMNS + k]
+            c[i + r, j + k] = c[i + r, j + k] + value if accumulate else value
+    if act != NO_EPILOGUE:
+        program.epilogue(c[i:i + mr], bias[i:i + mr], residual[i:i + mr], act,
+                         j, j + nr)
+
+
+def panel_scratch() -> np.ndarray:
+    """The calling thread's panel buffer for :func:`multiply`."""
+    return program.scratch("packed_panel",
+                           (DEPTH_BLOCK * (COLUMN_BLOCK + TILE_COLUMNS),),
+                           np.float32)
+
+
+def edge_scratch() -> np.ndarray:
+    """The calling thread's edge tile for :func:`multiply`."""
+    return program.scratch("packed_edge", (TILE_ROWS * TILE_COLUMNS,),
+                           np.float32)

@@ -1,0 +1,132 @@
+"""refinfer/ops/_kernels/packed.py: the product with a weight packed once
+and the epilogue in its tiles, against float64 NumPy on random shapes
+(tile, depth-block and panel edges, strided operands, a range of slivers),
+each part of the epilogue as program.epilogue computes it (NaN and inf
+included), and the convolutions that use it against the BLAS path; which
+CPUs use it."""
+import numpy as np
+import pytest
+
+from refinfer.ops._kernels import packed, program
+from refinfer.ops._kernels.conv import fused_conv2d
+
+TESTED = {"Conv2D"}   # the plan's fused Conv2D + residual Add uses it
+
+AVX2 = frozenset({"avx", "avx2", "fma"})
+AVX512 = AVX2 | {"avx512f"}
+LIGHT = (program.ACT_NONE, program.ACT_RELU, program.ACT_RELU6,
+         program.ACT_HSWISH, program.ACT_HSIGMOID)
+F32 = np.float32
+rng = np.random.default_rng(29)
+
+
+@pytest.mark.parametrize("setting, flags, expected", [
+    ("auto", AVX2, True),
+    ("auto", AVX512, False),           # the BLAS has 16-float tiles there
+    ("auto", frozenset({"avx2"}), False),   # no FMA
+    ("packed", AVX512, True),
+    ("packed", frozenset({"sse4_2"}), False),
+    ("blas", AVX2, False),
+])
+def test_the_choice_follows_the_setting_and_the_cpu(setting, flags, expected):
+    assert packed.choose(setting, flags) is expected
+
+
+def test_an_unknown_setting_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"REFINFER_CONV_GEMM='mkl': expected "
+                                         r"one of auto, packed, blas"):
+        packed.choose("mkl", AVX2)
+
+
+def _epilogue(y, bias, residual, act):
+    """program.epilogue on a float32 copy of y (the reference)."""
+    y = np.ascontiguousarray(y, F32)
+    program.epilogue(y, bias, residual, act, 0, y.shape[1])
+    return y
+
+
+def _multiply(weight, b, c, bias, residual, act, first_row=0):
+    """packed.multiply of rows first_row: (a multiple of TILE_ROWS) of
+    ``weight`` into c."""
+    pw = packed.PackedWeight(weight)
+    packed.multiply(pw.slivers, pw.depth, first_row // packed.TILE_ROWS, b,
+                    c, bias, residual, act, packed.panel_scratch(),
+                    packed.edge_scratch())
+
+
+def _view(rows, cols, pad):
+    """A (rows, cols) float32 view with rows cols + pad apart."""
+    return rng.standard_normal((rows, cols + pad), dtype=F32)[:, pad:]
+
+
+@pytest.mark.parametrize("m, k, n", [
+    (1, 1, 1), (6, 256, 16), (7, 5, 3), (13, 600, 37), (64, 147, 200),
+    (20, 513, 4100), (130, 64, 49)])
+@pytest.mark.parametrize("act", LIGHT)
+def test_the_product_and_its_epilogue_equal_numpy(m, k, n, act):
+    weight = rng.standard_normal((m, k), dtype=F32)
+    b = _view(k, n, 3)
+    bias = rng.standard_normal(m, dtype=F32)
+    for bias_, residual in ((bias, _view(m, n, 2)),
+                            (program.no_bias(F32), program.no_residual(F32))):
+        c = np.full((m, n + 5), np.nan, F32)[:, 5:]
+        _multiply(weight, b, c, bias_, residual, act)
+        product = weight.astype(np.float64) @ b.astype(np.float64)
+        want = _epilogue(product, bias_, residual, act)
+        scale = np.sqrt(k) * 4
+        np.testing.assert_allclose(c, want, rtol=1e-5, atol=1e-6 * scale)
+
+
+def test_a_range_of_slivers_gives_those_rows():
+    weight = rng.standard_normal((20, 70), dtype=F32)
+    b = _view(70, 40, 0)
+    c = np.empty((8, 40), F32)
+    bias, residual = rng.standard_normal(8, dtype=F32), _view(8, 40, 0)
+    _multiply(weight, b, c, bias, residual, program.ACT_RELU, first_row=12)
+    want = _epilogue(weight[12:].astype(np.float64) @ b, bias, residual,
+                     program.ACT_RELU)
+    np.testing.assert_allclose(c, want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("act", LIGHT + (program.ACT_SIGMOID,))
+def test_nan_and_inf_go_through_the_epilogue_as_in_program_epilogue(act):
+    """ReLU keeps NaN, ReLU6 makes it 0, HSwish keeps it; a heavy
+    activation is left out (the caller applies it)."""
+    weight = np.eye(6, 4, dtype=F32)
+    b = rng.standard_normal((4, 35), dtype=F32)      # a full and an edge tile
+    residual = rng.standard_normal((6, 35), dtype=F32) * 8
+    residual[:, ::4] = np.nan
+    residual[:, 1::4] = np.inf
+    residual[:, 2::4] = -np.inf
+    bias = rng.standard_normal(6, dtype=F32)
+    c = np.empty((6, 35), F32)
+    _multiply(weight, b, c, bias, residual, act)
+    want = _epilogue(weight @ b, bias, residual, act)
+    np.testing.assert_array_equal(np.isnan(c), np.isnan(want))
+    np.testing.assert_allclose(c, want, rtol=1e-6, atol=1e-6)
+
+
+def test_unpacked_gives_the_weight_back():
+    weight = rng.standard_normal((13, 3, 2, 2), dtype=F32)
+    np.testing.assert_array_equal(packed.PackedWeight(weight).unpacked(),
+                                  weight)
+
+
+@pytest.mark.parametrize("c_in, c_out, hw, kernel, stride, pad", [
+    (64, 256, 14, 1, 1, 0), (16, 30, 9, 3, 2, 1), (8, 13, 40, 1, 1, 0),
+    (24, 40, 29, 3, 1, 1)])
+@pytest.mark.parametrize("act", (program.ACT_RELU, program.ACT_SILU))
+def test_a_convolution_with_a_residual_equals_the_blas_path(
+        c_in, c_out, hw, kernel, stride, pad, act):
+    """Split across the workers by output rows or by channels (whole
+    slivers), the wide-column layout (3x3 stride 1 on 29 columns) with
+    its epilogue after the product; a heavy activation applied after."""
+    x = rng.standard_normal((2, c_in, hw, hw), dtype=F32)
+    weight = rng.standard_normal((c_out, c_in, kernel, kernel), dtype=F32) / 8
+    bias = rng.standard_normal(c_out, dtype=F32)
+    args = (bias, act, "PAD", (pad,) * 4, (stride, stride), (1, 1), 1)
+    want = fused_conv2d(x, None, weight, *args)
+    residual = rng.standard_normal(want.shape, dtype=F32)
+    want = fused_conv2d(x, residual, weight, *args)
+    got = fused_conv2d(x, residual, packed.PackedWeight(weight), *args)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)

@@ -1,5 +1,5 @@
 """tools/bench_gemm.py checks every candidate's product against float64
-NumPy before it times it: the Numba GEMM of our own (its packing and edge
+NumPy before it times it: refinfer's own product (its packing and edge
 tiles included) on shapes that are no multiple of its tiles. Its speed
 comes from running the tool."""
 import os

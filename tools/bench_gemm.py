@@ -11,14 +11,9 @@ GFLOP/s per shape (M x K x N, C = A @ B, float32, row-major) of:
   ``mkl`` extra is installed;
 - ``mlas``: ONNX Runtime's MatMul on one thread (a one-node model; its
   per-run overhead, a few us, is inside);
-- ``numba``: a packed GEMM of our own, BLIS-style: B packed in 24-column
-  slivers, A in 4-row slivers, a 4 x 24 register tile per micro-kernel
-  (12 AVX2 accumulators, three B loads and four broadcasts per k, no
-  spill). LLVM makes that tile only with its SLP vectoriser, which Numba
-  leaves off (``numba.config.SLP_VECTORIZE``, read at each compilation);
-  this process turns it on for everything it compiles, which is why the
-  prototype is a tool and not a kernel yet: the switch is process-wide
-  and outside Numba's cache key (the tool's kernels are not cached).
+- ``packed``: refinfer's own product (refinfer/ops/_kernels/packed.py),
+  A packed once outside the timing, as a plan packs a weight; on any CPU
+  (the plan uses it only where ``packed.enabled()``).
 
 Each engine's product is checked against float64 NumPy first, then timed:
 ``--repeat`` products per shape, best of three rounds, interleaved; the
@@ -31,102 +26,29 @@ import os
 import sys
 import time
 
-import numba
 import numpy as np
 
 from bench import machine, versions
 
-numba.config.SLP_VECTORIZE = True   # for this tool's compilations (see above)
 
 # ResNet-50's convolutions (im2col / Winograd / 1x1), MobileNetV2's 1x1, BERT's
 SHAPES = ((64, 576, 3136), (128, 1152, 784), (256, 2304, 196), (512, 4608, 49),
           (256, 64, 3136), (64, 147, 12544), (96, 16, 12544), (1280, 320, 49),
           (128, 768, 3072), (128, 3072, 768))
-MR, NR = 4, 24                  # register tile
-KC, MC, NC = 256, 128, 3072     # cache blocks: B sliver in L1, A block in L2
+_packed: dict = {}
 
 
-def _micro_source() -> str:
-    """The micro-kernel: C[ci:ci+mr, cj:cj+nr] (+)= A sliver @ B sliver,
-    written out over MR x NR scalars for LLVM to tile into registers."""
-    tile = [(i, j) for i in range(MR) for j in range(NR)]
-    lines = ["def micro(kc, ap, a_off, bp, b_off, c, ci, cj, mr, nr, accumulate, tile):"]
-    lines += [f"    c{i}_{j} = zero" for i, j in tile]
-    lines += ["    u = np.uint64", "    for p in range(u(kc)):",
-              f"        ab = u(a_off) + p * u({MR})", f"        bb = u(b_off) + p * u({NR})"]
-    lines += [f"        b{j} = bp[bb + u({j})]" for j in range(NR)]
-    for i in range(MR):
-        lines.append(f"        a = ap[ab + u({i})]")
-        lines += [f"        c{i}_{j} += a * b{j}" for j in range(NR)]
-    lines += [f"    tile[{i * NR + j}] = c{i}_{j}" for i, j in tile]
-    lines += ["    for i in range(u(mr)):", "        row, first = u(ci) + i, u(cj)",
-              f"        base = i * u({NR})",
-              "        if accumulate:", "            for j in range(u(nr)):",
-              "                c[row, first + j] += tile[base + j]",
-              "        else:", "            for j in range(u(nr)):",
-              "                c[row, first + j] = tile[base + j]"]
-    return "\n".join(lines)
-
-
-_jit = numba.njit(nogil=True, error_model="numpy", fastmath={"contract"})
-_namespace = {"np": np, "zero": np.float32(0)}
-exec(_micro_source(), _namespace)
-micro = _jit(_namespace["micro"])
-
-
-@_jit
-def _pack_b(b, pc, kc, jc, nc, bp):
-    """B[pc:pc+kc, jc:jc+nc] as NR-column slivers, k-major, zero-padded."""
-    u = np.uint64
-    for jr in range(0, nc, NR):
-        base, width = u((jr // NR) * kc * NR), min(NR, nc - jr)
-        for p in range(kc):
-            row, col = base + u(p * NR), u(jc + jr)
-            if width == NR:         # (a constant trip count: vectorised)
-                for j in range(u(NR)):
-                    bp[row + j] = b[pc + p, col + j]
-            else:
-                for j in range(NR):
-                    bp[row + u(j)] = b[pc + p, col + u(j)] if j < width else 0
-
-
-@_jit
-def _pack_a(a, ic, mc, pc, kc, ap):
-    """A[ic:ic+mc, pc:pc+kc] as MR-row slivers, k-major, zero-padded."""
-    u = np.uint64
-    for ir in range(0, mc, MR):
-        base, height = u((ir // MR) * kc * MR), min(MR, mc - ir)
-        for p in range(kc):
-            if height == MR:
-                for i in range(MR):
-                    ap[base + u(p * MR + i)] = a[ic + ir + i, pc + p]
-            else:
-                for i in range(MR):
-                    ap[base + u(p * MR + i)] = a[ic + ir + i, pc + p] \
-                        if i < height else 0
-
-
-@_jit
-def numba_gemm(a, b, c):
-    m, k = a.shape
-    n = b.shape[1]
-    bp = np.empty(KC * (min(NC, n) + NR), np.float32)
-    ap = np.empty(KC * (min(MC, m) + MR), np.float32)
-    tile = np.empty(MR * NR, np.float32)
-    for jc in range(0, n, NC):
-        nc = min(NC, n - jc)
-        for pc in range(0, k, KC):
-            kc = min(KC, k - pc)
-            _pack_b(b, pc, kc, jc, nc, bp)
-            for ic in range(0, m, MC):
-                mc = min(MC, m - ic)
-                _pack_a(a, ic, mc, pc, kc, ap)
-                for jr in range(0, nc, NR):
-                    for ir in range(0, mc, MR):
-                        micro(kc, ap, (ir // MR) * kc * MR, bp, (jr // NR) * kc * NR,
-                              c, ic + ir, jc + jr, min(MR, mc - ir),
-                              min(NR, nc - jr), pc > 0, tile)
-    return c
+def _ours(a, b, c):
+    """refinfer's own product (refinfer/ops/_kernels/packed.py) with a
+    packed once, as a plan packs a convolution's weight."""
+    from refinfer.ops._kernels import packed, program
+    key = (a.shape, a.ctypes.data)
+    if key not in _packed:
+        _packed[key] = packed.PackedWeight(a)
+    weight = _packed[key]
+    packed.multiply(weight.slivers, weight.depth, 0, b, c,
+                    program.no_bias(np.float32), program.no_residual(np.float32),
+                    program.ACT_NONE, packed.panel_scratch(), packed.edge_scratch())
 
 
 def engines() -> dict:
@@ -134,7 +56,7 @@ def engines() -> dict:
     from threadpoolctl import threadpool_limits
     threadpool_limits(1)
     found = {"openblas": lambda a, b, c: np.matmul(a, b, out=c),
-             "numba": numba_gemm}
+             "packed": _ours}
     os.environ.setdefault("REFINFER_BLAS", "mkl")   # (read at the first product)
     from refinfer.ops._kernels import blas
     found["mkl"] = (blas.matmul if blas._mkl_sgemm() is not None
@@ -200,14 +122,14 @@ def measure(shapes, repeat: int) -> tuple[list, dict]:
 
 
 def report(rows: list, missing: dict) -> str:
-    names = [name for name in ("openblas", "mkl", "numba", "mlas") if name not in missing]
+    names = [name for name in ("openblas", "mkl", "packed", "mlas") if name not in missing]
     lines = [f"Single-thread sgemm, GFLOP/s. Machine: {machine()}; {versions()}.", "",
-             "| M x K x N | " + " | ".join(names) + " | numba / openblas |",
+             "| M x K x N | " + " | ".join(names) + " | packed / openblas |",
              "|---|" + "---|" * (len(names) + 1)]
     for shape, rates in rows:
         lines.append(f"| {' x '.join(map(str, shape))} | "
-                     + " | ".join(f"{rates[n]:.1f}" for n in names)
-                     + f" | {rates['numba'] / rates['openblas']:.2f} |")
+                     + " | ".join(f"{rates[n]:.3g}" for n in names)
+                     + f" | {rates['packed'] / rates['openblas']:.2f} |")
     lines += [f"- {name}: {why}" for name, why in missing.items()]
     return "\n".join(lines) + "\n"
 

@@ -13,7 +13,8 @@ from refinfer.format.values import Abstract
 from refinfer.graph import Arg, Graph, Model, Node, Ref, RefKind
 from refinfer.ops._kernels import program as _fast
 from refinfer.ops._kernels.conv import WinogradFilter, fused_conv2d
-from refinfer.ops._kernels import blas, separable
+from refinfer.ops._kernels.packed import PackedWeight
+from refinfer.ops._kernels import blas, packed, separable
 from refinfer.ops._kernels.separable import InvertedResidual, inverted_residual
 from refinfer.passes import elementwise
 from refinfer.passes.elementwise import fuse_elementwise
@@ -281,6 +282,26 @@ def test_winograd_convolution_equals_the_direct_one(act, geometry):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=2e-5)
 
 
+@pytest.mark.parametrize("enabled", [True, False])
+def test_convolutions_with_a_residual_multiply_a_packed_weight(monkeypatch,
+                                                               enabled):
+    """Where refinfer's own product is enabled (AVX2 CPUs), the
+    convolutions that add a residual (resnet18_narrow: 6) keep their
+    weight packed for it, the others not; nowhere where it is not."""
+    monkeypatch.setattr(packed, "enabled", lambda: enabled)
+    case = golden_case("resnet18_narrow")
+    fast = LoadedModel(case.model_path, "numba")
+    kinds = [(any(isinstance(a, PackedWeight) for a in step.template),
+              step.node.op.name.endswith("+Add+ReLU"))
+             for step in fast.program.plans[fast.program.main].steps
+             if step.node.op.family == "fused"
+             and step.node.op.name.startswith("Conv2D")]
+    assert kinds.count((True, True)) == (6 if enabled else 0)
+    assert (True, False) not in kinds
+    np.testing.assert_allclose(fast.run(case.inputs())[0], case.outputs()[0],
+                               **case.tolerance)
+
+
 def test_resnet_uses_winograd_for_its_3x3_stride_1_convolutions_of_large_planes():
     """Winograd on output planes of WINOGRAD_MIN_TILES 2x2 tiles or more
     (resnet18_narrow's four 16x16 ones), im2col + GEMM on the smaller."""
@@ -288,8 +309,8 @@ def test_resnet_uses_winograd_for_its_3x3_stride_1_convolutions_of_large_planes(
     fast = LoadedModel(case.model_path, "numba")
     planes = {"winograd": [], "gemm": []}
     for step in fast.program.plans[fast.program.main].steps:
-        weight = next((a for a in step.template
-                       if isinstance(a, (np.ndarray, WinogradFilter))), None)
+        weight = next((a for a in step.template if isinstance(
+            a, (np.ndarray, WinogradFilter, PackedWeight))), None)
         if step.node.op.family == "fused" and weight is not None \
                 and getattr(weight, "weight", weight).shape[2:] == (3, 3):
             kind = "winograd" if isinstance(weight, WinogradFilter) else "gemm"

@@ -15,14 +15,16 @@ act(conv(x, W') + b' + residual) with :func:`ops._kernels.conv.fused_conv2d`.
 Weights are packed once here: contiguous, and for 3x3 stride-1 one-group
 convolutions transformed for Winograd F(2x2, 3x3)
 (:class:`ops._kernels.conv.WinogradFilter`) unless MindIR recorded an
-output plane of fewer than WINOGRAD_MIN_TILES tiles.
+output plane of fewer than WINOGRAD_MIN_TILES tiles; other one-group
+float32 weights of convolutions with a residual in slivers for
+:func:`ops._kernels.packed.multiply` where that product is enabled.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..graph import Node, Ref, RefKind
-from ..ops._kernels import program
+from ..ops._kernels import packed, program
 from ..ops._kernels.conv import WinogradFilter, fused_conv2d
 from .fused import (GraphEditor, activation, const, fused_node, op_name,
                     tensor_abstract)
@@ -76,15 +78,30 @@ def _fuse(editor: GraphEditor, conv: Node) -> None:
     if activation(user) is not None:
         act = activation(user)
         group.append(user)
-    packed = np.ascontiguousarray(weight64.astype(weight.dtype))
-    if WinogradFilter.applies(packed, geometry[2], geometry[3], geometry[4]) \
-            and not _few_tiles(editor, conv):
-        packed = WinogradFilter(packed)
+    packed = _pack(editor, conv, np.ascontiguousarray(
+        weight64.astype(weight.dtype)), geometry, residual is not None)
     bias = None if bias64 is None else bias64.astype(weight.dtype)
     inputs = [conv.args[0].ref] + ([residual] if residual is not None else [])
     constants = ((None,) if residual is None else ()) + (
         packed, bias, act) + geometry
     editor.replace(group, fused_node(group, fused_conv2d, inputs, constants))
+
+
+def _pack(editor: GraphEditor, conv: Node, weight: np.ndarray, geometry,
+          residual: bool):
+    """The weight as the fused kernel multiplies it: Winograd's transform
+    (3x3 stride 1, a large enough plane), else packed for our own product
+    where it has a residual to add (one group, float32, where
+    :func:`packed.enabled`: see that module for why only there), else as
+    it is."""
+    _pad_mode, _pads, stride, dilation, group = geometry
+    if WinogradFilter.applies(weight, stride, dilation, group) \
+            and not _few_tiles(editor, conv):
+        return WinogradFilter(weight)
+    if residual and group == 1 and weight.dtype == np.float32 \
+            and packed.enabled():
+        return packed.PackedWeight(weight)
+    return weight
 
 
 def _few_tiles(editor: GraphEditor, conv: Node) -> bool:

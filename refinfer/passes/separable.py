@@ -23,6 +23,7 @@ import numpy as np
 from ..graph import Node, Ref, RefKind
 from ..ops._kernels import blas, program
 from ..ops._kernels.conv import fused_conv2d
+from ..ops._kernels.packed import PackedWeight
 from ..ops._kernels.separable import InvertedResidual, inverted_residual
 from .fused import (FUSED_BACKEND, GraphEditor, const, fused_node,
                     tensor_abstract)
@@ -74,7 +75,7 @@ def _fuse(editor: GraphEditor, expand: Node) -> None:
                                    for n in nodes):
         return
     block = InvertedResidual(
-        _weight(expand), _weight(depthwise), _weight(project),
+        *(_plain_weight(n) for n in nodes),
         [const(n, 3) for n in nodes], tuple(const(n, 4) for n in nodes),
         (const(depthwise, 5), const(depthwise, 6), const(depthwise, 7)),
         tuple(const(expand, i) for i in range(5, 9)))
@@ -91,11 +92,16 @@ def _fuse(editor: GraphEditor, expand: Node) -> None:
 def _is_fused_convolution(node: Node | None) -> bool:
     return node is not None and node.op is not None \
         and node.op.kernels.get(FUSED_BACKEND) is fused_conv2d \
-        and isinstance(_weight(node), np.ndarray)
+        and isinstance(_weight(node), (np.ndarray, PackedWeight))
 
 
 def _weight(node: Node):
     return const(node, 2)
+
+
+def _plain_weight(node: Node) -> np.ndarray:
+    weight = _weight(node)
+    return weight.unpacked() if isinstance(weight, PackedWeight) else weight
 
 
 def _has_residual(node: Node) -> bool:
@@ -129,7 +135,7 @@ def _stem(node: Node | None) -> bool:
     """A one-group fused convolution reading at most STEM_DEPTH values per
     output (C_in * kh * kw)."""
     return _is_fused_convolution(node) and const(node, 9) == 1 \
-        and _weight(node)[0].size <= STEM_DEPTH
+        and np.prod(_weight(node).shape[1:]) <= STEM_DEPTH
 
 
 def _large_stride_1_plane(editor: GraphEditor, depthwise: Node) -> bool:

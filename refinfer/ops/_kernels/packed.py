@@ -2,7 +2,8 @@
 residual), the epilogue applied to each tile while it is in registers;
 float32.
 
-A convolution that adds a residual (ResNet's last 1x1 of each block)
+A convolution that adds a residual (ResNet's last 1x1 of each block) on
+an output plane of whole tiles (a multiple of TILE_COLUMNS pixels)
 multiplies its weight A (C_out x C_in*kh*kw) by the image's columns B with
 it, on CPUs where :func:`enabled`. A BLAS call packs A again at every call
 and leaves the epilogue a second pass over C and the residual in memory;
@@ -10,10 +11,14 @@ here A is packed at plan time and the residual is read once, into the
 tiles. Measured single-threaded on the project's AMD EPYC (avx2, fma),
 time against NumPy's OpenBLAS 0.3.31 followed by program.epilogue, caches
 flushed between calls: with a residual, bias and ReLU 256x64x3136 0.84,
-512x128x784 0.94, 1024x256x196 0.96, 64x64x3136 0.95; in ResNet-50 its 16
-such layers 0.85-0.88 each, the model 0.985 at one thread. Without a
-residual the product alone is 0.82-0.94 of OpenBLAS's speed
-(tools/bench_gemm.py), so those convolutions stay with the BLAS. On
+512x128x784 0.94, 1024x256x196 0.96, 64x64x3136 0.95. In ResNet-50, one
+process, predicts alternated, its 7 such layers on 56x56 and 28x28 take
+0.80-0.92 of their time, the model 0.98-0.99 at one thread, 0.97-0.98 at
+two; those on 14x14 and 7x7 (196 and 49 pixels) took 1.04-1.10: a partial
+tile computes 16 columns for fewer and is stored through a scalar loop, so
+planes that are not whole tiles stay with the BLAS. Without a residual
+the product alone is 0.82-0.94 of OpenBLAS's speed (tools/bench_gemm.py),
+and those convolutions stay with the BLAS too. On
 AVX-512 CPUs the BLAS (OpenBLAS's SkylakeX kernels, MKL) has 16-float
 tiles and this 8-float one would reach half their peak: the BLAS there.
 

@@ -286,10 +286,9 @@ def test_winograd_convolution_equals_the_direct_one(act, geometry):
 def test_convolutions_with_a_residual_multiply_a_packed_weight(monkeypatch,
                                                                enabled):
     """Where refinfer's own product is enabled (AVX2 CPUs), the
-    convolutions that add a residual on a plane of whole tiles (16
-    pixels) keep their weight packed for it: resnet18_narrow's 3x3 ones
-    on 8x8 and 4x4, not those on 2x2 (a partial tile) nor on 16x16
-    (Winograd's); nowhere where it is not enabled."""
+    convolutions that add a residual keep their weight packed for it:
+    resnet18_narrow's 3x3 ones on 8x8, 4x4 and 2x2 (a partial tile), not
+    those on 16x16 (Winograd's); nowhere where it is not enabled."""
     monkeypatch.setattr(packed, "enabled", lambda: enabled)
     case = golden_case("resnet18_narrow")
     fast = LoadedModel(case.model_path, "numba")
@@ -301,7 +300,7 @@ def test_convolutions_with_a_residual_multiply_a_packed_weight(monkeypatch,
     with_residual = sorted(plane for _, residual, plane in kinds if residual)
     assert with_residual == [(2, 2)] * 2 + [(4, 4)] * 2 + [(8, 8)] * 2 + [(16, 16)] * 2
     assert sorted(plane for is_packed, _, plane in kinds if is_packed) == (
-        [(4, 4)] * 2 + [(8, 8)] * 2 if enabled else [])
+        [(2, 2)] * 2 + [(4, 4)] * 2 + [(8, 8)] * 2 if enabled else [])
     np.testing.assert_allclose(fast.run(case.inputs())[0], case.outputs()[0],
                                **case.tolerance)
 

@@ -46,9 +46,9 @@ def _ours(a, b, c):
     if key not in _packed:
         _packed[key] = packed.PackedWeight(a)
     weight = _packed[key]
-    packed.multiply(weight.slivers, weight.depth, 0, b, c,
-                    program.no_bias(np.float32), program.no_residual(np.float32),
-                    program.ACT_NONE, packed.panel_scratch(), packed.edge_scratch())
+    packed.multiply(weight.slivers, weight.depth, b, c, program.no_bias(np.float32),
+                    program.no_residual(np.float32), program.ACT_NONE,
+                    packed.panel_scratch(), (0, c.shape[0]), (0, c.shape[1]))
 
 
 def engines() -> dict:

@@ -91,17 +91,15 @@ def _pack(editor: GraphEditor, conv: Node, weight: np.ndarray, geometry,
           residual: bool):
     """The weight as the fused kernel multiplies it: Winograd's transform
     (3x3 stride 1, a large enough plane), else packed for our own product
-    where it has a residual to add on an output plane of whole tiles (one
-    group, float32, where :func:`packed.enabled`; that module says why
-    only there), else as it is."""
+    where it has a residual to add (one group, float32, where
+    :func:`packed.enabled`: see that module for why only there), else as
+    it is."""
     _pad_mode, _pads, stride, dilation, group = geometry
     if WinogradFilter.applies(weight, stride, dilation, group) \
             and not _few_tiles(editor, conv):
         return WinogradFilter(weight)
-    plane = _recorded_plane(editor, conv)
     if residual and group == 1 and weight.dtype == np.float32 \
-            and packed.enabled() and plane is not None \
-            and plane[0] * plane[1] % packed.TILE_COLUMNS == 0:
+            and packed.enabled():
         return packed.PackedWeight(weight)
     return weight
 
@@ -109,18 +107,11 @@ def _pack(editor: GraphEditor, conv: Node, weight: np.ndarray, geometry,
 def _few_tiles(editor: GraphEditor, conv: Node) -> bool:
     """Whether MindIR recorded the convolution's output with fewer than
     WINOGRAD_MIN_TILES Winograd tiles."""
-    plane = _recorded_plane(editor, conv)
-    return plane is not None and \
-        -(-plane[0] // 2) * -(-plane[1] // 2) < WINOGRAD_MIN_TILES
-
-
-def _recorded_plane(editor: GraphEditor, conv: Node) -> tuple | None:
-    """(OH, OW) of the convolution's output as MindIR recorded it; None
-    where it did not (or a dynamic size)."""
     recorded = tensor_abstract(editor, Ref(RefKind.NODE, conv.name))
     if recorded is None or len(recorded[0]) != 4 or min(recorded[0][2:]) < 0:
-        return None
-    return tuple(recorded[0][2:])
+        return False
+    oh, ow = recorded[0][2:]
+    return -(-oh // 2) * -(-ow // 2) < WINOGRAD_MIN_TILES
 
 
 def _geometry(conv: Node):

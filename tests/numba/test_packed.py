@@ -45,13 +45,13 @@ def _epilogue(y, bias, residual, act):
     return y
 
 
-def _multiply(weight, b, c, bias, residual, act, first_row=0):
-    """packed.multiply of rows first_row: (a multiple of TILE_ROWS) of
-    ``weight`` into c."""
+def _multiply(weight, b, c, bias, residual, act, rows=None, cols=None):
+    """packed.multiply of ``weight`` into c[rows, cols] (ranges; all of c
+    by default)."""
     pw = packed.PackedWeight(weight)
-    packed.multiply(pw.slivers, pw.depth, first_row // packed.TILE_ROWS, b,
-                    c, bias, residual, act, packed.panel_scratch(),
-                    packed.edge_scratch())
+    packed.multiply(pw.slivers, pw.depth, b, c, bias, residual, act,
+                    packed.panel_scratch(), rows or (0, c.shape[0]),
+                    cols or (0, c.shape[1]))
 
 
 def _view(rows, cols, pad):
@@ -77,15 +77,19 @@ def test_the_product_and_its_epilogue_equal_numpy(m, k, n, act):
         np.testing.assert_allclose(c, want, rtol=1e-5, atol=1e-6 * scale)
 
 
-def test_a_range_of_slivers_gives_those_rows():
+def test_a_range_of_rows_and_columns_is_written_and_nothing_else():
     weight = rng.standard_normal((20, 70), dtype=F32)
     b = _view(70, 40, 0)
-    c = np.empty((8, 40), F32)
-    bias, residual = rng.standard_normal(8, dtype=F32), _view(8, 40, 0)
-    _multiply(weight, b, c, bias, residual, program.ACT_RELU, first_row=12)
-    want = _epilogue(weight[12:].astype(np.float64) @ b, bias, residual,
+    bias, residual = rng.standard_normal(20, dtype=F32), _view(20, 40, 0)
+    c = np.full((20, 40), -7, F32)
+    _multiply(weight, b, c, bias, residual, program.ACT_RELU, rows=(12, 20),
+              cols=(5, 38))
+    want = _epilogue(weight.astype(np.float64) @ b, bias, residual,
                      program.ACT_RELU)
-    np.testing.assert_allclose(c, want, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(c[12:, 5:38], want[12:, 5:38], rtol=1e-5,
+                               atol=1e-5)
+    c[12:, 5:38] = -7
+    assert (c == -7).all()
 
 
 @pytest.mark.parametrize("act", LIGHT + (program.ACT_SIGMOID,))

@@ -395,11 +395,11 @@ class Gemm:
         self._epilogue(out, row0, row1)
 
     def _multiply_packed(self, out, span, bias, residual, act):
-        packed.multiply(self.weight.slivers, self.weight.depth,
-                        (out.start or 0) // self.step, self.cols[:, span],
-                        self.product[out, span], bias[out] if bias.size else bias,
-                        residual[out, span] if residual.size else residual, act,
-                        packed.panel_scratch(), packed.edge_scratch())
+        rows = out.indices(self.product.shape[0])[:2]
+        cols = span.indices(self.product.shape[1])[:2]
+        packed.multiply(self.weight.slivers, self.weight.depth, self.cols,
+                        self.product, bias, residual, act,
+                        packed.panel_scratch(), rows, cols)
 
     def _epilogue(self, out, row0, row1):
         bias = self.bias[out] if self.bias.size else self.bias

@@ -2,8 +2,7 @@
 residual), the epilogue applied to each tile while it is in registers;
 float32.
 
-A convolution that adds a residual (ResNet's last 1x1 of each block) on
-an output plane of whole tiles (a multiple of TILE_COLUMNS pixels)
+A convolution that adds a residual (ResNet's last 1x1 of each block)
 multiplies its weight A (C_out x C_in*kh*kw) by the image's columns B with
 it, on CPUs where :func:`enabled`. A BLAS call packs A again at every call
 and leaves the epilogue a second pass over C and the residual in memory;
@@ -12,13 +11,11 @@ tiles. Measured single-threaded on the project's AMD EPYC (avx2, fma),
 time against NumPy's OpenBLAS 0.3.31 followed by program.epilogue, caches
 flushed between calls: with a residual, bias and ReLU 256x64x3136 0.84,
 512x128x784 0.94, 1024x256x196 0.96, 64x64x3136 0.95. In ResNet-50, one
-process, predicts alternated, its 7 such layers on 56x56 and 28x28 take
-0.80-0.92 of their time, the model 0.98-0.99 at one thread, 0.97-0.98 at
-two; those on 14x14 and 7x7 (196 and 49 pixels) took 1.04-1.10: a partial
-tile computes 16 columns for fewer and is stored through a scalar loop, so
-planes that are not whole tiles stay with the BLAS. Without a residual
-the product alone is 0.82-0.94 of OpenBLAS's speed (tools/bench_gemm.py),
-and those convolutions stay with the BLAS too. On
+process, predicts alternated, its layers with a residual on 56x56 took
+0.86-0.87 of their time, on 28x28 0.92-0.93, on 14x14 and 7x7 0.94-1.05
+(their planes end in a partial tile: 16 columns computed for 4 or 1).
+Without a residual the product alone is 0.82-0.94 of OpenBLAS's speed
+(tools/bench_gemm.py): those convolutions stay with the BLAS. On
 AVX-512 CPUs the BLAS (OpenBLAS's SkylakeX kernels, MKL) has 16-float
 tiles and this 8-float one would reach half their peak: the BLAS there.
 
@@ -31,7 +28,9 @@ columns, depth-major, zero columns completing the last. The micro-kernel
 depth, its TILE_ROWS x TILE_COLUMNS result held in registers throughout
 (12 AVX2 vectors; per step two vector loads of B, six broadcasts of A,
 twelve fused multiply-adds), then adds it to C or writes it, with the
-epilogue after the last depth block. It is LLVM IR written here with
+epilogue after the last depth block; the last tile of a row of them, where
+B's columns end inside it, reads and writes only those columns (masked
+vector loads and stores). It is LLVM IR written here with
 explicit vectors: Numba's loops over scalars do not keep such a tile in
 registers (that needs LLVM's SLP vectoriser, which Numba leaves off). The
 tiles are visited a row of them at a time across a STRIP of columns, so
@@ -118,27 +117,30 @@ NO_EPILOGUE = -1    # _tile's act where the depth block is not the last
 
 @intrinsic
 def _tile(typingctx, depth, a, a_off, b, b_off, c, c_off, ldc, accumulate,
-          rows, bias, bias_off, residual, r_off, ldr, act):
-    """The micro-kernel: C[:rows, :TILE_COLUMNS] (+)= the A sliver at
-    a[a_off:] times the B sliver at b[b_off:], over ``depth``. C starts at
-    c's element c_off, rows ldc apart; the product is added to C where
+          rows, cols, bias, bias_off, residual, r_off, ldr, act):
+    """The micro-kernel: C[:rows, :cols] (+)= the A sliver at a[a_off:]
+    times the B sliver at b[b_off:], over ``depth``. C starts at c's
+    element c_off, rows ldc apart; the product is added to C where
     ``accumulate`` is not 0, else written. Unless ``act`` is NO_EPILOGUE
     the tile then gets, in registers, the epilogue act(C + bias[bias_off +
     i] + residual[r_off + i * ldr + j]), act light (program.ACT_*; a heavy
     one is left out), the bias where bias_off >= 0, the residual where
-    ldr >= 0. All rows are computed, the first ``rows`` stored."""
+    ldr >= 0. The whole tile is computed; only its first ``rows`` rows
+    and ``cols`` columns are read and written (masked where cols <
+    TILE_COLUMNS)."""
     def codegen(context, builder, signature, args):
-        (depth, a, a_off, b, b_off, c, c_off, ldc, accumulate, rows, bias,
-         bias_off, residual, r_off, ldr, act) = args
+        (depth, a, a_off, b, b_off, c, c_off, ldc, accumulate, rows, cols,
+         bias, bias_off, residual, r_off, ldr, act) = args
         types_ = signature.args
         sums = _products(builder, depth, _data(context, builder, types_[1], a, a_off),
                          _data(context, builder, types_[3], b, b_off))
         final = _signed(builder, ">=", act, NO_EPILOGUE + 1)
-        tile = _Tile(builder, final, act)
+        columns = _Columns(builder, cols)
+        tile = _Tile(builder, final, act, columns)
         tile.bias = (builder.and_(final, _signed(builder, ">=", bias_off, 0)),
-                     _data(context, builder, types_[10], bias, bias_off))
+                     _data(context, builder, types_[11], bias, bias_off))
         tile.residual = (builder.and_(final, _signed(builder, ">=", ldr, 0)),
-                         _data(context, builder, types_[12], residual, r_off), ldr)
+                         _data(context, builder, types_[13], residual, r_off), ldr)
         added = _signed(builder, "!=", accumulate, 0)
         c0 = _data(context, builder, types_[5], c, c_off)
         for i in range(TILE_ROWS):
@@ -146,17 +148,15 @@ def _tile(typingctx, depth, a, a_off, b, b_off, c, c_off, ldc, accumulate,
                 row = builder.gep(c0, [builder.mul(ldc, _index(i))])
                 for j in range(TILE_COLUMNS // VECTOR):
                     where = _vector_at(builder, row, j * VECTOR)
-                    value = sums[i][j]
-                    value = builder.select(added, builder.fadd(
-                        builder.load(where, align=4), value), value)
-                    builder.store(tile.epilogue(value, i, j * VECTOR), where,
-                                  align=4)
+                    value = tile.where(added, lambda v: builder.fadd(
+                        columns.load(where, j), v), sums[i][j])
+                    columns.store(tile.epilogue(value, i, j), where, j)
         return context.get_dummy_value()
 
     signature = types.void(types.intp, a, types.intp, b, types.intp, c,
                            types.intp, types.intp, types.intp, types.intp,
-                           bias, types.intp, residual, types.intp, types.intp,
-                           types.intp)
+                           types.intp, bias, types.intp, residual, types.intp,
+                           types.intp, types.intp)
     return signature, codegen
 
 
@@ -176,10 +176,10 @@ def _vector_at(builder, pointer, offset: int):
                            _VECTOR.as_pointer())
 
 
-def _broadcast(builder, scalar):
-    one = builder.insert_element(ir.Constant(_VECTOR, ir.Undefined), scalar,
+def _broadcast(builder, scalar, vector=_VECTOR):
+    one = builder.insert_element(ir.Constant(vector, ir.Undefined), scalar,
                                  ir.Constant(ir.IntType(32), 0))
-    return builder.shuffle_vector(one, ir.Constant(_VECTOR, ir.Undefined),
+    return builder.shuffle_vector(one, ir.Constant(vector, ir.Undefined),
                                   ir.Constant(ir.VectorType(ir.IntType(32), VECTOR),
                                               [0] * VECTOR))
 
@@ -207,16 +207,62 @@ def _products(builder, depth, a, b):
     return [[builder.load(s) for s in row] for row in sums]
 
 
+class _Columns:
+    """Loads and stores of a tile's vectors, masked to its first ``cols``
+    columns where it has fewer than TILE_COLUMNS (plain ones otherwise: a
+    masked store is several times slower)."""
+
+    def __init__(self, builder, cols):
+        self.builder = builder
+        self.full = _signed(builder, "==", cols, TILE_COLUMNS)
+        lanes = ir.VectorType(ir.IntType(64), VECTOR)
+        limit = _broadcast(builder, cols, lanes)
+        self.masks = [builder.icmp_signed("<", ir.Constant(lanes, [
+            j * VECTOR + k for k in range(VECTOR)]), limit)
+            for j in range(TILE_COLUMNS // VECTOR)]
+        pointer = _VECTOR.as_pointer()
+        module, mask = builder.module, ir.VectorType(ir.IntType(1), VECTOR)
+        i32 = ir.IntType(32)
+        self.masked_load = cgutils.get_or_insert_function(module, ir.FunctionType(
+            _VECTOR, [pointer, i32, mask, _VECTOR]),
+            f"llvm.masked.load.v{VECTOR}f32.p0v{VECTOR}f32")
+        self.masked_store = cgutils.get_or_insert_function(module, ir.FunctionType(
+            ir.VoidType(), [_VECTOR, pointer, i32, mask]),
+            f"llvm.masked.store.v{VECTOR}f32.p0v{VECTOR}f32")
+
+    def load(self, where, j: int):
+        """The vector at ``where``, vector j of a tile row (0 beyond cols)."""
+        builder, four = self.builder, ir.Constant(ir.IntType(32), 4)
+        result = cgutils.alloca_once(builder, _VECTOR)
+        with builder.if_else(self.full, likely=True) as (plain, masked):
+            with plain:
+                builder.store(builder.load(where, align=4), result)
+            with masked:
+                builder.store(builder.call(self.masked_load, [
+                    where, four, self.masks[j], ir.Constant(_VECTOR, [0.0] * VECTOR)]),
+                    result)
+        return builder.load(result)
+
+    def store(self, value, where, j: int):
+        builder, four = self.builder, ir.Constant(ir.IntType(32), 4)
+        with builder.if_else(self.full, likely=True) as (plain, masked):
+            with plain:
+                builder.store(value, where, align=4)
+            with masked:
+                builder.call(self.masked_store, [value, where, four, self.masks[j]])
+
+
 class _Tile:
     """IR of the epilogue of one tile's vectors, as program.epilogue and
     program.activate_light compute it: (v + bias) + residual, then the
     activation, each part where it applies."""
 
-    def __init__(self, builder, final, act):
+    def __init__(self, builder, final, act, columns: _Columns):
         self.builder, self.final, self.act = builder, final, act
+        self.columns = columns
         self.bias = self.residual = None
 
-    def _where(self, condition, compute, value):
+    def where(self, condition, compute, value):
         """compute(value) where ``condition`` holds (a branch: the other
         side may read memory that is not there), else value."""
         builder = self.builder
@@ -226,19 +272,20 @@ class _Tile:
         return builder.load(result)
 
     def epilogue(self, value, i: int, j: int):
+        """Vector j of tile row i, its epilogue applied."""
         builder = self.builder
         has_bias, bias = self.bias
         has_residual, residual, ldr = self.residual
-        value = self._where(has_bias, lambda v: builder.fadd(v, _broadcast(
+        value = self.where(has_bias, lambda v: builder.fadd(v, _broadcast(
             builder, builder.load(builder.gep(bias, [_index(i)])))), value)
-        value = self._where(has_residual, lambda v: builder.fadd(v, builder.load(
+        value = self.where(has_residual, lambda v: builder.fadd(v, self.columns.load(
             _vector_at(builder, builder.gep(residual, [builder.mul(
-                ldr, _index(i))]), j), align=4)), value)
+                ldr, _index(i))]), j * VECTOR), j)), value)
         for code, activation in ((program.ACT_RELU, self._relu),
                                  (program.ACT_RELU6, self._relu6),
                                  (program.ACT_HSWISH, self._hswish),
                                  (program.ACT_HSIGMOID, self._hsigmoid)):
-            value = self._where(builder.and_(self.final, _signed(
+            value = self.where(builder.and_(self.final, _signed(
                 builder, "==", self.act, code)), activation, value)
         return value
 
@@ -317,66 +364,41 @@ def _pack_panel(b, pc, kc, jc, nc, panel):
 
 
 @kernel
-def multiply(a, depth, sliver0, b, c, bias, residual, act, panel, edge):
-    """c = act(A[rows] @ b + bias[:, None] + residual), act light (a heavy
-    one is left out), A's rows from sliver ``sliver0`` of the packed ``a``
-    (:class:`PackedWeight`'s slivers), as many as c has; b (depth, N) and
-    c (rows, N) float32 with unit column steps, bias (rows,) and residual
-    (rows, N, unit column step) or empty. ``panel`` (DEPTH_BLOCK *
-    (COLUMN_BLOCK + TILE_COLUMNS)) and ``edge`` (TILE_ROWS * TILE_COLUMNS)
-    are scratch."""
-    rows, cols = c.shape
+def multiply(a, depth, b, c, bias, residual, act, panel, rows, cols):
+    """c[r0:r1, c0:c1] = act(A[r0:r1] @ b[:, c0:c1] + bias[r0:r1, None] +
+    residual[r0:r1, c0:c1]), (r0, r1) = rows, (c0, c1) = cols, r0 a
+    multiple of TILE_ROWS; A is the packed ``a`` (:class:`PackedWeight`'s
+    slivers), act light (a heavy one is left out). b (depth, N), c and
+    residual (M, N) float32 with unit column steps, bias (M,); bias and
+    residual may be empty. ``panel`` (DEPTH_BLOCK * (COLUMN_BLOCK +
+    TILE_COLUMNS)) is scratch. (Whole arrays and ranges, not views: the
+    callers' views of a piece differ in layout, and each layout would be
+    a compilation of its own.)"""
+    r0, r1 = rows
     ldc = c.strides[0] // c.itemsize
     ldr = residual.strides[0] // residual.itemsize if residual.size else -1
     step = -(-depth // -(-depth // DEPTH_BLOCK))  # even depth blocks
-    for jc in range(0, cols, COLUMN_BLOCK):
-        nc = min(COLUMN_BLOCK, cols - jc)
+    for jc in range(cols[0], cols[1], COLUMN_BLOCK):
+        nc = min(COLUMN_BLOCK, cols[1] - jc)
         for pc in range(0, depth, step):
             kc = min(step, depth - pc)
             final = act if pc + kc == depth else NO_EPILOGUE
             _pack_panel(b, pc, kc, jc, nc, panel)
             # a row of tiles at a time across a strip (module docstring)
             for jn in range(0, nc, STRIP):
-                for row in range(0, rows, TILE_ROWS):
-                    a_off = ((sliver0 + row // TILE_ROWS) * depth + pc) \
-                        * TILE_ROWS
-                    mr = min(TILE_ROWS, rows - row)
+                for row in range(r0, r1, TILE_ROWS):
+                    a_off = (row // TILE_ROWS * depth + pc) * TILE_ROWS
                     for jr in range(jn, min(jn + STRIP, nc), TILE_COLUMNS):
-                        if jr + TILE_COLUMNS > nc:
-                            _edge_tile(a, a_off, kc, panel, jr, c, row,
-                                       jc + jr, mr, nc - jr, pc, bias,
-                                       residual, final, edge)
-                            continue
                         _tile(kc, a, a_off, panel, jr * kc, c,
-                              row * ldc + jc + jr, ldc, pc, mr, bias,
+                              row * ldc + jc + jr, ldc, pc,
+                              min(TILE_ROWS, r1 - row),
+                              min(TILE_COLUMNS, nc - jr), bias,
                               row if bias.size else -1, residual,
                               row * ldr + jc + jr, ldr, final)
-
-
-@kernel
-def _edge_tile(a, a_off, kc, panel, jr, c, i, j, mr, nr, accumulate, bias,
-               residual, act, edge):
-    """A tile of :func:`multiply` narrower than TILE_COLUMNS (the last of
-    a row of tiles): C[i:i + mr, j:j + nr], through ``edge``."""
-    _tile(kc, a, a_off, panel, jr * kc, edge, 0, TILE_COLUMNS, 0, TILE_ROWS,
-          bias, -1, residual, 0, -1, NO_EPILOGUE)
-    for r in range(mr):
-        for k in range(nr):
-            value = edge[r * TILE_COLUMNS + k]
-            c[i + r, j + k] = c[i + r, j + k] + value if accumulate else value
-    if act != NO_EPILOGUE:
-        program.epilogue(c[i:i + mr], bias[i:i + mr], residual[i:i + mr], act,
-                         j, j + nr)
 
 
 def panel_scratch() -> np.ndarray:
     """The calling thread's panel buffer for :func:`multiply`."""
     return program.scratch("packed_panel",
                            (DEPTH_BLOCK * (COLUMN_BLOCK + TILE_COLUMNS),),
-                           np.float32)
-
-
-def edge_scratch() -> np.ndarray:
-    """The calling thread's edge tile for :func:`multiply`."""
-    return program.scratch("packed_edge", (TILE_ROWS * TILE_COLUMNS,),
                            np.float32)

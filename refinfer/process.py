@@ -181,11 +181,18 @@ def _writable_dir(path: str) -> str | None:
     return path if os.access(path, os.W_OK | os.X_OK) else None
 
 
+# settings that change constants compiled into the kernels
+COMPILED_SETTINGS = ("REFINFER_PACKED_TILE",)
+
+
 def sources_key() -> str:
-    """``refinfer-<digest>`` of every source file kernels are compiled from."""
+    """``refinfer-<digest>`` of every source file kernels are compiled from
+    and of the COMPILED_SETTINGS in the environment."""
     ops = importlib.util.find_spec("refinfer.ops").submodule_search_locations[0]
     here = os.path.dirname(os.path.abspath(__file__))
     digest = hashlib.blake2b(digest_size=8)
+    for name in COMPILED_SETTINGS:
+        digest.update(f"{name}={os.environ.get(name, '')};".encode())
     for path in sorted(glob.glob(os.path.join(ops, "**", "*.py"), recursive=True)) + [
             os.path.join(here, "jit.py"), os.path.join(here, "threads.py")]:
         with open(path, "rb") as f:

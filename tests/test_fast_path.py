@@ -201,6 +201,17 @@ def test_the_cache_key_follows_every_kernel_source(tmp_path, monkeypatch):
     assert process.sources_key() != before
 
 
+def test_the_cache_key_follows_the_compiled_settings(monkeypatch):
+    """REFINFER_PACKED_TILE changes constants compiled into the kernels:
+    each value gets its own cache folder."""
+    monkeypatch.delenv("REFINFER_PACKED_TILE", raising=False)
+    keys = {process.sources_key()}
+    for tile in ("avx2", "avx512"):
+        monkeypatch.setenv("REFINFER_PACKED_TILE", tile)
+        keys.add(process.sources_key())
+    assert len(keys) == 3
+
+
 @jit.kernel
 def _scaled(a, k):
     return a[0] * k

@@ -26,8 +26,8 @@ DEPTH_BLOCK rows by COLUMN_BLOCK columns) into slivers of TILE_COLUMNS
 columns, depth-major, zero columns completing the last. The micro-kernel
 :func:`_tile` multiplies one A sliver by one B sliver over the panel's
 depth, its TILE_ROWS x TILE_COLUMNS result held in registers throughout
-(12 AVX2 vectors; per step two vector loads of B, six broadcasts of A,
-twelve fused multiply-adds), then adds it to C or writes it, with the
+(TILES: on AVX2 12 vectors, per step two vector loads of B, six broadcasts
+of A, twelve fused multiply-adds), then adds it to C or writes it, with the
 epilogue after the last depth block; the last tile of a row of them, where
 B's columns end inside it, reads and writes only those columns (masked
 vector loads and stores). It is LLVM IR written here with
@@ -54,7 +54,25 @@ from refinfer.jit import kernel
 
 from . import program
 
-TILE_ROWS, TILE_COLUMNS, VECTOR = 6, 16, 8   # the register tile, in floats
+# The register tile (rows, columns, floats per vector) per instruction set:
+# AVX2's 16 vector registers hold 12 accumulators (6 x 16), AVX-512's 32
+# hold 24 (12 x 32, the shape of MLAS's AVX-512 kernel; not yet measured).
+TILES = {"avx2": (6, 16, 8), "avx512": (12, 32, 16)}
+
+
+def tile_name(setting: str, flags: frozenset) -> str:
+    """The tile the kernels are compiled with: ``setting``
+    (REFINFER_PACKED_TILE: a name in TILES, or empty for the CPU's own)
+    and the CPU's flags. The setting is part of the kernels' cache folder
+    (refinfer/process.py): the tile is a compiled constant."""
+    if setting and setting not in TILES:
+        raise ValueError(f"REFINFER_PACKED_TILE={setting!r}: expected one "
+                         f"of {', '.join(TILES)}")
+    return setting or ("avx512" if "avx512f" in flags else "avx2")
+
+
+TILE_ROWS, TILE_COLUMNS, VECTOR = TILES[tile_name(
+    os.environ.get("REFINFER_PACKED_TILE", ""), cpu_flags())]
 DEPTH_BLOCK = 256       # an A sliver (6 KB) stays in L1 across a strip
 STRIP = 256             # a strip of the B panel (256 KB) stays in L2
 COLUMN_BLOCK = 4096     # columns of B per packed panel

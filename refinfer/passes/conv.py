@@ -78,8 +78,8 @@ def _fuse(editor: GraphEditor, conv: Node) -> None:
     if activation(user) is not None:
         act = activation(user)
         group.append(user)
-    packed = _pack(editor, conv, np.ascontiguousarray(
-        weight64.astype(weight.dtype)), geometry, residual is not None)
+    packed = _pack(editor, conv, weight64, weight.dtype, geometry,
+                   residual is not None)
     bias = None if bias64 is None else bias64.astype(weight.dtype)
     inputs = [conv.args[0].ref] + ([residual] if residual is not None else [])
     constants = ((None,) if residual is None else ()) + (
@@ -87,21 +87,22 @@ def _fuse(editor: GraphEditor, conv: Node) -> None:
     editor.replace(group, fused_node(group, fused_conv2d, inputs, constants))
 
 
-def _pack(editor: GraphEditor, conv: Node, weight: np.ndarray, geometry,
-          residual: bool):
-    """The weight as the fused kernel multiplies it: Winograd's transform
-    (3x3 stride 1, a large enough plane), else packed for our own product
-    where it has a residual to add (one group, float32, where
-    :func:`packed.enabled`: see that module for why only there), else as
-    it is."""
+def _pack(editor: GraphEditor, conv: Node, weight64: np.ndarray, dtype,
+          geometry, residual: bool):
+    """The folded weight, in ``dtype``, as the fused kernel multiplies it:
+    Winograd's transform (3x3 stride 1, a large enough plane), else packed
+    for our own product where it has a residual to add (one group,
+    float32, where :func:`packed.enabled`: see that module for why only
+    there; packed from float64, with no float32 copy left behind in the
+    heap), else contiguous."""
     _pad_mode, _pads, stride, dilation, group = geometry
-    if WinogradFilter.applies(weight, stride, dilation, group) \
-            and not _few_tiles(editor, conv):
-        return WinogradFilter(weight)
-    if residual and group == 1 and weight.dtype == np.float32 \
+    winograd = WinogradFilter.applies(weight64, stride, dilation, group) \
+        and not _few_tiles(editor, conv)
+    if not winograd and residual and group == 1 and dtype == np.float32 \
             and packed.enabled():
-        return packed.PackedWeight(weight)
-    return weight
+        return packed.PackedWeight(weight64)
+    weight = np.ascontiguousarray(weight64.astype(dtype))
+    return WinogradFilter(weight) if winograd else weight
 
 
 def _few_tiles(editor: GraphEditor, conv: Node) -> bool:

@@ -110,10 +110,12 @@ def test_nan_and_inf_go_through_the_epilogue_as_in_program_epilogue(act):
     np.testing.assert_allclose(c, want, rtol=1e-6, atol=1e-6)
 
 
-def test_unpacked_gives_the_weight_back():
-    weight = rng.standard_normal((13, 3, 2, 2), dtype=F32)
-    np.testing.assert_array_equal(packed.PackedWeight(weight).unpacked(),
-                                  weight)
+@pytest.mark.parametrize("rows", [12, 13])
+def test_unpacked_gives_the_weight_back_in_float32(rows):
+    weight = rng.standard_normal((rows, 3, 2, 2))
+    got = packed.PackedWeight(weight).unpacked()
+    assert got.dtype == F32
+    np.testing.assert_array_equal(got, weight.astype(F32))
 
 
 @pytest.mark.parametrize("c_in, c_out, hw, kernel, stride, pad", [

@@ -107,14 +107,18 @@ class PackedWeight:
     dtype = np.dtype(np.float32)
 
     def __init__(self, weight: np.ndarray):
+        """``weight`` of any float dtype, rounded to float32 as it is
+        packed (no other copy is made)."""
         self.shape = weight.shape
         matrix = weight.reshape(weight.shape[0], -1)
         rows, self.depth = matrix.shape
-        count = -(-rows // TILE_ROWS)
-        slivers = np.zeros((count * TILE_ROWS, self.depth), np.float32)
-        slivers[:rows] = matrix
-        self.slivers = np.ascontiguousarray(slivers.reshape(
-            count, TILE_ROWS, self.depth).transpose(0, 2, 1)).reshape(-1)
+        whole = rows // TILE_ROWS
+        slivers = np.zeros((-(-rows // TILE_ROWS), self.depth, TILE_ROWS),
+                           np.float32)
+        slivers[:whole] = matrix[:whole * TILE_ROWS].reshape(
+            whole, TILE_ROWS, self.depth).transpose(0, 2, 1)
+        slivers[whole:, :, :rows % TILE_ROWS] = matrix[whole * TILE_ROWS:].T
+        self.slivers = slivers.reshape(-1)
 
     def unpacked(self) -> np.ndarray:
         """The weight, as it was given."""

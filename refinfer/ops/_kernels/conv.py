@@ -2,12 +2,13 @@
 convolutions and the mint convolutions, and the plan's fused Conv2D).
 
 2-D: dense and grouped convolutions are GEMMs (blas.matmul: NumPy's
-OpenBLAS, or MKL): a 1x1 stride-1 convolution multiplies the weight by the input
+OpenBLAS, or MKL; or refinfer's own product, packed.py, for a weight the
+plan packed): a 1x1 stride-1 convolution multiplies the weight by the input
 itself, other shapes build an im2col matrix with a Numba kernel first (or
 go through Winograd F(2x2, 3x3), the plan's choice for 3x3 stride-1
 filters). Depthwise convolutions are a direct Numba kernel. Bias, residual
 and activation (fused by the plan) are applied in one pass after the
-GEMM, or inside the depthwise kernel.
+GEMM, inside the depthwise kernel, or in the packed product's tiles.
 
 N-D: every rank is run as 3-D (a 1-D or 2-D problem gets leading unit
 axes), so one compiled kernel per dtype serves all of them:

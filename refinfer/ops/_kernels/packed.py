@@ -73,7 +73,7 @@ def tile_name(setting: str, flags: frozenset) -> str:
 
 TILE_ROWS, TILE_COLUMNS, VECTOR = TILES[tile_name(
     os.environ.get("REFINFER_PACKED_TILE", ""), cpu_flags())]
-DEPTH_BLOCK = 256       # an A sliver (6 KB) stays in L1 across a strip
+DEPTH_BLOCK = 256       # an A sliver (6 or 12 KB) stays in L1 across a strip
 STRIP = 256             # a strip of the B panel (256 KB) stays in L2
 COLUMN_BLOCK = 4096     # columns of B per packed panel
 CHOICES = ("auto", "packed", "blas")
@@ -121,7 +121,7 @@ class PackedWeight:
         self.slivers = slivers.reshape(-1)
 
     def unpacked(self) -> np.ndarray:
-        """The weight, as it was given."""
+        """The weight, as it was given, in float32."""
         count = self.slivers.size // (self.depth * TILE_ROWS)
         matrix = self.slivers.reshape(count, self.depth, TILE_ROWS)
         return matrix.transpose(0, 2, 1).reshape(-1, self.depth)[

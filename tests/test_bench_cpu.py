@@ -40,13 +40,15 @@ def test_the_header_names_the_cpus_extensions():
 
 
 @pytest.mark.slow
-def test_a_cpu_run_on_a_small_model(tmp_path):
+@pytest.mark.parametrize("variant", [["--blas-mkl"],
+                                     ["--setting", "REFINFER_CONV_GEMM=blas"]])
+def test_a_cpu_run_on_a_small_model(tmp_path, variant):
     as_bench_model("mlp", tmp_path, "2")
     report = tmp_path / "report.md"
     done = subprocess.run(
         [sys.executable, bench.__file__, "--models", "mlp", "--batches", "2",
          "--threads", "1", "--rounds", "1", "--skip-cold", "--skip-dispatch",
-         "--msenv", "", "--markdown", str(report), "--blas-mkl"],
+         "--msenv", "", "--markdown", str(report)] + variant,
         capture_output=True, text=True, cwd=ROOT, timeout=600,
         env={**os.environ, "PYTHONPATH": ROOT, "REFINFER_BENCH_DIR": str(tmp_path)})
     assert done.returncode == 0, done.stderr[-2000:]
@@ -54,19 +56,29 @@ def test_a_cpu_run_on_a_small_model(tmp_path):
     header = text.splitlines()[2]
     row = next(line for line in text.splitlines() if line.startswith("| mlp | 2 | 1 |"))
     cells = [c.strip() for c in row.split("|")]
-    if _mkl_library() is None:      # --blas-mkl says why it has no column
-        assert "- refinfer@mkl: the mkl extra is not installed" in text, text
+    setting = variant[-1] if variant[0] == "--setting" else "REFINFER_BLAS=mkl"
+    if variant == ["--blas-mkl"] and _mkl_library() is None:   # says why no column
+        assert f"- refinfer@{setting}: the mkl extra is not installed" in text, text
     else:                           # its column beside refinfer's, then the peers
-        assert header.split("|")[5:7] == [" refinfer, MKL ms ", " ratio "]
+        assert header.split("|")[5:7] == [f" refinfer, {setting} ms ", " ratio "]
         assert float(cells[5]) > 0 and float(cells[6]) > 0, row
         del cells[5:7]
-    assert header.replace(" refinfer, MKL ms | ratio |", "").split("|")[4:10] == [
+    assert header.replace(f" refinfer, {setting} ms | ratio |", "").split("|")[4:10] == [
         " refinfer ms ", " ORT ms ", " ratio ", " OpenVINO ms ", " ratio ",
         " MindSpore ms "]
     assert float(cells[4]) > 0 and cells[5] == cells[7] == "-", row
     for engine, module in (("ort", "onnxruntime"), ("openvino", "openvino")):
         assert re.search(rf"- ({engine}: {module} not installed|mlp b2 t1: {engine} "
                          rf"skipped)", text), text
+
+
+def test_a_setting_is_name_equals_value_and_one_at_a_time():
+    for argv, message in ((["--setting", "packed"], "not NAME=VALUE: 'packed'"),
+                          (["--setting", "A=1", "--blas-mkl"], "not allowed with")):
+        done = subprocess.run([sys.executable, bench.__file__] + argv,
+                              capture_output=True, text=True, cwd=ROOT, timeout=120,
+                              env={**os.environ, "PYTHONPATH": ROOT})
+        assert done.returncode == 2 and message in done.stderr, done.stderr
 
 
 @pytest.mark.slow

@@ -2,7 +2,8 @@
 
     .venv/bin/python tools/bench.py [--models resnet50,mobilenetv2,bert_base,gpt2_small]
         [--threads 1,2] [--batches 1,8] [--rounds 6] [--markdown FILE]
-        [--msenv /work/msenv/bin/python] [--skip-cold] [--skip-dispatch] [--blas-mkl]
+        [--msenv /work/msenv/bin/python] [--skip-cold] [--skip-dispatch]
+        [--setting NAME=VALUE | --blas-mkl]
     .venv/bin/python tools/bench.py --target gpu [--simulator] [--models ...]
         [--batches 1,32]
 
@@ -21,9 +22,11 @@ hint; ``pip install openvino``, optional like ORT), MindSpore (``mindspore.load`
 Each worker is pinned to as many cores as it has threads. The workers take turns in
 short bursts, a few times over, so a noisy shared machine slows all of them alike; the
 table shows medians and the ratio refinfer / peer (below 1: refinfer is faster). Peers
-that are not installed are skipped with a note. ``--blas-mkl`` runs refinfer once more
-with ``REFINFER_BLAS=mkl`` (its products on MKL: ``pip install '.[mkl]'``), a column of
-its own beside refinfer's default, whose ratio is default / MKL.
+that are not installed are skipped with a note. ``--setting NAME=VALUE`` runs refinfer
+once more with that environment variable set (``REFINFER_CONV_GEMM=packed``: its own
+product for every convolution with a residual), a column of its own beside refinfer's
+default, whose ratio is default / setting; ``--blas-mkl`` is ``--setting REFINFER_BLAS=mkl``
+(its products on MKL: ``pip install '.[mkl]'``).
 
 ``--target gpu`` measures the GPU instead (ResNet-50, MobileNetV2 and BERT-base at batch 1
 and 32 by default): refinfer with ``context.target = ["gpu"]`` on device 0 against ONNX
@@ -65,9 +68,10 @@ BENCH_DIR = os.environ.get("REFINFER_BENCH_DIR",
 MODELS = ("resnet50", "mobilenetv2", "bert_base", "gpt2_small")
 GPU_MODELS, GPU_BATCHES = ("resnet50", "mobilenetv2", "bert_base"), "1,32"
 PEERS = ("ort", "openvino", "mindspore", "onnxref")
-# --blas mkl: refinfer once more, its products on MKL (refinfer/ops/_kernels/blas.py)
-BLAS_MARK = "@"
-BLAS_ENGINE = f"refinfer{BLAS_MARK}mkl"
+# --setting NAME=VALUE: refinfer once more, as engine "refinfer@NAME=VALUE", that
+# variable in its environment
+SETTING_MARK = "@"
+MKL_SETTING = "REFINFER_BLAS=mkl"
 # Instruction-set extensions the CPU kernels of refinfer and its peers choose by
 # (/proc/cpuinfo's names): the header of every table names those the machine has
 CPU_FLAGS = ("avx2", "fma", "avx512f", "avx512bw", "avx512_vnni", "avx512_bf16",
@@ -188,7 +192,7 @@ def pin_to_cores(threads: int) -> None:
 def worker_main(engine, model_path, input_path, threads, target="cpu") -> None:
     pin_to_cores(threads)
     start = time.perf_counter()
-    runner = RUNNERS[target][engine.split(BLAS_MARK)[0]]
+    runner = RUNNERS[target][engine.split(SETTING_MARK)[0]]
     run_once = runner(model_path, np.load(input_path), threads)
     print(json.dumps({"load_s": time.perf_counter() - start}), flush=True)
     serve(run_once)
@@ -196,14 +200,15 @@ def worker_main(engine, model_path, input_path, threads, target="cpu") -> None:
 
 # -- the controller side ---------------------------------------------------------------------
 class Worker:
-    """One engine on one model in its own process (``refinfer@mkl``:
-    refinfer with ``REFINFER_BLAS=mkl`` in its environment)."""
+    """One engine on one model in its own process (``refinfer@NAME=VALUE``:
+    refinfer with that variable in its environment)."""
 
     def __init__(self, engine, command):
         self.engine = engine
         env = dict(os.environ)
-        if BLAS_MARK in engine:
-            env["REFINFER_BLAS"] = engine.split(BLAS_MARK)[1]
+        if SETTING_MARK in engine:
+            name, value = engine.split(SETTING_MARK, 1)[1].split("=", 1)
+            env[name] = value
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                         text=True, cwd=ROOT, env=env)
@@ -253,15 +258,15 @@ def measure(model, batch, threads, engines, rounds, msenv, target="cpu") -> dict
                                          "re-export with tools/bench_export.py"}}
     meta = exported[str(batch)]
     input_path = os.path.join(folder, meta["input"])
-    files = {"refinfer": meta["mindir"], BLAS_ENGINE: meta["mindir"],
-             "mindspore": meta["mindir"],
+    files = {"refinfer": meta["mindir"], "mindspore": meta["mindir"],
              "ort": meta.get("onnx"), "openvino": meta.get("onnx"),
              "onnxref": meta.get("onnx")}
     workers, notes = [], {}
     for engine in engines:
         try:
             workers.append(Worker(engine, worker_command(
-                engine, os.path.join(folder, files[engine]), input_path, threads, msenv,
+                engine, os.path.join(folder, files[engine.split(SETTING_MARK)[0]]),
+                input_path, threads, msenv,
                 target)))
         except (RuntimeError, OSError, TypeError) as exc:
             notes[engine] = str(exc).strip().splitlines()[-1][:200]
@@ -580,15 +585,17 @@ def ratio(mine, peer):
 
 
 def markdown(rows, cold, dispatch, notes, header) -> str:
-    # refinfer on MKL (--blas-mkl): two more columns, its time and refinfer's
-    # default over it
-    mkl = any(BLAS_ENGINE in measured["results"] for _, measured in rows)
+    # refinfer with a setting (--setting): two more columns, its time and
+    # refinfer's default over it
+    variant = next((engine for _, measured in rows for engine in measured["results"]
+                    if SETTING_MARK in engine), None)
+    setting = variant and variant.split(SETTING_MARK, 1)[1]
     lines = [header, "",
              "| model | batch | threads | refinfer ms | "
-             + ("refinfer, MKL ms | ratio | " if mkl else "")
+             + (f"refinfer, {setting} ms | ratio | " if variant else "")
              + "ORT ms | ratio | OpenVINO ms | ratio "
              "| MindSpore ms | ratio | onnx.reference ms | speed-up | RSS MB refinfer / ORT |",
-             "|---|---|---|---|" + ("---|---|" if mkl else "")
+             "|---|---|---|---|" + ("---|---|" if variant else "")
              + "---|---|---|---|---|---|---|---|---|"]
     for (model, batch, threads), measured in rows:
         r = measured["results"]
@@ -601,9 +608,10 @@ def markdown(rows, cold, dispatch, notes, header) -> str:
         rss = (f"{r['refinfer']['rss_mb']:.0f} / {r['ort']['rss_mb']:.0f}"
                if "refinfer" in r and "ort" in r else "-")
         speedup = f"{ref / mine:.0f}x" if ref and mine else "-"
-        on_mkl = (f"{_ms(med(BLAS_ENGINE))} | {ratio(mine, med(BLAS_ENGINE))} | "
-                  if mkl else "")
-        lines.append(f"| {model} | {batch} | {threads} | {_ms(mine)} | {on_mkl}{_ms(ort)} | "
+        with_setting = (f"{_ms(med(variant))} | {ratio(mine, med(variant))} | "
+                        if variant else "")
+        lines.append(f"| {model} | {batch} | {threads} | {_ms(mine)} | {with_setting}"
+                     f"{_ms(ort)} | "
                      f"{ratio(mine, ort)} | {_ms(ov)} | {ratio(mine, ov)} | {_ms(ms)} | "
                      f"{ratio(mine, ms)} | {_ms(ref)} | "
                      f"{speedup} | {rss} |")
@@ -691,6 +699,14 @@ def gpu_device(simulator: bool) -> str:
     return name.decode() if isinstance(name, bytes) else str(name)
 
 
+def _setting(text: str) -> str:
+    """NAME=VALUE, NAME an environment variable's name."""
+    name, equals, _value = text.partition("=")
+    if not (equals and name.isidentifier()):
+        raise argparse.ArgumentTypeError(f"not NAME=VALUE: {text!r}")
+    return text
+
+
 def main(argv=None) -> int:
     if argv is None and len(sys.argv) > 1 and sys.argv[1] == "--worker":
         worker_main(*sys.argv[2:5], int(sys.argv[5]), *sys.argv[6:7])
@@ -712,8 +728,13 @@ def main(argv=None) -> int:
     parser.add_argument("--markdown", metavar="FILE")
     parser.add_argument("--skip-cold", action="store_true")
     parser.add_argument("--skip-dispatch", action="store_true")
-    parser.add_argument("--blas-mkl", action="store_true",
-                        help="refinfer once more with REFINFER_BLAS=mkl (the mkl extra)")
+    variant = parser.add_mutually_exclusive_group()
+    variant.add_argument("--setting", type=_setting, metavar="NAME=VALUE",
+                         help="refinfer once more with this environment variable, "
+                              "e.g. REFINFER_CONV_GEMM=packed")
+    variant.add_argument("--blas-mkl", dest="setting", action="store_const",
+                         const=MKL_SETTING, help=f"--setting {MKL_SETTING} (the mkl "
+                                                 "extra)")
     args = parser.parse_args(argv)
     gpu = args.target == "gpu"
     if args.simulator and not gpu:
@@ -731,13 +752,14 @@ def main(argv=None) -> int:
     notes = ensure_models(models + ([] if gpu else ["elementwise2000"]), args.msenv)
     engines, engine_notes = available_engines(args.msenv, args.target)
     notes += engine_notes
-    if args.blas_mkl:
+    if args.setting:
         from refinfer.ops._kernels.blas import _mkl_library
-        if _mkl_library() is None:
-            notes.append(f"{BLAS_ENGINE}: the mkl extra is not installed (pip install "
+        engine = f"refinfer{SETTING_MARK}{args.setting}"
+        if args.setting == MKL_SETTING and _mkl_library() is None:
+            notes.append(f"{engine}: the mkl extra is not installed (pip install "
                          "'.[mkl]'): skipped")
         else:
-            engines.insert(1, BLAS_ENGINE)
+            engines.insert(1, engine)
     rows = []
     for model in models:
         if not os.path.exists(os.path.join(BENCH_DIR, model, "bench.json")):

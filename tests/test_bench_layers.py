@@ -44,6 +44,21 @@ def test_refinfer_side_times_every_kernel_step_and_restores_them():
     assert any(layer.kind == "product" for layer in layers)
 
 
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_packed_weight_counts_by_its_shape(monkeypatch, enabled):
+    """resnet18_narrow's convolutions with a residual hold a packed weight
+    where the packed product is enabled: the layers keep their weight
+    shapes, and so their kinds, either way."""
+    from refinfer.ops._kernels import packed
+    monkeypatch.setattr(packed, "enabled", lambda: enabled)
+    case = golden_case("resnet18_narrow")
+    layers = tool.refinfer_layers(case.model_path, case.inputs()[0], 1, 1)(1)
+    residual = [layer for layer in layers if layer.op.endswith("+Add+ReLU")]
+    assert len(residual) == 8
+    assert all(layer.kind == "kxk conv" and len(layer.weight) == 4
+               for layer in residual)
+
+
 def test_timed_steps_give_the_kernels_back():
     case = golden_case("lenet5")
     from refinfer.runtime import LoadedModel

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bench import BENCH_DIR, machine, versions
+from refinfer.ops._kernels.packed import PackedWeight
 
 
 @dataclass
@@ -118,13 +119,14 @@ class _TimedSteps:
 
 
 def _weight_shape(step) -> tuple:
-    """The shape of the step's first constant tensor (a packed Winograd
-    filter counts by the weight it packs)."""
+    """The shape of the step's first constant tensor (a Winograd filter
+    or a packed weight counts by the weight it packs)."""
     dynamic = {pos for pos, _ in step.places}
     for pos, value in enumerate(step.template):
         value = getattr(value, "weight", value)
-        if pos not in dynamic and isinstance(value, np.ndarray) and value.ndim >= 2:
-            return value.shape
+        if pos not in dynamic and isinstance(value, (np.ndarray, PackedWeight)) \
+                and len(value.shape) >= 2:
+            return tuple(value.shape)
     return ()
 
 

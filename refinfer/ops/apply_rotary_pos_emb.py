@@ -2,7 +2,7 @@
 from refinfer import args
 from refinfer.registry import register
 
-from ._ref.common import FLOATS, compute_dtype
+from ._ref.common import FLOATS, compute_dtype, require_dtype
 from ._ref.math import rotated
 
 OP = "ApplyRotaryPosEmb"
@@ -28,6 +28,9 @@ def apply_rotary_pos_emb(query, key, cos, sin, position_ids, cos_format=0):
     and 3. Outputs have the inputs' shapes and dtype (float16 computed in
     float32).
     """
+    for name, value in (("query", query), ("key", key), ("cos", cos),
+                        ("sin", sin)):
+        require_dtype(OP, name, value, FLOATS)
     if cos_format not in PER_TOKEN_FORMATS:
         raise ValueError(f"{OP}: cos_format {cos_format} (a per-position table "
                          f"indexed by position_ids) is not supported; refinfer "

@@ -2,7 +2,7 @@
 from refinfer import args
 from refinfer.registry import register
 
-from ._ref.common import FLOATS, compute_dtype
+from ._ref.common import FLOATS, compute_dtype, require_dtype
 from ._ref.math import rotated
 
 
@@ -21,6 +21,8 @@ def rotary_position_embedding(x, cos, sin, mode=0):
     Arguments: x (4-D); cos, sin (x's dtype, broadcastable to x); mode=0.
     Output has x's dtype; float16 is computed in float32.
     """
+    for name, value in (("x", x), ("cos", cos), ("sin", sin)):
+        require_dtype("RotaryPositionEmbedding", name, value, FLOATS)
     if x.ndim != 4 or x.shape[-1] % 2:
         raise ValueError(f"x must be 4-D with an even last dim, got shape "
                          f"{list(x.shape)}")

@@ -366,6 +366,12 @@ CASES = [
      "golden/ops/reverse_v2/model.mindir", "struct", [("int_extreme", 2129699421)], "reference", 368925249,
      r"\(op ReverseV2\) failed: ValueError: axis -9223372036854775808 out of range for "
      r"rank 3"),
+    # seed 52's
+    ("raw:TypeError@refinfer/ops/_ref/math.py:rotated",
+     "golden/ops/apply_rotary_pos_emb_format2/model.mindir", "struct",
+     [("duplicate_field", 503535832), ("int_extreme", 473156183)], "reference", 3535087734,
+     r"\(op ApplyRotaryPosEmb\) failed: TypeError: ApplyRotaryPosEmb: key must be "
+     r"float16, float32, float64, got bool\[4, 16\]"),
 ]
 
 

@@ -98,6 +98,25 @@ def test_rotary_position_embedding_errors(call, shape, mode, message):
         call("RotaryPositionEmbedding", x, x, x, mode)
 
 
+@pytest.mark.parametrize("op, position", [("RotaryPositionEmbedding", 0),
+                                          ("ApplyRotaryPosEmb", 1)])
+def test_rotary_embeddings_refuse_a_tensor_that_is_not_float_by_name(call, op,
+                                                                     position):
+    """Fuzz seed 52: a bool key reached NumPy's negation inside the
+    rotation (TypeError there); now the argument is named."""
+    x = np.ones((1, 2, 4, 8) if op == "RotaryPositionEmbedding" else (4, 16),
+                np.float32)
+    table = np.ones((1, 2, 4, 8) if op == "RotaryPositionEmbedding" else (4, 8),
+                    np.float32)
+    args = [x, table, table, 0] if op == "RotaryPositionEmbedding" \
+        else [x, x, table, table, np.zeros(2, np.int32), 2]
+    args[position] = args[position].astype(bool)
+    name = "x" if position == 0 else "key"
+    with pytest.raises(TypeError, match=rf"{op}: {name} must be float16, "
+                                        r"float32, float64, got bool\["):
+        call(op, *args)
+
+
 def test_moe_gating_top_k_softmax(call):
     x = np.log(np.array([[1, 4, 2, 4], [3, 1, 1, 1], [1, 1, 1, 1]], np.float32))
     finished = np.array([False, True, False])

@@ -410,11 +410,17 @@ def test_the_reference_pages_three_process_program(tmp_path):
     The three processes print at once: their output goes to a file opened for appending,
     where each process's writes land whole (a pipe interleaves writes over 4 KiB)."""
     with open(tmp_path / "stdout.txt", "ab") as out:
+        # (the page's parent does not check its workers' exit codes: a worker
+        # killed by a signal would leave no trace but the stack faulthandler
+        # prints; it failed once in CI with process 0's lines missing and an
+        # empty stderr)
         done = subprocess.run([sys.executable, os.path.basename(EXAMPLE)], stdout=out,
                               stderr=subprocess.PIPE, text=True, timeout=240,
-                              cwd=os.path.dirname(EXAMPLE))
+                              cwd=os.path.dirname(EXAMPLE),
+                              env={**os.environ, "PYTHONFAULTHANDLER": "1"})
     stdout = (tmp_path / "stdout.txt").read_text()
     assert done.returncode == 0, done.stderr[-3000:]
     for index in range(3):      # (a worker's failure shows only on stderr)
-        assert f"share  {index} spend time:" in stdout, done.stderr[-3000:]
+        assert f"share  {index} spend time:" in stdout, \
+            f"stdout:\n{stdout[-6000:]}\nstderr:\n{done.stderr[-3000:]}"
     assert "shareable handle:" in stdout and "Traceback" not in done.stderr

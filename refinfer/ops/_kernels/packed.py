@@ -158,11 +158,11 @@ def _tile(typingctx, depth, a, a_off, b, b_off, c, c_off, ldc, accumulate,
                          _data(context, builder, types_[3], b, b_off))
         final = _signed(builder, ">=", act, NO_EPILOGUE + 1)
         columns = _Columns(builder, cols)
-        tile = _Tile(builder, final, act, columns)
-        tile.bias = (builder.and_(final, _signed(builder, ">=", bias_off, 0)),
-                     _data(context, builder, types_[11], bias, bias_off))
-        tile.residual = (builder.and_(final, _signed(builder, ">=", ldr, 0)),
-                         _data(context, builder, types_[13], residual, r_off), ldr)
+        tile = _Tile(builder, act, columns,
+                     (builder.and_(final, _signed(builder, ">=", bias_off, 0)),
+                      _data(context, builder, types_[11], bias, bias_off)),
+                     (builder.and_(final, _signed(builder, ">=", ldr, 0)),
+                      _data(context, builder, types_[13], residual, r_off), ldr))
         added = _signed(builder, "!=", accumulate, 0)
         c0 = _data(context, builder, types_[5], c, c_off)
         for i in range(TILE_ROWS):
@@ -277,12 +277,13 @@ class _Columns:
 class _Tile:
     """IR of the epilogue of one tile's vectors, as program.epilogue and
     program.activate_light compute it: (v + bias) + residual, then the
-    activation, each part where it applies."""
+    activation, each part where it applies: ``bias`` (whether, pointer),
+    ``residual`` (whether, pointer, row step), ``act`` the code (never a
+    light one where the depth block is not the last: NO_EPILOGUE)."""
 
-    def __init__(self, builder, final, act, columns: _Columns):
-        self.builder, self.final, self.act = builder, final, act
-        self.columns = columns
-        self.bias = self.residual = None
+    def __init__(self, builder, act, columns: _Columns, bias, residual):
+        self.builder, self.act, self.columns = builder, act, columns
+        self.bias, self.residual = bias, residual
 
     def where(self, condition, compute, value):
         """compute(value) where ``condition`` holds (a branch: the other
@@ -307,8 +308,8 @@ class _Tile:
                                  (program.ACT_RELU6, self._relu6),
                                  (program.ACT_HSWISH, self._hswish),
                                  (program.ACT_HSIGMOID, self._hsigmoid)):
-            value = self.where(builder.and_(self.final, _signed(
-                builder, "==", self.act, code)), activation, value)
+            value = self.where(_signed(builder, "==", self.act, code),
+                               activation, value)
         return value
 
     def _constant(self, number: float):

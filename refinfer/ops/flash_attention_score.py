@@ -83,11 +83,12 @@ def _packed(query, key, value, real_shift, attn_mask, q_ends, kv_ends, scale,
     if q_ends is None or kv_ends is None or len(q_ends) != len(kv_ends):
         raise ValueError(f"{OP}: TND needs actual_seq_qlen and actual_seq_kvlen of "
                          f"one length, got {q_ends} and {kv_ends}")
-    if query.ndim != 3 or key.ndim != 3 or q_ends[-1] != query.shape[0] \
-            or kv_ends[-1] != key.shape[0]:
-        raise ValueError(f"{OP}: TND query {list(query.shape)} and key "
-                         f"{list(key.shape)} must be (T, N, D) with T the last "
-                         f"actual_seq_qlen {q_ends[-1]} / actual_seq_kvlen {kv_ends[-1]}")
+    for x, name, ends, lengths in ((query, "query", q_ends, "actual_seq_qlen"),
+                                   (key, "key", kv_ends, "actual_seq_kvlen"),
+                                   (value, "value", kv_ends, "actual_seq_kvlen")):
+        if x.ndim != 3 or x.shape[0] != ends[-1]:
+            raise ValueError(f"{OP}: TND {name} {list(x.shape)} must be (T, N, D) "
+                             f"with T the last {lengths} {ends[-1]}")
     none_of(OP, "TND takes no real_shift here", real_shift=real_shift)
     if attn_mask is not None and sparse_mode < 2:
         raise ValueError(f"{OP}: TND masks are causal (sparse_mode 2 or 3, "

@@ -372,6 +372,12 @@ CASES = [
      [("duplicate_field", 503535832), ("int_extreme", 473156183)], "reference", 3535087734,
      r"\(op ApplyRotaryPosEmb\) failed: TypeError: ApplyRotaryPosEmb: key must be "
      r"float16, float32, float64, got bool\[4, 16\]"),
+    # seed 53's
+    ("raw:IndexError@refinfer/ops/flash_attention_score.py:<genexpr>",
+     "golden/ops/fas_tnd_causal/model.mindir", "struct",
+     [("drop_repeated", 1600777573)], "numba", 2436034962,
+     r"\(op FlashAttentionScore\) failed: ValueError: FlashAttentionScore: TND value "
+     r"\[\] must be \(T, N, D\) with T the last actual_seq_kvlen 7"),
 ]
 
 

@@ -263,6 +263,10 @@ def test_flash_attention_score_tnd_is_per_sequence(call, rng):
                        r"actual_seq_kvlen of one length, got \(2, 5\) and None"):
         call("FlashAttentionScore", q, k, v, None, None, None, None, None, (2, 5), None,
              input_layout="TND")
+    with pytest.raises(ValueError, match=r"TND value \[\] must be \(T, N, D\) with T "
+                       r"the last actual_seq_kvlen 7"):      # seed 53's
+        call("FlashAttentionScore", q, k, np.float64(1), None, None, None, None, None,
+             (2, 5), (3, 7), input_layout="TND", sparse_mode=3)
 
 
 def test_prompt_flash_attention_lengths_and_causal_default(call, rng):

@@ -52,7 +52,8 @@ from numba.extending import intrinsic
 from refinfer.cpu import cpu_flags
 from refinfer.jit import kernel
 
-from . import program
+from . import program, vectors
+from .vectors import broadcast, data, index, signed, vector_at, where
 
 # The register tile (rows, columns, floats per vector) per instruction set:
 # AVX2's 16 vector registers hold 12 accumulators (6 x 16), AVX-512's 32
@@ -77,6 +78,7 @@ DEPTH_BLOCK = 256       # an A sliver (6 or 12 KB) stays in L1 across a strip
 STRIP = 256             # a strip of the B panel (256 KB) stays in L2
 COLUMN_BLOCK = 4096     # columns of B per packed panel
 CHOICES = ("auto", "packed", "blas")
+_VECTOR = vectors.float_vector(types.float32, VECTOR)
 
 
 def choose(setting: str, flags: frozenset) -> bool:
@@ -128,12 +130,6 @@ class PackedWeight:
             :self.shape[0]].reshape(self.shape)
 
 
-def _data(context, builder, array_type, array, offset):
-    """A float pointer to element ``offset`` of an array's data."""
-    data = context.make_array(array_type)(context, builder, array).data
-    return builder.gep(data, [offset])
-
-
 NO_EPILOGUE = -1    # _tile's act where the depth block is not the last
 
 
@@ -154,25 +150,25 @@ def _tile(typingctx, depth, a, a_off, b, b_off, c, c_off, ldc, accumulate,
         (depth, a, a_off, b, b_off, c, c_off, ldc, accumulate, rows, cols,
          bias, bias_off, residual, r_off, ldr, act) = args
         types_ = signature.args
-        sums = _products(builder, depth, _data(context, builder, types_[1], a, a_off),
-                         _data(context, builder, types_[3], b, b_off))
-        final = _signed(builder, ">=", act, NO_EPILOGUE + 1)
+        sums = _products(builder, depth, data(context, builder, types_[1], a, a_off),
+                         data(context, builder, types_[3], b, b_off))
+        final = signed(builder, ">=", act, NO_EPILOGUE + 1)
         columns = _Columns(builder, cols)
         tile = _Tile(builder, act, columns,
-                     (builder.and_(final, _signed(builder, ">=", bias_off, 0)),
-                      _data(context, builder, types_[11], bias, bias_off)),
-                     (builder.and_(final, _signed(builder, ">=", ldr, 0)),
-                      _data(context, builder, types_[13], residual, r_off), ldr))
-        added = _signed(builder, "!=", accumulate, 0)
-        c0 = _data(context, builder, types_[5], c, c_off)
+                     (builder.and_(final, signed(builder, ">=", bias_off, 0)),
+                      data(context, builder, types_[11], bias, bias_off)),
+                     (builder.and_(final, signed(builder, ">=", ldr, 0)),
+                      data(context, builder, types_[13], residual, r_off), ldr))
+        added = signed(builder, "!=", accumulate, 0)
+        c0 = data(context, builder, types_[5], c, c_off)
         for i in range(TILE_ROWS):
-            with builder.if_then(_signed(builder, ">", rows, i), likely=True):
-                row = builder.gep(c0, [builder.mul(ldc, _index(i))])
+            with builder.if_then(signed(builder, ">", rows, i), likely=True):
+                row = builder.gep(c0, [builder.mul(ldc, index(i))])
                 for j in range(TILE_COLUMNS // VECTOR):
-                    where = _vector_at(builder, row, j * VECTOR)
-                    value = tile.where(added, lambda v: builder.fadd(
-                        columns.load(where, j), v), sums[i][j])
-                    columns.store(tile.epilogue(value, i, j), where, j)
+                    target = vector_at(builder, row, j * VECTOR, _VECTOR)
+                    value = where(builder, added, lambda v: builder.fadd(
+                        columns.load(target, j), v), sums[i][j])
+                    columns.store(tile.epilogue(value, i, j), target, j)
         return context.get_dummy_value()
 
     signature = types.void(types.intp, a, types.intp, b, types.intp, c,
@@ -182,47 +178,23 @@ def _tile(typingctx, depth, a, a_off, b, b_off, c, c_off, ldc, accumulate,
     return signature, codegen
 
 
-_VECTOR = ir.VectorType(ir.FloatType(), VECTOR)
-
-
-def _index(value: int) -> ir.Constant:
-    return ir.Constant(ir.IntType(64), value)
-
-
-def _signed(builder, op: str, value, constant: int):
-    return builder.icmp_signed(op, value, ir.Constant(value.type, constant))
-
-
-def _vector_at(builder, pointer, offset: int):
-    return builder.bitcast(builder.gep(pointer, [_index(offset)]),
-                           _VECTOR.as_pointer())
-
-
-def _broadcast(builder, scalar, vector=_VECTOR):
-    one = builder.insert_element(ir.Constant(vector, ir.Undefined), scalar,
-                                 ir.Constant(ir.IntType(32), 0))
-    return builder.shuffle_vector(one, ir.Constant(vector, ir.Undefined),
-                                  ir.Constant(ir.VectorType(ir.IntType(32), VECTOR),
-                                              [0] * VECTOR))
-
 
 def _products(builder, depth, a, b):
     """The tile's sums (TILE_ROWS lists of vectors): sum over p < depth of
     a[p * TILE_ROWS + i] * b[p * TILE_COLUMNS + j], in registers (allocas
     that LLVM promotes)."""
     count = TILE_COLUMNS // VECTOR
-    fma = cgutils.get_or_insert_function(
-        builder.module, ir.FunctionType(_VECTOR, [_VECTOR] * 3),
-        f"llvm.fma.v{VECTOR}f32")
+    fma = vectors.fma(builder, _VECTOR)
     sums = [[cgutils.alloca_once_value(builder, ir.Constant(
         _VECTOR, [0.0] * VECTOR)) for _ in range(count)] for _ in range(TILE_ROWS)]
     with cgutils.for_range(builder, depth) as loop:
-        a_p = builder.gep(a, [builder.mul(loop.index, _index(TILE_ROWS))])
-        b_p = builder.gep(b, [builder.mul(loop.index, _index(TILE_COLUMNS))])
-        bs = [builder.load(_vector_at(builder, b_p, j * VECTOR), align=4)
+        a_p = builder.gep(a, [builder.mul(loop.index, index(TILE_ROWS))])
+        b_p = builder.gep(b, [builder.mul(loop.index, index(TILE_COLUMNS))])
+        bs = [builder.load(vector_at(builder, b_p, j * VECTOR, _VECTOR), align=4)
               for j in range(count)]
         for i in range(TILE_ROWS):
-            a_i = _broadcast(builder, builder.load(builder.gep(a_p, [_index(i)])))
+            a_i = broadcast(builder, builder.load(builder.gep(a_p, [index(i)])),
+                            _VECTOR)
             for j in range(count):
                 builder.store(builder.call(fma, [a_i, bs[j], builder.load(
                     sums[i][j])]), sums[i][j])
@@ -236,9 +208,9 @@ class _Columns:
 
     def __init__(self, builder, cols):
         self.builder = builder
-        self.full = _signed(builder, "==", cols, TILE_COLUMNS)
+        self.full = signed(builder, "==", cols, TILE_COLUMNS)
         lanes = ir.VectorType(ir.IntType(64), VECTOR)
-        limit = _broadcast(builder, cols, lanes)
+        limit = broadcast(builder, cols, lanes)
         self.masks = [builder.icmp_signed("<", ir.Constant(lanes, [
             j * VECTOR + k for k in range(VECTOR)]), limit)
             for j in range(TILE_COLUMNS // VECTOR)]
@@ -282,68 +254,21 @@ class _Tile:
     light one where the depth block is not the last: NO_EPILOGUE)."""
 
     def __init__(self, builder, act, columns: _Columns, bias, residual):
-        self.builder, self.act, self.columns = builder, act, columns
+        self.builder, self.columns = builder, columns
         self.bias, self.residual = bias, residual
-
-    def where(self, condition, compute, value):
-        """compute(value) where ``condition`` holds (a branch: the other
-        side may read memory that is not there), else value."""
-        builder = self.builder
-        result = cgutils.alloca_once_value(builder, value)
-        with builder.if_then(condition):
-            builder.store(compute(value), result)
-        return builder.load(result)
+        self.activation = vectors.Activation(builder, _VECTOR, act)
 
     def epilogue(self, value, i: int, j: int):
         """Vector j of tile row i, its epilogue applied."""
         builder = self.builder
         has_bias, bias = self.bias
         has_residual, residual, ldr = self.residual
-        value = self.where(has_bias, lambda v: builder.fadd(v, _broadcast(
-            builder, builder.load(builder.gep(bias, [_index(i)])))), value)
-        value = self.where(has_residual, lambda v: builder.fadd(v, self.columns.load(
-            _vector_at(builder, builder.gep(residual, [builder.mul(
-                ldr, _index(i))]), j * VECTOR), j)), value)
-        for code, activation in ((program.ACT_RELU, self._relu),
-                                 (program.ACT_RELU6, self._relu6),
-                                 (program.ACT_HSWISH, self._hswish),
-                                 (program.ACT_HSIGMOID, self._hsigmoid)):
-            value = self.where(_signed(builder, "==", self.act, code),
-                               activation, value)
-        return value
-
-    def _constant(self, number: float):
-        return ir.Constant(_VECTOR, [number] * VECTOR)
-
-    def _less(self, value, number, compute_if, otherwise):
-        """compute_if where value < number (ordered: not for NaN)."""
-        return self.builder.select(self.builder.fcmp_ordered(
-            "<", value, self._constant(number)), compute_if, otherwise)
-
-    def _relu(self, v):         # (0 if v < 0 else v) + 0
-        return self.builder.fadd(self._less(v, 0.0, self._constant(0.0), v),
-                                 self._constant(0.0))
-
-    def _relu6(self, v):        # NaN -> 0, as activate_light
-        builder = self.builder
-        v = builder.select(builder.fcmp_ordered(">=", v, self._constant(0.0)),
-                           v, self._constant(0.0))
-        return builder.select(builder.fcmp_ordered(">", v, self._constant(6.0)),
-                              self._constant(6.0), v)
-
-    def _clamped(self, v):      # min(max(v + 3, 0), 6), NaN kept
-        builder = self.builder
-        c = builder.fadd(v, self._constant(3.0))
-        c = self._less(c, 0.0, self._constant(0.0), c)
-        return builder.select(builder.fcmp_ordered(">", c, self._constant(6.0)),
-                              self._constant(6.0), c)
-
-    def _hswish(self, v):
-        return self.builder.fdiv(self.builder.fmul(v, self._clamped(v)),
-                                 self._constant(6.0))
-
-    def _hsigmoid(self, v):
-        return self.builder.fdiv(self._clamped(v), self._constant(6.0))
+        value = where(builder, has_bias, lambda v: builder.fadd(v, broadcast(
+            builder, builder.load(builder.gep(bias, [index(i)])), _VECTOR)), value)
+        value = where(builder, has_residual, lambda v: builder.fadd(v, self.columns.load(
+            vector_at(builder, builder.gep(residual, [builder.mul(
+                ldr, index(i))]), j * VECTOR, _VECTOR), j)), value)
+        return self.activation(value)
 
 
 @intrinsic
@@ -352,10 +277,10 @@ def _copy_sliver_row(typingctx, dst, d, src, s):
     (vector loads and stores: a loop of scalars here did not vectorise)."""
     def codegen(context, builder, signature, args):
         dst, d, src, s = args
-        pointer = ir.VectorType(ir.FloatType(), TILE_COLUMNS).as_pointer()
-        source = builder.bitcast(_data(context, builder, signature.args[2],
+        pointer = vectors.float_vector(types.float32, TILE_COLUMNS).as_pointer()
+        source = builder.bitcast(data(context, builder, signature.args[2],
                                        src, s), pointer)
-        target = builder.bitcast(_data(context, builder, signature.args[0],
+        target = builder.bitcast(data(context, builder, signature.args[0],
                                        dst, d), pointer)
         builder.store(builder.load(source, align=4), target, align=4)
         return context.get_dummy_value()

@@ -450,6 +450,9 @@ def test_inverted_residual_declines_what_it_does_not_fit():
     assert inverted_residual(x, np.ones((1, 4, 4, 4), np.float32), block) is None
     np.testing.assert_array_equal(inverted_residual(x, x, block)[0, :, 2, 2],
                                   [4 * 9 * 8 + 1.0] * 4)
+    with pytest.raises(ValueError, match=r"depthwise stride is 1 or 2, not \(3, 3\)"):
+        InvertedResidual(*weights, (None,) * 3, (_fast.ACT_NONE,) * 3,
+                         ("SAME", (0,) * 4, (3, 3)))
 
 
 def test_fused_convolution_declines_what_it_does_not_fit():

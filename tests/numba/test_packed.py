@@ -1,5 +1,6 @@
-"""refinfer/ops/_kernels/packed.py: the product with a weight packed once
-and the epilogue in its tiles, against float64 NumPy on random shapes
+"""refinfer/ops/_kernels/packed.py: the products with a weight packed once
+(on the left, or on the right of an image read in place) and the epilogue
+in their tiles, against float64 NumPy on random shapes
 (tile, depth-block and panel edges, strided operands, a range of slivers),
 each part of the epilogue as program.epilogue computes it (NaN and inf
 included), and the convolutions that use it against the BLAS path; which
@@ -116,6 +117,48 @@ def test_unpacked_gives_the_weight_back_in_float32(rows):
     got = packed.PackedWeight(weight).unpacked()
     assert got.dtype == F32
     np.testing.assert_array_equal(got, weight.astype(F32))
+
+
+@pytest.mark.parametrize("extra_rows, k, n, first", [
+    (0, 1, 1, 0), (1, 16, 96, 0), (37, 160, 40, 2), (7, 300, 17, 0),
+    (88, 27, 32, 1)])
+@pytest.mark.parametrize("act", LIGHT)
+def test_the_image_times_a_right_weight_equals_numpy(extra_rows, k, n, first,
+                                                    act):
+    """multiply_image: x^T W[:, first:first + n] + bias, act, from x read
+    in place (a strided view; a last partial tile of rows), W packed in
+    slivers (a partial last one, more than a depth block, from the
+    ``first`` sliver), the bias along the columns or none."""
+    m, first = packed.TILE_ROWS + extra_rows, first * packed.TILE_COLUMNS
+    x = _view(k, m, 3)
+    weight = rng.standard_normal((k, first + n + 5), dtype=F32)
+    bias = rng.standard_normal(first + n + 5, dtype=F32)
+    slivers = packed.PackedRight(weight).slivers
+    for bias_ in (bias, program.no_bias(F32)):
+        c = np.full((m, n), np.nan, F32)
+        packed.multiply_image(x, slivers, k, first, c, bias_, act)
+        product = x.T.astype(np.float64) @ weight[:, first:first + n]
+        want = product + (bias_[first:first + n] if bias_.size else 0)
+        want = _epilogue(want.T, program.no_bias(F32), program.no_residual(F32),
+                         act).T
+        scale = np.sqrt(k) * 4
+        np.testing.assert_allclose(c, want, rtol=1e-5, atol=1e-6 * scale)
+
+
+@pytest.mark.parametrize("columns", [16, 19])
+def test_a_right_weight_unpacked_is_the_weight_in_float32(columns):
+    weight = rng.standard_normal((7, columns))
+    got = packed.PackedRight(weight).unpacked()
+    assert got.dtype == F32 and got.flags.c_contiguous
+    np.testing.assert_array_equal(got, weight.astype(F32))
+
+
+def test_an_image_of_fewer_pixels_than_a_tile_is_refused():
+    weight = packed.PackedRight(np.ones((2, 3), F32))
+    with pytest.raises(ValueError, match="multiply_image: fewer pixels than a tile"):
+        packed.multiply_image(np.ones((2, packed.TILE_ROWS - 1), F32), weight.slivers,
+                              2, 0, np.empty((packed.TILE_ROWS - 1, 3), F32),
+                              program.no_bias(F32), program.ACT_NONE)
 
 
 @pytest.mark.parametrize("c_in, c_out, hw, kernel, stride, pad", [

@@ -38,15 +38,18 @@ from numba.extending import intrinsic
 from refinfer.jit import kernel
 from refinfer.threads import GEMM_WORK, min_items, parallel_for
 
-from . import blas, program, vectors
+from . import blas, packed, program, vectors
 from .conv import columns, conv_geometry
 
 
 class InvertedResidual:
-    """The packed constants of a block: ``expand`` (C*kh*kw, C_e), the
-    expansion's weight transposed (a right operand OpenBLAS packs faster
-    than a transposed view: MobileNetV2's 160 -> 960 expansion on 7x7 0.89
-    of the time, 96 -> 576 on 14x14 0.95, larger planes level), and
+    """The packed constants of a block: the expansion's weight transposed,
+    (C*kh*kw, C_e), as :func:`expansion_weights` gives it (packed for
+    packed.multiply_image where packed.enabled(), float32: the bias and
+    activation in its tiles, MobileNetV2's expansions 0.76-0.93 of the
+    time of OpenBLAS and a pass; else plain, a right operand OpenBLAS
+    packs faster than a transposed view: 160 -> 960 on 7x7 0.89 of the
+    time, 96 -> 576 on 14x14 0.95, larger planes level), and
     ``project`` (C_p, C_e) weights, ``depthwise`` (3, 3, C_e) channel-last,
     their biases (None: zeros) and ``program.ACT_*`` codes (light ones:
     ``program.activate_light``), the depthwise convolution's ``window``
@@ -66,7 +69,11 @@ class InvertedResidual:
                              f"is 1 or 2, not {window[2]}")
         self.expanded, self.channels = expand.shape[:2]
         self.taps = expand.shape[2:]
-        self.expand = np.ascontiguousarray(expand.reshape(self.expanded, -1).T)
+        weight = expand.reshape(self.expanded, -1).T
+        self.dtype, self.depth = weight.dtype, weight.shape[0]
+        self.packed = packed.PackedRight(weight) \
+            if weight.dtype == np.float32 and packed.enabled() else None
+        self.expand = None if self.packed else np.ascontiguousarray(weight)
         self.depthwise = np.ascontiguousarray(
             depthwise[:, 0].transpose(1, 2, 0))
         self.project = np.ascontiguousarray(project[:, :, 0, 0])
@@ -76,6 +83,20 @@ class InvertedResidual:
         self.acts, self.window = tuple(int(a) for a in acts), window
         self.expansion = expansion
         self._depthwise_parts = {}
+
+    def expansion_weights(self, pixels: int):
+        """(plain, packed) weights of the expansion for a piece of
+        ``pixels`` pixels: the packed slivers where the block has them and
+        the piece has a tile's rows (packed.multiply_image; plain is then
+        empty), else the plain (C*kh*kw, C_e) weight, unpacked once where
+        need be, and None. (Numba compiles a branch on ``packed is None``
+        only where it may be taken: ``plain`` must have its type either
+        way.)"""
+        if self.packed is not None and pixels >= packed.TILE_ROWS:
+            return np.empty((0, 0), np.float32), self.packed.slivers
+        if self.expand is None:
+            self.expand = self.packed.unpacked()
+        return self.expand, None
 
     def expanded_plane(self, hw):
         """(top, left, OH, OW) of the expansion on an H x W image."""
@@ -111,7 +132,7 @@ def inverted_residual(x, residual, block: InvertedResidual):
     cannot call BLAS (``blas.native_gemm``)."""
     expanded = block.expanded
     if not blas.native_gemm() or not isinstance(x, np.ndarray) \
-            or x.dtype != block.expand.dtype or x.ndim != 4 \
+            or x.dtype != block.dtype or x.ndim != 4 \
             or x.shape[1] != block.channels:
         return None
     x = program.writable(x)
@@ -184,28 +205,35 @@ class _Bands:
         channels = block.expanded
         expanded = program.scratch("expanded", ((last - first) * width, channels),
                                    self.out.dtype)
-        _block_piece(self.image, block.expand, block.depthwise, block.project,
+        _block_piece(self.image, *block.expansion_weights((last - first) * width),
+                     block.depthwise, block.project,
                      block.biases, block.acts, self.stride, self.top, self.left,
                      0, channels, first, last, lo, hi, expanded,
                      self.depthwise_out, self.out, self.residual, True)
 
 
 @kernel
-def _block_piece(image, expand, depthwise, project, biases, acts, stride, top,
-                 left, c0, c1, first, last, lo, hi, expanded, depthwise_out, out,
-                 residual, finish):
+def _block_piece(image, expand, expand_packed, depthwise, project, biases,
+                 acts, stride, top, left, c0, c1, first, last, lo, hi,
+                 expanded, depthwise_out, out, residual, finish):
     """A piece of a block: its expanded channels c0 <= c < c1, for output
     rows lo <= i < hi. The input rows first <= r < last (the piece's and
     the halo its 3x3 window adds) are expanded channel-last into
-    ``expanded`` (this thread's), act_e(x^T W_e^T + b_e); their depthwise
+    ``expanded`` (this thread's), act_e(x^T W_e^T + b_e), by BLAS and a
+    pass where ``expand`` is given, else by the packed weight in one
+    (:meth:`InvertedResidual.expansion_weights`); their depthwise
     convolution (``depthwise``: those channels' weights) goes to rows lo..hi
     of depthwise_out (OH, OW, c1 - c0); out (C_p, OH*OW) gets those rows'
     pixels of the projection, with its bias, residual and activation if
     ``finish`` (else the bare partial product of these channels)."""
     width = image.shape[2]
     pixels = image.reshape(image.shape[0], -1)[:, first * width:last * width]
-    blas.gemm(True, pixels, False, expand[:, c0:c1], expanded)
-    bias_activation_rows(expanded, biases[0][c0:c1], acts[0])
+    if expand_packed is None:
+        blas.gemm(True, pixels, False, expand[:, c0:c1], expanded)
+        bias_activation_rows(expanded, biases[0][c0:c1], acts[0])
+    else:
+        packed.multiply_image(pixels, expand_packed, pixels.shape[0], c0,
+                              expanded, biases[0], acts[0])
     depthwise3x3_nhwc(expanded.reshape(last - first, width, c1 - c0),
                       depthwise, biases[1][c0:c1], depthwise_out, stride,
                       top + first, left, acts[1], lo, hi)
@@ -225,7 +253,7 @@ class _Channels:
     all of them (and expand their halo rows twice), ranges of channels read
     their share."""
 
-    STEP = 8    # channels: ranges stay whole SIMD vectors
+    STEP = packed.TILE_COLUMNS  # channels: whole slivers, whole SIMD vectors
 
     def __init__(self, block, image, out, residual, top, left):
         self.block, self.top, self.left = block, top, left
@@ -238,7 +266,7 @@ class _Channels:
 
     def run_all(self):
         block, pixels = self.block, self.out.shape[1]
-        channels, expanded = block.expand.shape
+        channels, expanded = block.depth, block.expanded
         per_step = self.STEP * (self.image[0].size * channels
                                 + pixels * (9 + self.out.shape[0]))
         parallel_for(-(-expanded // self.STEP), self.run,
@@ -255,7 +283,8 @@ class _Channels:
         # (not in a thread's scratch: a thread may run two ranges).
         dst = self.out if c0 == 0 else np.empty(self.out.shape, dtype)
         _block_piece(
-            self.image, block.expand, block.depthwise_part(c0, c1), block.project,
+            self.image, *block.expansion_weights(self.out.shape[1]),
+            block.depthwise_part(c0, c1), block.project,
             block.biases, block.acts, block.window[2][0], self.top, self.left,
             c0, c1, 0, self.image.shape[1], 0, self.shape[0],
             program.scratch("expanded", (self.image[0].size, c1 - c0), dtype),

@@ -93,10 +93,11 @@ _VECTOR = vectors.float_vector(types.float32, VECTOR)
 
 
 def choose(setting: str, flags: frozenset) -> bool:
-    """Whether the convolutions' weights are packed for :func:`multiply`:
-    ``setting`` (REFINFER_CONV_GEMM) and the CPU's flags. ``auto`` packs
-    on CPUs with AVX2 and FMA but not AVX-512 (see the module's
-    docstring); ``packed`` on any x86 CPU with AVX2 and FMA."""
+    """Whether weights are packed for this module's products (those of
+    convolutions with a residual, and of inverted residual blocks'
+    expansions): ``setting`` (REFINFER_CONV_GEMM) and the CPU's flags.
+    ``auto`` packs on CPUs with AVX2 and FMA but not AVX-512 (see the
+    module's docstring); ``packed`` on any x86 CPU with AVX2 and FMA."""
     if setting not in CHOICES:
         raise ValueError(f"REFINFER_CONV_GEMM={setting!r}: expected one of "
                          f"{', '.join(CHOICES)}")

@@ -196,26 +196,24 @@ def _tile(typingctx, depth, a, a_off, a_step, b, b_off, c, c_off, ldc,
         sums = _products(builder, depth,
                          data(context, builder, types_[1], a, a_off), a_step,
                          data(context, builder, types_[4], b, b_off))
+        values = [v for row in sums for v in row]   # vector j of row i: i * PER_ROW + j
         final = signed(builder, ">=", act, NO_EPILOGUE + 1)
-        columns = _Columns(builder, cols)
+        columns, tile = _Columns(builder, cols), _Rows(builder, rows)
+        targets = tile.pointers(data(context, builder, types_[6], c, c_off), ldc)
+        values = where(builder, signed(builder, "!=", accumulate, 0),
+                       lambda vs: _add(builder, vs, columns.load(targets)), values)
         biased = builder.and_(final, signed(builder, ">=", bias_off, 0))
         along = signed(builder, "!=", along, 0)
-        tile = _Tile(builder, act, columns,
-                     (builder.and_(biased, builder.not_(along)),
-                      builder.and_(biased, along),
-                      data(context, builder, types_[12], bias, bias_off)),
-                     (builder.and_(final, signed(builder, ">=", ldr, 0)),
-                      data(context, builder, types_[15], residual, r_off), ldr))
-        added = signed(builder, "!=", accumulate, 0)
-        c0 = data(context, builder, types_[6], c, c_off)
-        for i in range(TILE_ROWS):
-            with builder.if_then(signed(builder, ">", rows, i), likely=True):
-                row = builder.gep(c0, [builder.mul(ldc, index(i))])
-                for j in range(TILE_COLUMNS // VECTOR):
-                    target = vector_at(builder, row, j * VECTOR, _VECTOR)
-                    value = where(builder, added, lambda v: builder.fadd(
-                        columns.load(target, j), v), sums[i][j])
-                    columns.store(tile.epilogue(value, i, j), target, j)
+        bias = data(context, builder, types_[12], bias, bias_off)
+        values = where(builder, builder.and_(biased, builder.not_(along)),
+                       lambda vs: _add(builder, vs, tile.broadcasts(bias)), values)
+        values = where(builder, builder.and_(biased, along),
+                       lambda vs: _add(builder, vs, columns.load([bias]) * TILE_ROWS),
+                       values)
+        residual = tile.pointers(data(context, builder, types_[15], residual, r_off), ldr)
+        values = where(builder, builder.and_(final, signed(builder, ">=", ldr, 0)),
+                       lambda vs: _add(builder, vs, columns.load(residual)), values)
+        columns.store(vectors.Activation(builder, _VECTOR, act)(values), targets, rows)
         return context.get_dummy_value()
 
     signature = types.void(types.intp, a, types.intp, types.intp, b,
@@ -226,12 +224,11 @@ def _tile(typingctx, depth, a, a_off, a_step, b, b_off, c, c_off, ldc,
     return signature, codegen
 
 
-
 def _products(builder, depth, a, a_step, b):
     """The tile's sums (TILE_ROWS lists of vectors): sum over p < depth of
     a[p * a_step + i] * b[p * TILE_COLUMNS + j], in registers (allocas
     that LLVM promotes)."""
-    count = TILE_COLUMNS // VECTOR
+    count = PER_ROW
     fma = vectors.fma(builder, _VECTOR)
     sums = [[cgutils.alloca_once_value(builder, ir.Constant(
         _VECTOR, [0.0] * VECTOR)) for _ in range(count)] for _ in range(TILE_ROWS)]
@@ -249,10 +246,40 @@ def _products(builder, depth, a, a_step, b):
     return [[builder.load(s) for s in row] for row in sums]
 
 
+PER_ROW = TILE_COLUMNS // VECTOR    # vectors in a row of a tile
+
+
+def _add(builder, values: list, others: list) -> list:
+    return [builder.fadd(v, o) for v, o in zip(values, others)]
+
+
+class _Rows:
+    """A tile's rows, of which the first ``rows`` are real: the others are
+    computed all the same, read the last real row's memory (their loads
+    stay inside the arrays) and are never stored."""
+
+    def __init__(self, builder, rows):
+        self.builder = builder
+        last = builder.sub(rows, index(1))
+        self.at = [builder.select(signed(builder, ">", rows, i), index(i), last)
+                   for i in range(TILE_ROWS)]
+
+    def pointers(self, start, step) -> list:
+        """Each row's first element, rows ``step`` apart from ``start``."""
+        return [self.builder.gep(start, [self.builder.mul(step, i)])
+                for i in self.at]
+
+    def broadcasts(self, start) -> list:
+        """start[i] in every vector of row i (a bias along the rows)."""
+        rows = [broadcast(self.builder, self.builder.load(self.builder.gep(
+            start, [i])), _VECTOR) for i in self.at]
+        return [row for row in rows for _ in range(PER_ROW)]
+
+
 class _Columns:
     """Loads and stores of a tile's vectors, masked to its first ``cols``
     columns where it has fewer than TILE_COLUMNS (plain ones otherwise: a
-    masked store is several times slower)."""
+    masked store is several times slower); one branch for the tile."""
 
     def __init__(self, builder, cols):
         self.builder = builder
@@ -261,10 +288,11 @@ class _Columns:
         limit = broadcast(builder, cols, lanes)
         self.masks = [builder.icmp_signed("<", ir.Constant(lanes, [
             j * VECTOR + k for k in range(VECTOR)]), limit)
-            for j in range(TILE_COLUMNS // VECTOR)]
+            for j in range(PER_ROW)]
         pointer = _VECTOR.as_pointer()
         module, mask = builder.module, ir.VectorType(ir.IntType(1), VECTOR)
         i32 = ir.IntType(32)
+        self.four = ir.Constant(i32, 4)
         self.masked_load = cgutils.get_or_insert_function(module, ir.FunctionType(
             _VECTOR, [pointer, i32, mask, _VECTOR]),
             f"llvm.masked.load.v{VECTOR}f32.p0v{VECTOR}f32")
@@ -272,54 +300,41 @@ class _Columns:
             ir.VoidType(), [_VECTOR, pointer, i32, mask]),
             f"llvm.masked.store.v{VECTOR}f32.p0v{VECTOR}f32")
 
-    def load(self, where, j: int):
-        """The vector at ``where``, vector j of a tile row (0 beyond cols)."""
-        builder, four = self.builder, ir.Constant(ir.IntType(32), 4)
-        result = cgutils.alloca_once(builder, _VECTOR)
+    def load(self, rows: list) -> list:
+        """The vectors of rows starting at these pointers (0 beyond cols),
+        row by row."""
+        builder, zeros = self.builder, ir.Constant(_VECTOR, [0.0] * VECTOR)
+        at = [(vector_at(builder, row, j * VECTOR, _VECTOR), j) for row in rows
+              for j in range(PER_ROW)]
+        slots = [cgutils.alloca_once(builder, _VECTOR) for _ in at]
         with builder.if_else(self.full, likely=True) as (plain, masked):
             with plain:
-                builder.store(builder.load(where, align=4), result)
+                for slot, (where_, _) in zip(slots, at):
+                    builder.store(builder.load(where_, align=4), slot)
             with masked:
-                builder.store(builder.call(self.masked_load, [
-                    where, four, self.masks[j], ir.Constant(_VECTOR, [0.0] * VECTOR)]),
-                    result)
-        return builder.load(result)
+                for slot, (where_, j) in zip(slots, at):
+                    builder.store(builder.call(self.masked_load, [
+                        where_, self.four, self.masks[j], zeros]), slot)
+        return [builder.load(slot) for slot in slots]
 
-    def store(self, value, where, j: int):
-        builder, four = self.builder, ir.Constant(ir.IntType(32), 4)
-        with builder.if_else(self.full, likely=True) as (plain, masked):
-            with plain:
-                builder.store(value, where, align=4)
-            with masked:
-                builder.call(self.masked_store, [value, where, four, self.masks[j]])
-
-
-class _Tile:
-    """IR of the epilogue of one tile's vectors, as program.epilogue and
-    program.activate_light compute it: (v + bias) + residual, then the
-    activation, each part where it applies: ``bias`` (whether along the
-    rows, whether along the columns, pointer),
-    ``residual`` (whether, pointer, row step), ``act`` the code (never a
-    light one where the depth block is not the last: NO_EPILOGUE)."""
-
-    def __init__(self, builder, act, columns: _Columns, bias, residual):
-        self.builder, self.columns = builder, columns
-        self.bias, self.residual = bias, residual
-        self.activation = vectors.Activation(builder, _VECTOR, act)
-
-    def epilogue(self, value, i: int, j: int):
-        """Vector j of tile row i, its epilogue applied."""
+    def store(self, values: list, rows: list, count):
+        """The tile's vectors into its first ``count`` rows (pointers)."""
         builder = self.builder
-        by_row, by_column, bias = self.bias
-        has_residual, residual, ldr = self.residual
-        value = where(builder, by_row, lambda v: builder.fadd(v, broadcast(
-            builder, builder.load(builder.gep(bias, [index(i)])), _VECTOR)), value)
-        value = where(builder, by_column, lambda v: builder.fadd(v, self.columns.load(
-            vector_at(builder, bias, j * VECTOR, _VECTOR), j)), value)
-        value = where(builder, has_residual, lambda v: builder.fadd(v, self.columns.load(
-            vector_at(builder, builder.gep(residual, [builder.mul(
-                ldr, index(i))]), j * VECTOR, _VECTOR), j)), value)
-        return self.activation(value)
+        with builder.if_else(self.full, likely=True) as (plain, masked):
+            for branch, store in ((plain, self._plain), (masked, self._masked)):
+                with branch:
+                    for i, row in enumerate(rows):
+                        with builder.if_then(signed(builder, ">", count, i),
+                                             likely=True):
+                            for j in range(PER_ROW):
+                                store(values[i * PER_ROW + j], vector_at(
+                                    builder, row, j * VECTOR, _VECTOR), j)
+
+    def _plain(self, value, where_, j):
+        self.builder.store(value, where_, align=4)
+
+    def _masked(self, value, where_, j):
+        self.builder.call(self.masked_store, [value, where_, self.four, self.masks[j]])
 
 
 @intrinsic

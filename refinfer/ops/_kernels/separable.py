@@ -443,9 +443,9 @@ class _Window:
                     for u in range(n):
                         sums[u] = builder.call(fma, [weight, self._input(
                             row, loaded, u, q, stride), sums[u]])
-            for u in range(n):
+            for u, value in enumerate(self.activation(sums)):
                 pixel = builder.add(first, index(u))
-                builder.store(self.activation(sums[u]), vectors.vector_at(
+                builder.store(value, vectors.vector_at(
                     builder, self.y, builder.add(builder.mul(pixel, self.channels), k),
                     self.vector), align=self.align)
 

@@ -63,31 +63,34 @@ def fma(builder, vector: ir.VectorType):
         f"llvm.fma.v{vector.count}f{bits}")
 
 
-def where(builder, condition, compute, value):
-    """compute(value) where ``condition`` holds, else value (a branch: the
-    other side may read memory that is not there)."""
-    result = cgutils.alloca_once_value(builder, value)
+def where(builder, condition, compute, values: list) -> list:
+    """compute(values) where ``condition`` holds, else ``values``: IR
+    values, one branch for them all (the other side may read memory that
+    is not there). A branch per value multiplies the IR's blocks, and the
+    compile time follows them."""
+    slots = [cgutils.alloca_once_value(builder, v) for v in values]
     with builder.if_then(condition):
-        builder.store(compute(value), result)
-    return builder.load(result)
+        for slot, value in zip(slots, compute(values)):
+            builder.store(value, slot)
+    return [builder.load(slot) for slot in slots]
 
 
 class Activation:
     """IR of a light activation (``act``, a program.ACT_* code known at
-    run time) on vectors, as program.activate_light computes it, NaN
-    included; other codes (ACT_NONE, a heavy one) leave a vector alone."""
+    run time) on a list of vectors, as program.activate_light computes it,
+    NaN included; other codes (ACT_NONE, a heavy one) leave them alone."""
 
     def __init__(self, builder, vector: ir.VectorType, act):
         self.builder, self.vector, self.act = builder, vector, act
 
-    def __call__(self, value):
+    def __call__(self, values: list) -> list:
         for code, activation in ((program.ACT_RELU, self._relu),
                                  (program.ACT_RELU6, self._relu6),
                                  (program.ACT_HSWISH, self._hswish),
                                  (program.ACT_HSIGMOID, self._hsigmoid)):
-            value = where(self.builder, signed(self.builder, "==", self.act, code),
-                          activation, value)
-        return value
+            values = where(self.builder, signed(self.builder, "==", self.act, code),
+                           lambda vs, f=activation: [f(v) for v in vs], values)
+        return values
 
     def _constant(self, number: float):
         return ir.Constant(self.vector, [number] * self.vector.count)

@@ -4,9 +4,8 @@ float32. :func:`multiply` packs the weight on the left (a convolution's
 W x), :func:`multiply_image` on the right, for x^T W with the image x
 read in place (an inverted residual block's channel-last expansion,
 ops/_kernels/separable.py: MobileNetV2's, with their bias and ReLU6,
-0.76-0.93 of the time of OpenBLAS followed by a pass over the result,
-one thread, a piece's pixels; the model 0.94 of the time at one thread,
-level at two).
+0.61-0.88 of the time of OpenBLAS followed by a pass over the result,
+one thread, a piece's pixels).
 
 A convolution that adds a residual (ResNet's last 1x1 of each block)
 multiplies its weight A (C_out x C_in*kh*kw) by the image's columns B with
@@ -90,6 +89,7 @@ COLUMN_BLOCK = 4096     # columns of B per packed panel
 RIGHT_BLOCK = 1 << 15   # floats of a packed right weight that stay in L2
 CHOICES = ("auto", "packed", "blas")
 _VECTOR = vectors.float_vector(types.float32, VECTOR)
+PER_ROW = TILE_COLUMNS // VECTOR    # vectors in a row of a tile
 
 
 def choose(setting: str, flags: frozenset) -> bool:
@@ -188,7 +188,10 @@ def _tile(typingctx, depth, a, a_off, a_step, b, b_off, c, c_off, ldc,
     i], or bias[bias_off + j] where ``along`` is not 0: along the
     columns), the residual where ldr >= 0. The whole tile is computed; only
     its first ``rows`` rows and ``cols`` columns are read and written
-    (masked where cols < TILE_COLUMNS)."""
+    (masked where cols < TILE_COLUMNS). Each stage of the epilogue is one
+    branch for the whole tile: a branch per vector made the epilogue cost
+    as much as the product on shallow tiles (depth 16-32), and compile
+    time follows the branches."""
     def codegen(context, builder, signature, args):
         (depth, a, a_off, a_step, b, b_off, c, c_off, ldc, accumulate, rows,
          cols, bias, bias_off, along, residual, r_off, ldr, act) = args
@@ -196,21 +199,21 @@ def _tile(typingctx, depth, a, a_off, a_step, b, b_off, c, c_off, ldc,
         sums = _products(builder, depth,
                          data(context, builder, types_[1], a, a_off), a_step,
                          data(context, builder, types_[4], b, b_off))
-        values = [v for row in sums for v in row]   # vector j of row i: i * PER_ROW + j
         final = signed(builder, ">=", act, NO_EPILOGUE + 1)
-        columns, tile = _Columns(builder, cols), _Rows(builder, rows)
-        targets = tile.pointers(data(context, builder, types_[6], c, c_off), ldc)
+        columns, tile_rows = _Columns(builder, cols), _Rows(builder, rows)
+        targets = tile_rows.pointers(data(context, builder, types_[6], c, c_off), ldc)
         values = where(builder, signed(builder, "!=", accumulate, 0),
-                       lambda vs: _add(builder, vs, columns.load(targets)), values)
+                       lambda vs: _add(builder, vs, columns.load(targets)), sums)
         biased = builder.and_(final, signed(builder, ">=", bias_off, 0))
         along = signed(builder, "!=", along, 0)
         bias = data(context, builder, types_[12], bias, bias_off)
         values = where(builder, builder.and_(biased, builder.not_(along)),
-                       lambda vs: _add(builder, vs, tile.broadcasts(bias)), values)
+                       lambda vs: _add(builder, vs, tile_rows.broadcasts(bias)), values)
         values = where(builder, builder.and_(biased, along),
                        lambda vs: _add(builder, vs, columns.load([bias]) * TILE_ROWS),
                        values)
-        residual = tile.pointers(data(context, builder, types_[15], residual, r_off), ldr)
+        residual = tile_rows.pointers(data(context, builder, types_[15], residual,
+                                           r_off), ldr)
         values = where(builder, builder.and_(final, signed(builder, ">=", ldr, 0)),
                        lambda vs: _add(builder, vs, columns.load(residual)), values)
         columns.store(vectors.Activation(builder, _VECTOR, act)(values), targets, rows)
@@ -225,28 +228,24 @@ def _tile(typingctx, depth, a, a_off, a_step, b, b_off, c, c_off, ldc,
 
 
 def _products(builder, depth, a, a_step, b):
-    """The tile's sums (TILE_ROWS lists of vectors): sum over p < depth of
-    a[p * a_step + i] * b[p * TILE_COLUMNS + j], in registers (allocas
-    that LLVM promotes)."""
-    count = PER_ROW
+    """The tile's sums, vector j of row i at i * PER_ROW + j: sum over p <
+    depth of a[p * a_step + i] * b[p * TILE_COLUMNS + j], in registers
+    (allocas that LLVM promotes)."""
     fma = vectors.fma(builder, _VECTOR)
     sums = [[cgutils.alloca_once_value(builder, ir.Constant(
-        _VECTOR, [0.0] * VECTOR)) for _ in range(count)] for _ in range(TILE_ROWS)]
+        _VECTOR, [0.0] * VECTOR)) for _ in range(PER_ROW)] for _ in range(TILE_ROWS)]
     with cgutils.for_range(builder, depth) as loop:
         a_p = builder.gep(a, [builder.mul(loop.index, a_step)])
         b_p = builder.gep(b, [builder.mul(loop.index, index(TILE_COLUMNS))])
         bs = [builder.load(vector_at(builder, b_p, j * VECTOR, _VECTOR), align=4)
-              for j in range(count)]
+              for j in range(PER_ROW)]
         for i in range(TILE_ROWS):
             a_i = broadcast(builder, builder.load(builder.gep(a_p, [index(i)])),
                             _VECTOR)
-            for j in range(count):
+            for j in range(PER_ROW):
                 builder.store(builder.call(fma, [a_i, bs[j], builder.load(
                     sums[i][j])]), sums[i][j])
-    return [[builder.load(s) for s in row] for row in sums]
-
-
-PER_ROW = TILE_COLUMNS // VECTOR    # vectors in a row of a tile
+    return [builder.load(s) for row in sums for s in row]
 
 
 def _add(builder, values: list, others: list) -> list:
@@ -309,12 +308,12 @@ class _Columns:
         slots = [cgutils.alloca_once(builder, _VECTOR) for _ in at]
         with builder.if_else(self.full, likely=True) as (plain, masked):
             with plain:
-                for slot, (where_, _) in zip(slots, at):
-                    builder.store(builder.load(where_, align=4), slot)
+                for slot, (address, _) in zip(slots, at):
+                    builder.store(builder.load(address, align=4), slot)
             with masked:
-                for slot, (where_, j) in zip(slots, at):
+                for slot, (address, j) in zip(slots, at):
                     builder.store(builder.call(self.masked_load, [
-                        where_, self.four, self.masks[j], zeros]), slot)
+                        address, self.four, self.masks[j], zeros]), slot)
         return [builder.load(slot) for slot in slots]
 
     def store(self, values: list, rows: list, count):
@@ -330,11 +329,11 @@ class _Columns:
                                 store(values[i * PER_ROW + j], vector_at(
                                     builder, row, j * VECTOR, _VECTOR), j)
 
-    def _plain(self, value, where_, j):
-        self.builder.store(value, where_, align=4)
+    def _plain(self, value, address, j):
+        self.builder.store(value, address, align=4)
 
-    def _masked(self, value, where_, j):
-        self.builder.call(self.masked_store, [value, where_, self.four, self.masks[j]])
+    def _masked(self, value, address, j):
+        self.builder.call(self.masked_store, [value, address, self.four, self.masks[j]])
 
 
 @intrinsic

@@ -46,7 +46,7 @@ class InvertedResidual:
     """The packed constants of a block: the expansion's weight transposed,
     (C*kh*kw, C_e), as :func:`expansion_weights` gives it (packed for
     packed.multiply_image where packed.enabled(), float32: the bias and
-    activation in its tiles, MobileNetV2's expansions 0.76-0.93 of the
+    activation in its tiles, MobileNetV2's expansions 0.61-0.88 of the
     time of OpenBLAS and a pass; else plain, a right operand OpenBLAS
     packs faster than a transposed view: 160 -> 960 on 7x7 0.89 of the
     time, 96 -> 576 on 14x14 0.95, larger planes level), and

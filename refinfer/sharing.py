@@ -394,11 +394,40 @@ def _derived_constants(program, weights: dict) -> tuple[dict, dict]:
     return arrays, places
 
 
+# A fused kernel's argument may hold its derived arrays inside an object (a packed weight,
+# an inverted residual block): ``shared_arrays()`` lists them by name, ``adopt_arrays()``
+# takes equal ones in their place. Such an array's place is the object's, "#", its name.
+INSIDE = "#"
+
+
 def _plan_constants(program):
     """(place, array) for every array constant in the plan (``Program.constants``: slot
-    templates and kernel arguments, fused kernels' derived weights included)."""
-    return [(place, value) for place, value in program.constants()
-            if isinstance(value, np.ndarray)]
+    templates and kernel arguments, fused kernels' derived weights included, and the
+    arrays inside objects that list theirs)."""
+    found = []
+    for place, value in program.constants():
+        if isinstance(value, np.ndarray):
+            found.append((place, value))
+        elif hasattr(value, "shared_arrays"):
+            found.extend((f"{place}{INSIDE}{name}", array)
+                         for name, array in value.shared_arrays().items())
+    return found
+
+
+def _replace_constants(program, arrays: dict) -> None:
+    """``program.replace_constants(arrays)``, places inside objects included."""
+    top, inside = {}, {}
+    for place, array in arrays.items():
+        holder, nested, name = place.partition(INSIDE)
+        if nested:
+            inside.setdefault(holder, {})[name] = array
+        else:
+            top[place] = array
+    if inside:
+        holders = dict(program.constants())
+        for holder, named in inside.items():
+            holders[holder].adopt_arrays(named)
+    program.replace_constants(top)
 
 
 def _adopt_derived(program, shared: dict) -> None:
@@ -410,7 +439,7 @@ def _adopt_derived(program, shared: dict) -> None:
         if view is not None and value.dtype == view.dtype and np.array_equal(value, view):
             view.flags.writeable = value.flags.writeable
             adopted[place] = view
-    program.replace_constants(adopted)
+    _replace_constants(program, adopted)
 
 
 # -- one copy for several models of one process (ModelGroup SHARE_WEIGHT) ------------------
@@ -437,7 +466,7 @@ class WeightPool:
             adopted = self._shared((place, array) for place, array
                                    in _plan_constants(loaded.program)
                                    if array.nbytes >= MIN_DERIVED_BYTES)
-            loaded.program.replace_constants(adopted)
+            _replace_constants(loaded.program, adopted)
         if updates or adopted:
             _return_freed_memory()
         return sum(a.nbytes for a in [*updates.values(), *adopted.values()])

@@ -153,3 +153,7 @@ def test_constants_the_plan_derived_are_shared_too():
     mine, theirs = derived(first), derived(second)
     assert len(mine) >= 5 and sorted(mine) == sorted(theirs)
     assert all(mine[place] is theirs[place] for place in mine)
+    # and those inside the objects fused kernels take (packed weights)
+    mine, theirs = (dict(sharing._plan_constants(m._loaded.program)) for m in (first, second))
+    inside = [place for place in mine if sharing.INSIDE in place]
+    assert inside and all(mine[place] is theirs[place] for place in inside)

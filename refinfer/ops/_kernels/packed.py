@@ -134,6 +134,14 @@ class PackedWeight:
         slivers[whole:, :, :rows % TILE_ROWS] = matrix[whole * TILE_ROWS:].T
         self.slivers = slivers.reshape(-1)
 
+    def shared_arrays(self) -> dict:
+        """Its arrays, for weight sharing (refinfer/sharing.py)."""
+        return {"slivers": self.slivers}
+
+    def adopt_arrays(self, arrays: dict) -> None:
+        """Use equal arrays in shared memory instead of its own."""
+        self.slivers = arrays["slivers"]
+
     def unpacked(self) -> np.ndarray:
         """The weight, as it was given, in float32."""
         count = self.slivers.size // (self.depth * TILE_ROWS)
@@ -161,6 +169,9 @@ class PackedRight:
             part = weight[:, s * TILE_COLUMNS:(s + 1) * TILE_COLUMNS]
             slivers[s, :, :part.shape[1]] = part
         self.slivers = slivers.reshape(-1)
+
+    shared_arrays = PackedWeight.shared_arrays
+    adopt_arrays = PackedWeight.adopt_arrays
 
     def unpacked(self) -> np.ndarray:
         """The weight, as it was given, in float32 (contiguous)."""

@@ -84,6 +84,24 @@ class InvertedResidual:
         self.expansion = expansion
         self._depthwise_parts = {}
 
+    def shared_arrays(self) -> dict:
+        """Its weights, for weight sharing (refinfer/sharing.py)."""
+        arrays = {"depthwise": self.depthwise, "project": self.project}
+        if self.expand is not None:
+            arrays["expand"] = self.expand
+        if self.packed is not None:
+            arrays["packed"] = self.packed.slivers
+        return arrays
+
+    def adopt_arrays(self, arrays: dict) -> None:
+        """Use equal arrays in shared memory instead of its own (before
+        any run: the depthwise parts are made from ``depthwise``)."""
+        for name, array in arrays.items():
+            if name == "packed":
+                self.packed.adopt_arrays({"slivers": array})
+            else:
+                setattr(self, name, array)
+
     def expansion_weights(self, pixels: int):
         """(plain, packed) weights of the expansion for a piece of
         ``pixels`` pixels: the packed slivers where the block has them and

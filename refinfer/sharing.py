@@ -395,8 +395,9 @@ def _derived_constants(program, weights: dict) -> tuple[dict, dict]:
 
 
 # A fused kernel's argument may hold its derived arrays inside an object (a packed weight,
-# an inverted residual block): ``shared_arrays()`` lists them by name, ``adopt_arrays()``
-# takes equal ones in their place. Such an array's place is the object's, "#", its name.
+# a Winograd filter, an inverted residual block: ops/_kernels/constants.Holder), which lists
+# them by name and takes equal ones in their place. Such an array's place is the object's,
+# "#", its name.
 INSIDE = "#"
 
 

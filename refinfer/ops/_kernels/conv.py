@@ -36,6 +36,7 @@ from refinfer.jit import kernel
 from refinfer.threads import GEMM_WORK, gemm_items, min_items, parallel_for
 
 from . import blas, packed, planes, program
+from .constants import Holder
 from .._ref import window as win
 from .._ref.common import require_tensors
 from .._ref.conv import (backprop_input_pads, conv3d_pads,
@@ -458,7 +459,7 @@ def columns(image, geometry, wide=True):
 # channels -- and transformed back (Y = A^T M A, 2x2 outputs per tile):
 # 2.25 times fewer multiplications than the direct form, for a few
 # additions per element. The filter transform is done once, at plan time.
-class WinogradFilter:
+class WinogradFilter(Holder):
     """A 3x3 filter (for a stride-1, undilated, one-group convolution) with
     its Winograd transform u (16, C_out, C_in). Measured single-threaded on
     ResNet-50's 3x3 layers (C x HxW: 64x56, 128x28, 256x14, 512x7), against
@@ -471,6 +472,7 @@ class WinogradFilter:
                 and tuple(dilation) == (1, 1) and group == 1)
 
     G = np.array([[1, 0, 0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0, 0, 1]])
+    SHARED = ("weight", "u")
 
     def __init__(self, weight: np.ndarray):
         self.weight = weight

@@ -62,6 +62,7 @@ from refinfer.cpu import cpu_flags
 from refinfer.jit import kernel
 
 from . import program, vectors
+from .constants import Holder
 from .vectors import broadcast, data, index, signed, vector_at, where
 
 # The register tile (rows, columns, floats per vector) per instruction set:
@@ -113,12 +114,13 @@ def enabled() -> bool:
     return choose(os.environ.get("REFINFER_CONV_GEMM", "auto"), cpu_flags())
 
 
-class PackedWeight:
+class PackedWeight(Holder):
     """A float32 weight (C_out, ...) as a matrix of C_out rows, packed for
     :func:`multiply`: ``slivers`` (ceil(C_out / TILE_ROWS), depth,
     TILE_ROWS) flattened. ``shape`` is the weight's."""
 
     dtype = np.dtype(np.float32)
+    SHARED = ("slivers",)
 
     def __init__(self, weight: np.ndarray):
         """``weight`` of any float dtype, rounded to float32 as it is
@@ -134,14 +136,6 @@ class PackedWeight:
         slivers[whole:, :, :rows % TILE_ROWS] = matrix[whole * TILE_ROWS:].T
         self.slivers = slivers.reshape(-1)
 
-    def shared_arrays(self) -> dict:
-        """Its arrays, for weight sharing (refinfer/sharing.py)."""
-        return {"slivers": self.slivers}
-
-    def adopt_arrays(self, arrays: dict) -> None:
-        """Use equal arrays in shared memory instead of its own."""
-        self.slivers = arrays["slivers"]
-
     def unpacked(self) -> np.ndarray:
         """The weight, as it was given, in float32."""
         count = self.slivers.size // (self.depth * TILE_ROWS)
@@ -150,7 +144,7 @@ class PackedWeight:
             :self.shape[0]].reshape(self.shape)
 
 
-class PackedRight:
+class PackedRight(Holder):
     """A float32 weight W (K, N) that multiplies from the right (x^T W:
     pixels by output channels), packed for :func:`multiply_image`:
     ``slivers`` (ceil(N / TILE_COLUMNS), K, TILE_COLUMNS) flattened, the
@@ -158,6 +152,7 @@ class PackedRight:
     the last."""
 
     dtype = np.dtype(np.float32)
+    SHARED = ("slivers",)
 
     def __init__(self, weight: np.ndarray):
         """``weight`` (K, N) of any float dtype, rounded to float32."""
@@ -169,9 +164,6 @@ class PackedRight:
             part = weight[:, s * TILE_COLUMNS:(s + 1) * TILE_COLUMNS]
             slivers[s, :, :part.shape[1]] = part
         self.slivers = slivers.reshape(-1)
-
-    shared_arrays = PackedWeight.shared_arrays
-    adopt_arrays = PackedWeight.adopt_arrays
 
     def unpacked(self) -> np.ndarray:
         """The weight, as it was given, in float32 (contiguous)."""

@@ -39,10 +39,11 @@ from refinfer.jit import kernel
 from refinfer.threads import GEMM_WORK, min_items, parallel_for
 
 from . import blas, packed, program, vectors
+from .constants import Holder
 from .conv import columns, conv_geometry
 
 
-class InvertedResidual:
+class InvertedResidual(Holder):
     """The packed constants of a block: the expansion's weight transposed,
     (C*kh*kw, C_e), as :func:`expansion_weights` gives it (packed for
     packed.multiply_image where packed.enabled(), float32: the bias and
@@ -58,6 +59,9 @@ class InvertedResidual:
     network's stem (passes/separable.py, STEM_DEPTH)."""
 
     POINTWISE = ("VALID", (0,) * 4, (1, 1), (1, 1))
+    # Weight sharing may replace these before any run (the depthwise parts
+    # are made from ``depthwise`` when first needed).
+    SHARED = ("expand", "packed", "depthwise", "project")
 
     def __init__(self, expand, depthwise, project, biases, acts, window,
                  expansion=POINTWISE):
@@ -83,24 +87,6 @@ class InvertedResidual:
         self.acts, self.window = tuple(int(a) for a in acts), window
         self.expansion = expansion
         self._depthwise_parts = {}
-
-    def shared_arrays(self) -> dict:
-        """Its weights, for weight sharing (refinfer/sharing.py)."""
-        arrays = {"depthwise": self.depthwise, "project": self.project}
-        if self.expand is not None:
-            arrays["expand"] = self.expand
-        if self.packed is not None:
-            arrays["packed"] = self.packed.slivers
-        return arrays
-
-    def adopt_arrays(self, arrays: dict) -> None:
-        """Use equal arrays in shared memory instead of its own (before
-        any run: the depthwise parts are made from ``depthwise``)."""
-        for name, array in arrays.items():
-            if name == "packed":
-                self.packed.adopt_arrays({"slivers": array})
-            else:
-                setattr(self, name, array)
 
     def expansion_weights(self, pixels: int):
         """(plain, packed) weights of the expansion for a piece of

@@ -451,6 +451,25 @@ def test_seed_42_bfloat16_wins_over_an_integer_tensor():
     assert promote(x, np.ones(2, np.float32))[0].dtype == np.float32
 
 
+def test_seed_57_float16_and_bfloat16_meet_in_float32(tmp_path):
+    """Seed 57's MatMul of a float16 and a (mutated) bfloat16 tensor reached
+    NumPy's promotion, which has no common type for them; MindSpore 2.7.1's
+    Add of the two gives float32, and so does refinfer's promotion (its
+    MatMul then runs in float32)."""
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    from refinfer.ops._ref.common import promote
+
+    a, b = promote(np.array([1.5], np.float16), np.array([2.0], ml_dtypes.bfloat16))
+    assert a.dtype == b.dtype == np.float32
+    source = load_source(os.path.join(ROOT, "golden/fp16_params/model.mindir"))
+    model = tmp_path / "model.mindir"
+    model.write_bytes(mutated_bytes(Case(0, source, "struct", [("dtype", 638043937)],
+                                         "numba", 97952982))[0])
+    result = run_case({"model": str(model), "backend": "numba",
+                       "input_seed": 97952982}, lambda stage: None)
+    assert result["outcome"] == "ok", result.get("traceback")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("signature, golden, kind, steps, backend, seed, said",
                          CASES, ids=[c[0] for c in CASES])

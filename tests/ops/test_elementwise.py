@@ -134,9 +134,14 @@ def test_real_div_unsigned_and_rejects_bool(call, close):
     ("Pow", np.int32, np.int64, np.int64),
     ("Pow", np.int32, 2.0, np.float32),
     ("Pow", np.float32, 2, np.float32),
+    ("Add", np.float16, "bfloat16", np.float32),    # as MindSpore 2.7.1's Add
+    ("Mul", "bfloat16", np.float16, np.float32),
+    ("Add", "bfloat16", np.float32, np.float32),
 ])
 def test_result_dtypes(call, op, a, b, dtype):
     def operand(kind, shape):
+        if kind == "bfloat16":
+            return np.ones(shape, pytest.importorskip("ml_dtypes").bfloat16)
         if isinstance(kind, type) and issubclass(kind, np.generic):
             return np.ones(shape, kind)
         return kind

@@ -19,8 +19,8 @@ def promote(a, b):
 
     A Python scalar takes the tensor's dtype (``Muls(x, 2)`` keeps x's dtype),
     except a float scalar with an integer or bool tensor, which gives float32.
-    Between tensors, a float tensor wins over an integer or bool one; otherwise
-    NumPy's promotion applies.
+    Between tensors, a float tensor wins over an integer or bool one,
+    float16 and bfloat16 give float32; otherwise NumPy's promotion applies.
     """
     a_t, b_t = isinstance(a, np.ndarray), isinstance(b, np.ndarray)
     if a_t and b_t:
@@ -54,6 +54,8 @@ def _tensor_result_type(x: np.dtype, y: np.dtype) -> np.dtype:
     x_float, y_float = is_float(x), is_float(y)
     if x_float != y_float:
         return x if x_float else y
+    if {x, y} == {np.dtype(np.float16), BFLOAT16}:
+        return np.dtype(np.float32)     # MindSpore's; NumPy knows no common type
     return np.result_type(x, y)
 
 

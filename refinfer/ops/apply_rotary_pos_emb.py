@@ -40,9 +40,9 @@ def apply_rotary_pos_emb(query, key, cos, sin, position_ids, cos_format=0):
 
 
 def _embed(x, name, cos, sin, interleaved):
-    dim = cos.shape[-1]
-    tokens = x.size // x.shape[-1] if x.ndim else 0
-    if x.ndim not in (2, 3) or x.shape[-1] % dim or dim % 2 \
+    dim = cos.shape[-1] if cos.ndim == 2 else 0
+    tokens = x.size // x.shape[-1] if x.ndim and x.shape[-1] else 0
+    if not dim or x.ndim not in (2, 3) or x.shape[-1] % dim or dim % 2 \
             or cos.shape != (tokens, dim) or sin.shape != cos.shape:
         raise ValueError(f"{OP}: {name} {list(x.shape)} must be (T, N * D) or (B, S, "
                          f"N * D) with cos and sin (T, D), D even, got cos "

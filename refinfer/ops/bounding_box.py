@@ -5,13 +5,14 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
-from ._ref.common import compute_dtype
+from ._ref.common import FLOATS, compute_dtype, require_dtype
 
 BOX_DTYPES = ("float16", "float32")
 
 
 def _centres(op, name, boxes):
-    """(cx, cy, w, h) of (n, 4) boxes, in the compute dtype."""
+    """(cx, cy, w, h) of (n, 4) float boxes, in the compute dtype."""
+    require_dtype(op, name, boxes, FLOATS)
     if boxes.ndim != 2 or boxes.shape[1] != 4:
         raise ValueError(f"{op}: {name} must be (n, 4), got shape {list(boxes.shape)}")
     b = boxes.astype(compute_dtype(boxes.dtype), copy=False)

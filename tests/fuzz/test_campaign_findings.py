@@ -378,6 +378,17 @@ CASES = [
      [("drop_repeated", 1600777573)], "numba", 2436034962,
      r"\(op FlashAttentionScore\) failed: ValueError: FlashAttentionScore: TND value "
      r"\[\] must be \(T, N, D\) with T the last actual_seq_kvlen 7"),
+    # seed 58's
+    ("raw:IndexError@refinfer/ops/apply_rotary_pos_emb.py:_embed",
+     "golden/ops/apply_rotary_pos_emb_format3/model.mindir", "struct",
+     [("drop_repeated", 3445422775)], "reference", 2512684985,
+     r"\(op ApplyRotaryPosEmb\) failed: ValueError: ApplyRotaryPosEmb: query \[.*\] must "
+     r"be \(T, N \* D\) or \(B, S, N \* D\) with cos and sin \(T, D\), D even, got cos \[\]"),
+    ("raw:TypeError@refinfer/ops/bounding_box.py:_centres",
+     "golden/ops/bounding_box_encode/model.mindir", "struct",
+     [("dtype", 1043226026)], "numba", 3384145701,
+     r"\(op BoundingBoxEncode\) failed: TypeError: BoundingBoxEncode: groundtruth_box must "
+     r"be float16, float32, float64, got bool\[5, 4\]"),
 ]
 
 

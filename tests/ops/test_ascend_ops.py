@@ -117,6 +117,15 @@ def test_rotary_embeddings_refuse_a_tensor_that_is_not_float_by_name(call, op,
         call(op, *args)
 
 
+def test_apply_rotary_pos_emb_refuses_a_table_that_is_not_2d(call):
+    """Fuzz seed 58: a 0-d cos reached an index of its shape."""
+    x = np.ones((4, 16), np.float32)
+    with pytest.raises(ValueError, match=r"ApplyRotaryPosEmb: query \[4, 16\] must be "
+                                         r".* got cos \[\] and sin \[4, 8\]"):
+        call("ApplyRotaryPosEmb", x, x, np.float32(1), np.ones((4, 8), np.float32),
+             np.zeros(2, np.int32), 2)
+
+
 def test_moe_gating_top_k_softmax(call):
     x = np.log(np.array([[1, 4, 2, 4], [3, 1, 1, 1], [1, 1, 1, 1]], np.float32))
     finished = np.array([False, True, False])

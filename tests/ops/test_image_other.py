@@ -55,6 +55,9 @@ def test_bounding_box_encode_and_decode(call):
     with pytest.raises(ValueError, match=r"BoundingBoxEncode: groundtruth_box must be "
                        r"\(n, 4\), got shape \[2, 3\]"):
         call("BoundingBoxEncode", anchors, truth[:, :3])
+    with pytest.raises(TypeError, match=r"BoundingBoxEncode: groundtruth_box must be "
+                       r"float16, float32, float64, got bool\[2, 4\]"):     # fuzz seed 58
+        call("BoundingBoxEncode", anchors, truth.astype(bool))
 
 
 @pytest.mark.parametrize("mode", ["iou", "iof"])

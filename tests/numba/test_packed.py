@@ -136,7 +136,7 @@ def test_the_image_times_a_right_weight_equals_numpy(extra_rows, k, n, first,
     slivers = packed.PackedRight(weight).slivers
     for bias_ in (bias, program.no_bias(F32)):
         c = np.full((m, n), np.nan, F32)
-        packed.multiply_image(x, slivers, k, first, c, bias_, act)
+        packed.multiply_image(x, slivers, first, c, bias_, act)
         product = x.T.astype(np.float64) @ weight[:, first:first + n]
         want = product + (bias_[first:first + n] if bias_.size else 0)
         want = _epilogue(want.T, program.no_bias(F32), program.no_residual(F32),
@@ -157,7 +157,7 @@ def test_an_image_of_fewer_pixels_than_a_tile_is_refused():
     weight = packed.PackedRight(np.ones((2, 3), F32))
     with pytest.raises(ValueError, match="multiply_image: fewer pixels than a tile"):
         packed.multiply_image(np.ones((2, packed.TILE_ROWS - 1), F32), weight.slivers,
-                              2, 0, np.empty((packed.TILE_ROWS - 1, 3), F32),
+                              0, np.empty((packed.TILE_ROWS - 1, 3), F32),
                               program.no_bias(F32), program.ACT_NONE)
 
 

@@ -380,6 +380,12 @@ def _pack_panel(b, pc, kc, jc, nc, panel):
 
 
 @kernel
+def _depth_step(depth):
+    """Rows of the depth blocks: at most DEPTH_BLOCK, all alike."""
+    return -(-depth // -(-depth // DEPTH_BLOCK))
+
+
+@kernel
 def multiply(a, depth, b, c, bias, residual, act, panel, rows, cols):
     """c[r0:r1, c0:c1] = act(A[r0:r1] @ b[:, c0:c1] + bias[r0:r1, None] +
     residual[r0:r1, c0:c1]), (r0, r1) = rows, (c0, c1) = cols, r0 a
@@ -393,7 +399,7 @@ def multiply(a, depth, b, c, bias, residual, act, panel, rows, cols):
     r0, r1 = rows
     ldc = c.strides[0] // c.itemsize
     ldr = residual.strides[0] // residual.itemsize if residual.size else -1
-    step = -(-depth // -(-depth // DEPTH_BLOCK))  # even depth blocks
+    step = _depth_step(depth)
     for jc in range(cols[0], cols[1], COLUMN_BLOCK):
         nc = min(COLUMN_BLOCK, cols[1] - jc)
         for pc in range(0, depth, step):
@@ -421,9 +427,9 @@ def panel_scratch() -> np.ndarray:
 
 
 @kernel
-def multiply_image(x, b, depth, first, c, bias, act):
+def multiply_image(x, b, first, c, bias, act):
     """c = act(x^T @ W[:, first:first + N] + bias[first:first + N]), c (M,
-    N), x (depth, M) (an image's channels by its pixels, M >= TILE_ROWS),
+    N), x (K, M) (an image's channels by its pixels, M >= TILE_ROWS),
     W the packed ``b`` (:class:`PackedRight`'s slivers; ``first`` a
     multiple of TILE_COLUMNS), bias (the whole weight's) maybe empty, act
     light. x is read in place, a sliver of A being TILE_ROWS pixels of
@@ -431,12 +437,12 @@ def multiply_image(x, b, depth, first, c, bias, act):
     TILE_ROWS rows (those it shares with the tile before are written again,
     equal), never reading past x's end. Rows ``c.strides[0]`` apart, unit
     column steps."""
-    m, n = c.shape
+    depth, (m, n) = x.shape[0], c.shape
     if m < TILE_ROWS:   # its last tile would read before x's start
         raise ValueError("multiply_image: fewer pixels than a tile")
     ldx = x.strides[0] // x.itemsize
     ldc = c.strides[0] // c.itemsize
-    step = -(-depth // -(-depth // DEPTH_BLOCK))  # even depth blocks
+    step = _depth_step(depth)
     block = max(1, RIGHT_BLOCK // (step * TILE_COLUMNS)) * TILE_COLUMNS
     for j0 in range(0, n, block):
         for tile_row in range(0, m, TILE_ROWS):
@@ -445,7 +451,7 @@ def multiply_image(x, b, depth, first, c, bias, act):
                 kc = min(step, depth - pc)
                 final = act if pc + kc == depth else NO_EPILOGUE
                 for jr in range(j0, min(j0 + block, n), TILE_COLUMNS):
-                        _tile(kc, x, pc * ldx + row, ldx, b,
+                    _tile(kc, x, pc * ldx + row, ldx, b,
                           (first + jr) * depth + pc * TILE_COLUMNS, c,
                           row * ldc + jr, ldc, pc, TILE_ROWS,
                           min(TILE_COLUMNS, n - jr), bias,

@@ -43,6 +43,10 @@ from .constants import Holder
 from .conv import columns, conv_geometry
 
 
+# The plain expansion weight a piece takes where the packed one serves.
+_NO_PLAIN = np.empty((0, 0), np.float32)
+
+
 class InvertedResidual(Holder):
     """The packed constants of a block: the expansion's weight transposed,
     (C*kh*kw, C_e), as :func:`expansion_weights` gives it (packed for
@@ -97,7 +101,7 @@ class InvertedResidual(Holder):
         only where it may be taken: ``plain`` must have its type either
         way.)"""
         if self.packed is not None and pixels >= packed.TILE_ROWS:
-            return np.empty((0, 0), np.float32), self.packed.slivers
+            return _NO_PLAIN, self.packed.slivers
         if self.expand is None:
             self.expand = self.packed.unpacked()
         return self.expand, None
@@ -236,8 +240,8 @@ def _block_piece(image, expand, expand_packed, depthwise, project, biases,
         blas.gemm(True, pixels, False, expand[:, c0:c1], expanded)
         bias_activation_rows(expanded, biases[0][c0:c1], acts[0])
     else:
-        packed.multiply_image(pixels, expand_packed, pixels.shape[0], c0,
-                              expanded, biases[0], acts[0])
+        packed.multiply_image(pixels, expand_packed, c0, expanded, biases[0],
+                              acts[0])
     depthwise3x3_nhwc(expanded.reshape(last - first, width, c1 - c0),
                       depthwise, biases[1][c0:c1], depthwise_out, stride,
                       top + first, left, acts[1], lo, hi)
@@ -315,10 +319,11 @@ def depthwise3x3_nhwc(x, w, bias, y, stride, top, left, act, lo, hi):
     y[i, j, c] = act(bias[c] + sum_{p,q} w[p, q, c] *
     x[i*stride + p - top, j*stride + q - left, c]), taps outside x being
     zeros (padding); x (H, W, C), w (3, 3, C), bias (C,), y (OH, OW, C),
-    all contiguous; stride 1 or 2. Where the window is inside x, whole vectors of
-    channels go through :func:`_depthwise_pixels`; the rest (border pixels,
-    the channels after the last whole vector) through :func:`_border`.
-    act: light ones only (:func:`program.activate_light`)."""
+    all contiguous; stride 1 or 2. Where the window is inside x, whole
+    vectors of channels go through :func:`_depthwise_pixels`; the rest
+    (border pixels, the channels after the last whole vector) through
+    :func:`_border`. act: light ones only (:func:`program.activate_light`).
+    """
     h, width, channels = x.shape
     ow = y.shape[1]
     flat = y.reshape(y.shape[0], ow * channels)
@@ -374,10 +379,9 @@ def _depthwise_pixels(typingctx, x, x_at, stride, x_row, w, bias, y, y_at,
     or 2 (any other runs as 2). Written with explicit vectors
     (:mod:`vectors`): PIXELS pixels at a time, every weight vector loaded
     once for them and every input vector once for the neighbours that
-    share it.
-    Measured on MobileNetV2's stride-1 blocks, one thread, a piece's rows
-    in cache (AMD EPYC): 16-19 GMAC/s, where Numba's loop over channels
-    reached 5-10."""
+    share it. Measured on MobileNetV2's stride-1 blocks, one thread, a
+    piece's rows in cache (AMD EPYC): 16-19 GMAC/s, where Numba's loop
+    over channels reached 5-10."""
     lanes = vectors.VECTOR_BYTES // (x.dtype.bitwidth // 8)
     vector = vectors.float_vector(x.dtype, lanes)
 

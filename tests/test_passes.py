@@ -16,7 +16,7 @@ from refinfer.ops._kernels.conv import WinogradFilter, fused_conv2d
 from refinfer.ops._kernels.packed import PackedWeight
 from refinfer.ops._kernels import blas, packed, separable
 from refinfer.ops._kernels.separable import InvertedResidual, inverted_residual
-from refinfer.passes import elementwise
+from refinfer.passes import conv as conv_pass, elementwise
 from refinfer.passes.elementwise import fuse_elementwise
 from refinfer.passes.fused import FUSED_BACKEND, GraphEditor, fused_node
 from refinfer.plan import compile_model
@@ -268,7 +268,12 @@ def test_fused_convolution_equals_its_parts(act, geometry):
                                       (8, 8, 9, 9, "SAME", (0, 0, 0, 0)),
                                       (12, 4, 10, 7, "PAD", (0, 2, 2, 0)),
                                       (4, 6, 6, 6, "VALID", (0, 0, 0, 0))], ids=str)
-def test_winograd_convolution_equals_the_direct_one(act, geometry):
+@pytest.mark.parametrize("packs", [True, False], ids=["packed", "blas"])
+def test_winograd_convolution_equals_the_direct_one(monkeypatch, act, geometry,
+                                                    packs):
+    """Both ways of Winograd's products: u_k packed for our own product,
+    and plain for the BLAS."""
+    monkeypatch.setattr(packed, "enabled", lambda: packs)
     c_in, c_out, h, w, pad_mode, pad = geometry
     x = rng.standard_normal((2, c_in, h, w)).astype(np.float32)
     weight = rng.standard_normal((c_out, c_in, 3, 3)).astype(np.float32) * 0.3
@@ -278,7 +283,9 @@ def test_winograd_convolution_equals_the_direct_one(act, geometry):
     residual = rng.standard_normal(direct.shape).astype(np.float32)
     for res in (None, residual):
         want = fused_conv2d(x, res, weight, *args)
-        got = fused_conv2d(x, res, WinogradFilter(weight), *args)
+        winograd = WinogradFilter(weight)
+        assert winograd.packed == packs
+        got = fused_conv2d(x, res, winograd, *args)
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=2e-5)
 
 
@@ -303,6 +310,17 @@ def test_convolutions_with_a_residual_multiply_a_packed_weight(monkeypatch,
         [(2, 2)] * 2 + [(4, 4)] * 2 + [(8, 8)] * 2 if enabled else [])
     np.testing.assert_allclose(fast.run(case.inputs())[0], case.outputs()[0],
                                **case.tolerance)
+
+
+@pytest.mark.parametrize("tiles, channels, packs, pays", [
+    (36, 64, False, True), (35, 512, False, False), (16, 512, True, True),
+    (16, 255, True, False), (15, 512, True, False), (16, 512, False, False),
+    (None, 8, False, True)])
+def test_winograd_pays_from_fewer_tiles_where_its_filter_packs(
+        tiles, channels, packs, pays):
+    """Measured break-evens (passes/conv.py): 36 tiles with the BLAS's
+    products, 16 with packed ones on a deep enough weight."""
+    assert conv_pass.winograd_pays(tiles, channels, packs) == pays
 
 
 def test_resnet_uses_winograd_for_its_3x3_stride_1_convolutions_of_large_planes():

@@ -15,7 +15,7 @@ act(conv(x, W') + b' + residual) with :func:`ops._kernels.conv.fused_conv2d`.
 Weights are packed once here: contiguous, and for 3x3 stride-1 one-group
 convolutions transformed for Winograd F(2x2, 3x3)
 (:class:`ops._kernels.conv.WinogradFilter`) unless MindIR recorded an
-output plane of fewer than WINOGRAD_MIN_TILES tiles; other one-group
+output plane of too few tiles (:func:`winograd_pays`); other one-group
 float32 weights of convolutions with a residual in slivers for
 :func:`ops._kernels.packed.multiply` where that product is enabled.
 """
@@ -40,6 +40,12 @@ FLOAT_WEIGHTS = (np.dtype(np.float32), np.dtype(np.float64))
 # (36) 8.80 / 5.73 against 7.66 / 5.70, 256 x 14x14 (49) 4.52 / 2.41
 # against 3.64 / 2.26.
 WINOGRAD_MIN_TILES = 36
+# With u_k packed for our own product (WinogradFilter), from 16 tiles where
+# the weight is deep enough: one thread / two, Winograd's time against
+# im2col + GEMM's, 512 x 7x7 0.79 / 0.86, 256 x 7x7 0.77 / 0.83,
+# 1024 x 7x7 0.69 / 0.72, 128 x 8x8 1.05 / 0.86, 64 x 8x8 1.58 / 1.40;
+# 4 tiles (256 and 512 x 4x4) 1.6-1.7.
+PACKED_MIN_TILES, PACKED_MIN_CHANNELS = 16, 256
 
 
 # the ops a fused group starts from
@@ -96,23 +102,35 @@ def _pack(editor: GraphEditor, conv: Node, weight64: np.ndarray, dtype,
     there; packed from float64, with no float32 copy left behind in the
     heap), else contiguous."""
     _pad_mode, _pads, stride, dilation, group = geometry
+    packs = dtype == np.float32 and packed.enabled()
     winograd = WinogradFilter.applies(weight64, stride, dilation, group) \
-        and not _few_tiles(editor, conv)
-    if not winograd and residual and group == 1 and dtype == np.float32 \
-            and packed.enabled():
+        and winograd_pays(_recorded_tiles(editor, conv), weight64.shape[1],
+                          packs)
+    if not winograd and residual and group == 1 and packs:
         return packed.PackedWeight(weight64)
     weight = np.ascontiguousarray(weight64.astype(dtype))
     return WinogradFilter(weight) if winograd else weight
 
 
-def _few_tiles(editor: GraphEditor, conv: Node) -> bool:
-    """Whether MindIR recorded the convolution's output with fewer than
-    WINOGRAD_MIN_TILES Winograd tiles."""
+def winograd_pays(tiles, channels: int, packs: bool) -> bool:
+    """Whether a 3x3 convolution of ``tiles`` Winograd tiles (None where
+    unknown) and ``channels`` input channels is faster so: from
+    WINOGRAD_MIN_TILES, or from PACKED_MIN_TILES where its filter
+    ``packs`` and has at least PACKED_MIN_CHANNELS input channels."""
+    if tiles is None:
+        return True
+    deep = packs and channels >= PACKED_MIN_CHANNELS
+    return tiles >= (PACKED_MIN_TILES if deep else WINOGRAD_MIN_TILES)
+
+
+def _recorded_tiles(editor: GraphEditor, conv: Node):
+    """The Winograd tiles (2x2 pixels) of the convolution's output plane as
+    MindIR recorded it, None where it did not."""
     recorded = tensor_abstract(editor, Ref(RefKind.NODE, conv.name))
     if recorded is None or len(recorded[0]) != 4 or min(recorded[0][2:]) < 0:
-        return False
+        return None
     oh, ow = recorded[0][2:]
-    return -(-oh // 2) * -(-ow // 2) < WINOGRAD_MIN_TILES
+    return -(-oh // 2) * -(-ow // 2)
 
 
 def _geometry(conv: Node):

@@ -464,7 +464,13 @@ class WinogradFilter(Holder):
     its Winograd transform u (16, C_out, C_in). Measured single-threaded on
     ResNet-50's 3x3 layers (C x HxW: 64x56, 128x28, 256x14, 512x7), against
     im2col + GEMM: 2.74 / 1.77 / 1.62 / 2.99 ms instead of 3.18 / 2.97 /
-    2.72 / 3.17; results differ from the direct form by ~5e-7 relative."""
+    2.72 / 3.17; results differ from the direct form by ~5e-7 relative.
+
+    Where our own product is enabled (float32, :func:`packed.enabled`),
+    each u_k is kept packed for it instead (u (16, packed size)): the 16
+    products, each of a small weight (C_out x C_in) by few columns, took
+    0.72-0.89 of OpenBLAS's time that way (one thread, AMD EPYC: OpenBLAS
+    packs u_k again at every call)."""
 
     @staticmethod
     def applies(weight: np.ndarray, stride, dilation, group) -> bool:
@@ -477,9 +483,19 @@ class WinogradFilter(Holder):
     def __init__(self, weight: np.ndarray):
         self.weight = weight
         u = np.einsum("ip,ocpq,jq->ijoc", self.G, weight.astype(np.float64),
-                      self.G)
-        self.u = np.ascontiguousarray(u.reshape(16, *weight.shape[:2]),
-                                      weight.dtype)
+                      self.G).reshape(16, *weight.shape[:2])
+        self.packed = weight.dtype == np.float32 and packed.enabled()
+        self.u = np.stack([packed.PackedWeight(u_k).slivers for u_k in u]) \
+            if self.packed else np.ascontiguousarray(u, weight.dtype)
+
+    def multiply(self, k: int, v: np.ndarray, m: np.ndarray) -> None:
+        """m = u_k @ v (v C_in x tiles, m C_out x tiles)."""
+        if not self.packed:
+            blas.matmul(self.u[k], v, m)
+            return
+        packed.multiply(self.u[k], v.shape[0], v, m, program.no_bias(m.dtype),
+                        program.no_residual(m.dtype), program.ACT_NONE,
+                        packed.panel_scratch(), (0, m.shape[0]), (0, m.shape[1]))
 
 
 @kernel
@@ -552,7 +568,7 @@ def _winograd_output(m, bias, residual, act, tiles_x, y, wide):
 def winograd_conv2d(x, residual, weight, bias, act, top_left, y):
     """The Winograd F(2x2, 3x3) path of :func:`fused_conv2d` (stride 1,
     dilation 1, one group), image by image."""
-    c_out, c_in = weight.u.shape[1:]
+    c_out, c_in = weight.weight.shape[:2]
     oh, ow = y.shape[2], y.shape[3]
     tiles_y, tiles_x = -(-oh // 2), -(-ow // 2)
     tiles = tiles_y * tiles_x
@@ -566,9 +582,9 @@ def winograd_conv2d(x, residual, weight, bias, act, top_left, y):
             _winograd_input(x[n, lo:hi], *top_left, tiles_y, tiles_x, plane,
                             v[lo:hi])
         parallel_for(c_in, inputs, grain=min_items(16 * tiles))
-        def products(lo, hi):      # M_k = U_k @ V_k (strided, BLAS-ready)
+        def products(lo, hi):      # M_k = U_k @ V_k (strided views)
             for k in range(lo, hi):
-                blas.matmul(weight.u[k], v[:, k], m[:, k])
+                weight.multiply(k, v[:, k], m[:, k])
         parallel_for(16, products, grain=min_items(c_out * c_in * tiles,
                                                    GEMM_WORK))
         res = program.no_residual(x.dtype).reshape(0, 0, 0) if residual is None \

@@ -62,9 +62,11 @@ def _view(rows, cols, pad):
 
 @pytest.mark.parametrize("m, k, n", [
     (1, 1, 1), (6, 256, 16), (7, 5, 3), (13, 600, 37), (64, 147, 200),
-    (20, 513, 4100), (130, 64, 49)])
+    (20, 513, 4100), (130, 64, 49), (8, 33, 25)])
 @pytest.mark.parametrize("act", LIGHT)
 def test_the_product_and_its_epilogue_equal_numpy(m, k, n, act):
+    """Last tiles of a row of every kind: a vector or less (masked or not:
+    n = 49, 37, 200, 4100), more than a vector (masked: 25), whole."""
     weight = rng.standard_normal((m, k), dtype=F32)
     b = _view(k, n, 3)
     bias = rng.standard_normal(m, dtype=F32)

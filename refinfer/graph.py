@@ -584,8 +584,9 @@ class _GraphBuilder:
             if use.converters is not None and len(args) == len(use.converters):
                 # every parameter from its input: ``_bind``'s result, made
                 # without asking the op's signature again for each node
-                bound = [a if convert is None else _arg(a.ref, convert)
-                         for a, convert in zip(args, use.converters)]
+                bound = [a if convert is None else _arg(param.name, a.ref, convert)
+                         for a, convert, param in zip(args, use.converters,
+                                                      op.params)]
             else:
                 bound = _bind(op, prim, [a.ref for a in args], self.plain_arg)
                 constant_input = True   # attributes and defaults are constants
@@ -683,10 +684,10 @@ def _bind(op: registry.OpDef, prim, args: list[Ref],
     for i, param in enumerate(op.params):
         convert = op.convert.get(param.name)
         if param.variadic:
-            bound.extend(_arg(a, convert, plain) for a in args[i:])
+            bound.extend(_arg(param.name, a, convert, plain) for a in args[i:])
             return bound
         if i < len(args):
-            bound.append(_arg(args[i], convert, plain))
+            bound.append(_arg(param.name, args[i], convert, plain))
             continue
         value = _attribute(op, prim, param.name)
         if value is inspect.Parameter.empty:
@@ -694,7 +695,7 @@ def _bind(op: registry.OpDef, prim, args: list[Ref],
         if value is inspect.Parameter.empty:
             raise TypeError(f"missing argument {param.name!r} (got "
                             f"{len(args)} inputs, no attribute)")
-        bound.append(_arg(Ref(RefKind.CONST, value), convert))
+        bound.append(_arg(param.name, Ref(RefKind.CONST, value), convert))
     if len(args) > len(op.params):
         raise TypeError(f"{len(args)} inputs given, {op.name} takes at most "
                         f"{len(op.params)}")
@@ -714,15 +715,16 @@ def _attribute(op: registry.OpDef, prim, param: str):
     return inspect.Parameter.empty
 
 
-def _arg(ref: Ref, convert: Callable | None,
+def _arg(name: str, ref: Ref, convert: Callable | None,
          plain: Callable[[Ref], Arg] = Arg) -> Arg:
+    """Parameter ``name``'s argument, a constant converted here."""
     if convert is None:
         return plain(ref)
     if ref.kind is RefKind.CONST:
         try:
             return Arg(Ref(RefKind.CONST, convert(ref.key)))
         except (TypeError, ValueError) as exc:
-            raise ValueError(f"bad constant argument "
+            raise ValueError(f"bad constant argument {name!r} "
                              f"{describe_value(ref.key, SHOWN_VALUES)}: {exc}") from exc
     return Arg(ref, convert)
 

@@ -709,6 +709,29 @@ def test_argument_conversion_errors_show_no_whole_array(convert, size, expected)
         getattr(args, convert)(np.arange(size))
 
 
+@pytest.mark.parametrize("value", [
+    "float32[2, 3]", "object", "'zz'", "(1, 'a')", "str[1]"])
+def test_every_converter_refuses_what_it_cannot_take_saying_what_it_expected(
+        value):
+    """Every registered op's argument converters (a mutated model may give
+    a constant of any kind): a value they cannot take is refused with a
+    TypeError or ValueError that says what was expected or what came, not
+    a raw Python or NumPy message (fuzz seed 61: Conv3DTranspose's
+    in_channel through int(), 'only 0-dimensional arrays can be converted
+    to Python scalars'; a string among BoundingBoxEncode's means)."""
+    import numpy as np
+    from refinfer import registry
+    given = {"float32[2, 3]": np.ones((2, 3), np.float32), "object": object(),
+             "'zz'": "zz", "(1, 'a')": (1, "a"), "str[1]": np.array(["a"])}[value]
+    for op in registry.list_ops():
+        for name, convert in op.convert.items():
+            try:
+                convert(given)
+            except (TypeError, ValueError) as exc:
+                assert re.search(r"expected|got|unknown|not a|must", str(exc)), \
+                    (op.name, name, str(exc))
+
+
 def test_describe_value_is_short():
     import numpy as np
     from refinfer.errors import describe_value

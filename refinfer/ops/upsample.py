@@ -14,15 +14,8 @@ from ._ref.common import FLOATS, NUMBERS, optional
 from ._ref.resize import resize, resize_linear1d_with, upsample_with
 
 
-def _floats(value):
-    """Scale factors: a float or a sequence of floats."""
-    if isinstance(value, (list, tuple)):
-        return tuple(float(v) for v in value)
-    return (float(args.scalar(value)),)
-
-
 _FLOAT_CONVERT = {"output_size": optional(args.ints),
-                  "scales": optional(_floats)}
+                  "scales": optional(args.floats)}
 
 
 @register("UpsampleNearest1D", "UpsampleNearest2D", "UpsampleNearest3D",

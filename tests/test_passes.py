@@ -191,6 +191,59 @@ def test_matmul_bias_reshape_activation_fuse_into_one_gemm():
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("flags", [(False, False), (False, True), (True, False)])
+def test_a_product_reads_its_transposed_operands_as_views(flags):
+    """Transposes that keep the last axis among the last two, read only by
+    a BatchMatMul, fuse into it (it reads the permuted views), with either
+    operand transposed by the product too; one that moves the last axis
+    away, or whose value is read twice, stays."""
+    g = GraphBuilder((2, 5, 3, 4))
+    dims = {False: ((0, 2, 1, 3), (0, 2, 3, 1)), True: ((0, 2, 1, 3),) * 2}
+    left_dims, right_dims = dims[flags[1]] if not flags[0] else ((0, 2, 3, 1),) * 2
+    left, right = (g.add("Transpose", X, d, shape=tuple(
+        (2, 5, 3, 4)[k] for k in d)) for d in (left_dims, right_dims))
+    y = g.add("BatchMatMul", left, right, *flags, shape=(2, 3, 5, 5))
+    kept = g.add("Transpose", X, (3, 1, 2, 0), shape=(4, 5, 3, 2))
+    z = g.add("BatchMatMul", kept, kept, False, True, shape=(4, 5, 3, 3))
+    twice = g.add("Transpose", X, (0, 2, 1, 3), shape=(2, 3, 5, 4))
+    w = g.add("BatchMatMul", twice, twice, False, True, shape=(2, 3, 5, 5))
+    out = g.add("MakeTuple", y, z, w, shape=())
+    x = rng.standard_normal((2, 5, 3, 4)).astype(np.float32)
+    steps, got, want = run_both(g.model(out), x)
+    names = [s.node.op.name for s in steps]
+    assert names.count("Transpose+Transpose+BatchMatMul") == 1, names
+    assert names.count("BatchMatMul") == 2 and names.count("Transpose") == 2
+    for a_, b_ in zip(got, want):
+        np.testing.assert_allclose(a_, b_, rtol=1e-5, atol=1e-5)
+
+
+def test_a_transposed_product_declines_operands_its_dims_do_not_fit():
+    """(The fused node then runs its nodes' reference kernels, whose
+    errors name the Transpose.)"""
+    from refinfer.ops._kernels.gemm import transposed_batch_mat_mul
+    x = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    assert transposed_batch_mat_mul(x, x, (0, 2, 1, 3), None, False, False) is None
+    assert transposed_batch_mat_mul((1, 2), x, None, None, False, False) is None
+    got = transposed_batch_mat_mul(x, x, (0, 2, 1), None, False, False)
+    np.testing.assert_allclose(got, x.transpose(0, 2, 1) @ x, rtol=1e-6)
+
+
+@pytest.mark.parametrize("model", ["bert_tiny", "gpt2_tiny"])
+def test_attention_reads_its_heads_through_views(model):
+    """The query, key and value heads (Reshape, Transpose (0, 2, 1, 3))
+    go into the attention products as views: each layer's two products
+    take their Transposes in (three fewer copies a layer). Outputs as
+    MindSpore's."""
+    case = golden_case(model)
+    fast = LoadedModel(case.model_path, "numba")
+    names = [s.node.op.name for s in fast.program.plans[fast.program.main].steps]
+    layers = names.count("Transpose+Transpose+BatchMatMul")
+    assert layers >= 2 and names.count("Transpose+BatchMatMul") == layers
+    assert "BatchMatMul" not in names
+    np.testing.assert_allclose(fast.run(case.inputs())[0], case.outputs()[0],
+                               **case.tolerance)
+
+
 def test_mobilenet_folds_batchnorm_and_runs_its_blocks_as_one_step():
     """35 fused ReLU6 convolutions, 10 with a residual Add; the 16
     inverted residual blocks with an expansion become one step each, and

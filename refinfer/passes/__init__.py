@@ -11,7 +11,8 @@ so the oracle stays exact. For the fast backends each graph is rewritten:
    depthwise, 1x1 projection, as ``conv`` fused them) run as one step,
    channel-last inside.
 3. ``gemm``: MatMul / Dense with a constant weight: bias and activation
-   (through a constant Reshape) fused into the product's output pass.
+   (through a constant Reshape) fused into the product's output pass; a
+   BatchMatMul reads a Transpose's input through the permuted view.
 4. ``elementwise``: chains of float elementwise ops run as one program
    over the data (:mod:`ops._fast`), intermediates never materialised.
 
@@ -42,6 +43,7 @@ from .fused import GraphEditor
 PASSES = ((conv.fuse_convolutions, conv.STARTS),
           (separable.fuse_inverted_residuals, separable.STARTS),
           (gemm.fuse_matmuls, gemm.STARTS),
+          (gemm.fuse_transposed_operands, gemm.PRODUCTS),
           (fuse_elementwise, None))
 
 

@@ -14,6 +14,16 @@ Dense); the fused node computes
 act(x @ W + b) with :func:`ops._kernels.gemm.fused_matmul`. A constant Reshape
 between the bias and the activation (what nn.Dense on a 3-D input exports)
 is absorbed: the activation is elementwise, so it commutes with it.
+
+And a product of two computed operands reads a Transpose's input through the
+permuted view instead of the Transpose's copy (:func:`fuse_transposed_operands`)::
+
+    Transpose(x, dims) -> BatchMatMul(., y) | BatchMatMul(y, .)
+
+where dims keeps x's last axis among the last two (each matrix then has a
+unit stride, and NumPy's matmul hands it to BLAS as it is): attention's
+heads, split by Reshape and Transpose (0, 2, 1, 3) for its query, key and
+value (BERT-base: 36 copies of 128 x 768 floats a predict).
 """
 from __future__ import annotations
 
@@ -21,7 +31,7 @@ import numpy as np
 
 from ..graph import Node, Ref, RefKind
 from ..ops._kernels import program
-from ..ops._kernels.gemm import fused_matmul
+from ..ops._kernels.gemm import fused_matmul, transposed_batch_mat_mul
 from .fused import GraphEditor, activation, const, fused_node, op_name
 
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -29,6 +39,7 @@ FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 # the ops a fused group starts from
 STARTS = frozenset({"MatMul", "MatMulExt", "Dense"})
+PRODUCTS = frozenset({"BatchMatMul"})   # (fuse_transposed_operands)
 
 
 def fuse_matmuls(editor: GraphEditor) -> None:
@@ -64,6 +75,45 @@ def _fuse(editor: GraphEditor, node: Node) -> None:
     fused = fused_node(group, fused_matmul, [node.args[0].ref],
                        (packed, bias, act, shape))
     editor.replace(group, fused)
+
+
+def fuse_transposed_operands(editor: GraphEditor) -> None:
+    for node in editor.graph.nodes:
+        if op_name(node) in PRODUCTS \
+                and editor.producer(Ref(RefKind.NODE, node.name)) is node:
+            _fuse_operands(editor, node)
+
+
+def _fuse_operands(editor: GraphEditor, product: Node) -> None:
+    """The product and the Transposes only it reads, as one node."""
+    flags = (const(product, 2), const(product, 3))
+    if any(flag not in (False, True) for flag in flags):
+        return
+    group, inputs, dims = [], [], []
+    for arg in product.args[:2]:
+        source = editor.producer(arg.ref)
+        permuted = _view_dims(source) if source is not None \
+            and editor.sole_user(source) is product else None
+        if permuted is None:
+            inputs.append(arg.ref)
+        else:
+            group.append(source)
+            inputs.append(source.args[0].ref)
+        dims.append(permuted)
+    if group:
+        group.append(product)
+        editor.replace(group, fused_node(group, transposed_batch_mat_mul,
+                                         inputs, (*dims, *flags)))
+
+
+def _view_dims(node: Node):
+    """A Transpose's constant dims where its output, as a view, keeps its
+    input's last axis among the last two; else None."""
+    dims = const(node, 1) if op_name(node) == "Transpose" else None
+    if not isinstance(dims, tuple) or len(dims) < 2 \
+            or sorted(dims) != list(range(len(dims))):
+        return None
+    return dims if len(dims) - 1 in dims[-2:] else None
 
 
 def _packed_weight(node: Node):

@@ -155,6 +155,20 @@ def batch_mat_mul(x, y, transpose_a=False, transpose_b=False):
     return None
 
 
+def transposed_batch_mat_mul(x, y, x_dims, y_dims, transpose_a, transpose_b):
+    """BatchMatMul of x and y, each first permuted by its dims (None: as it
+    is) through a view, not a copy (passes/gemm.py: a Transpose feeding the
+    product); None where a permutation does not fit its operand (the
+    caller falls back)."""
+    operands = []
+    for value, dims in ((x, x_dims), (y, y_dims)):
+        if not isinstance(value, np.ndarray) or (
+                dims is not None and value.ndim != len(dims)):
+            return None
+        operands.append(value if dims is None else np.transpose(value, dims))
+    return batch_mat_mul(*operands, transpose_a, transpose_b)
+
+
 def batch_mat_mul_ext(input, mat2):
     """BatchMatMulExt: same-dtype float stacks straight to BLAS, the
     matrices split across the worker threads (:func:`batched_matmul`);

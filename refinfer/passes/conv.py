@@ -53,10 +53,7 @@ STARTS = frozenset({"Conv2D"})
 
 
 def fuse_convolutions(editor: GraphEditor) -> None:
-    for node in editor.graph.nodes:
-        if op_name(node) in STARTS and editor.producer(
-                Ref(RefKind.NODE, node.name)) is node:
-            _fuse(editor, node)
+    editor.fuse_each(STARTS, _fuse)
 
 
 def _fuse(editor: GraphEditor, conv: Node) -> None:

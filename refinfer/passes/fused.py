@@ -128,6 +128,15 @@ class GraphEditor:
             return None
         return self.replaced.get(user.name, user)
 
+    def fuse_each(self, starts: frozenset,
+                  fuse: Callable[["GraphEditor", Node], None]) -> None:
+        """fuse(self, node) for each node applying one of the ``starts``
+        ops that is still live (not taken into an earlier group)."""
+        for node in self.graph.nodes:
+            if op_name(node) in starts \
+                    and self.producer(Ref(RefKind.NODE, node.name)) is node:
+                fuse(self, node)
+
     def replace(self, nodes: list[Node], fused: Node) -> None:
         for node in nodes[:-1]:
             self.removed.add(node.name)

@@ -43,10 +43,7 @@ PRODUCTS = frozenset({"BatchMatMul"})   # (fuse_transposed_operands)
 
 
 def fuse_matmuls(editor: GraphEditor) -> None:
-    for node in editor.graph.nodes:
-        if op_name(node) in STARTS \
-                and editor.producer(Ref(RefKind.NODE, node.name)) is node:
-            _fuse(editor, node)
+    editor.fuse_each(STARTS, _fuse)
 
 
 def _fuse(editor: GraphEditor, node: Node) -> None:
@@ -78,10 +75,7 @@ def _fuse(editor: GraphEditor, node: Node) -> None:
 
 
 def fuse_transposed_operands(editor: GraphEditor) -> None:
-    for node in editor.graph.nodes:
-        if op_name(node) in PRODUCTS \
-                and editor.producer(Ref(RefKind.NODE, node.name)) is node:
-            _fuse_operands(editor, node)
+    editor.fuse_each(PRODUCTS, _fuse_operands)
 
 
 def _fuse_operands(editor: GraphEditor, product: Node) -> None:

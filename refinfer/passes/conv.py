@@ -99,7 +99,7 @@ def _pack(editor: GraphEditor, conv: Node, weight64: np.ndarray, dtype,
     there; packed from float64, with no float32 copy left behind in the
     heap), else contiguous."""
     _pad_mode, _pads, stride, dilation, group = geometry
-    packs = dtype == np.float32 and packed.enabled()
+    packs = packed.serves(dtype)
     winograd = WinogradFilter.applies(weight64, stride, dilation, group) \
         and winograd_pays(_recorded_tiles(editor, conv), weight64.shape[1],
                           packs)

@@ -484,18 +484,22 @@ class WinogradFilter(Holder):
         self.weight = weight
         u = np.einsum("ip,ocpq,jq->ijoc", self.G, weight.astype(np.float64),
                       self.G).reshape(16, *weight.shape[:2])
-        self.packed = weight.dtype == np.float32 and packed.enabled()
+        self.packed = packed.serves(weight.dtype)
         self.u = np.stack([packed.PackedWeight(u_k).slivers for u_k in u]) \
             if self.packed else np.ascontiguousarray(u, weight.dtype)
 
-    def multiply(self, k: int, v: np.ndarray, m: np.ndarray) -> None:
-        """m = u_k @ v (v C_in x tiles, m C_out x tiles)."""
+    def multiply(self, ks: range, v: np.ndarray, m: np.ndarray) -> None:
+        """m[:, k] = u_k @ v[:, k] for k in ``ks`` (v (C_in, 16, tiles), m
+        (C_out, 16, tiles))."""
         if not self.packed:
-            blas.matmul(self.u[k], v, m)
+            for k in ks:
+                blas.matmul(self.u[k], v[:, k], m[:, k])
             return
-        packed.multiply(self.u[k], v.shape[0], v, m, program.no_bias(m.dtype),
-                        program.no_residual(m.dtype), program.ACT_NONE,
-                        packed.panel_scratch(), (0, m.shape[0]), (0, m.shape[1]))
+        bias, residual = program.no_bias(m.dtype), program.no_residual(m.dtype)
+        panel, rows, cols = packed.panel_scratch(), (0, m.shape[0]), (0, m.shape[2])
+        for k in ks:
+            packed.multiply(self.u[k], v.shape[0], v[:, k], m[:, k], bias,
+                            residual, program.ACT_NONE, panel, rows, cols)
 
 
 @kernel
@@ -583,8 +587,7 @@ def winograd_conv2d(x, residual, weight, bias, act, top_left, y):
                             v[lo:hi])
         parallel_for(c_in, inputs, grain=min_items(16 * tiles))
         def products(lo, hi):      # M_k = U_k @ V_k (strided views)
-            for k in range(lo, hi):
-                weight.multiply(k, v[:, k], m[:, k])
+            weight.multiply(range(lo, hi), v, m)
         parallel_for(16, products, grain=min_items(c_out * c_in * tiles,
                                                    GEMM_WORK))
         res = program.no_residual(x.dtype).reshape(0, 0, 0) if residual is None \

@@ -116,6 +116,12 @@ def enabled() -> bool:
     return choose(os.environ.get("REFINFER_CONV_GEMM", "auto"), cpu_flags())
 
 
+def serves(dtype) -> bool:
+    """Whether a weight of ``dtype`` is packed for this module's products:
+    float32, where :func:`enabled`."""
+    return np.dtype(dtype) == np.float32 and enabled()
+
+
 class PackedWeight(Holder):
     """A float32 weight (C_out, ...) as a matrix of C_out rows, packed for
     :func:`multiply`: ``slivers`` (ceil(C_out / TILE_ROWS), depth,

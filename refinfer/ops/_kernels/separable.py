@@ -80,7 +80,7 @@ class InvertedResidual(Holder):
         weight = expand.reshape(self.expanded, -1).T
         self.dtype, self.depth = weight.dtype, weight.shape[0]
         self.packed = packed.PackedRight(weight) \
-            if weight.dtype == np.float32 and packed.enabled() else None
+            if packed.serves(weight.dtype) else None
         self.expand = None if self.packed else np.ascontiguousarray(weight)
         self.depthwise = np.ascontiguousarray(
             depthwise[:, 0].transpose(1, 2, 0))

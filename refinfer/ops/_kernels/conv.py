@@ -496,10 +496,14 @@ class WinogradFilter(Holder):
                 blas.matmul(self.u[k], v[:, k], m[:, k])
             return
         bias, residual = program.no_bias(m.dtype), program.no_residual(m.dtype)
-        panel, rows, cols = packed.panel_scratch(), (0, m.shape[0]), (0, m.shape[2])
+        panel, rows, tiles = packed.panel_scratch(), (0, m.shape[0]), m.shape[2]
+        # whole contiguous matrices and a range of their columns, as the
+        # convolutions pass them: one compilation of the product for both
+        v2, m2 = v.reshape(v.shape[0], -1), m.reshape(m.shape[0], -1)
         for k in ks:
-            packed.multiply(self.u[k], v.shape[0], v[:, k], m[:, k], bias,
-                            residual, program.ACT_NONE, panel, rows, cols)
+            packed.multiply(self.u[k], v.shape[0], v2, m2, bias, residual,
+                            program.ACT_NONE, panel, rows,
+                            (k * tiles, (k + 1) * tiles))
 
 
 @kernel

@@ -177,7 +177,8 @@ def epilogue(y, bias, residual, act, start, stop):
         elif bias.size:
             for j in range(count):
                 y[o, base + j] += b
-        activate_light(y, o, start, count, act)
+        # an int count, as every caller passes: one compilation of it
+        activate_light(y, o, start, stop - start, act)
 
 
 @kernel

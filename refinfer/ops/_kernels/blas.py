@@ -35,7 +35,7 @@ import llvmlite.binding
 from numba import types
 
 from refinfer.cpu import cpu_field, cpu_flags
-from refinfer.jit import kernel
+from refinfer.jit import inlined
 from refinfer.process import blas_libraries
 
 CHOICES = ("auto", "mkl", "numpy")
@@ -166,7 +166,7 @@ _sgemm, _dgemm = (types.ExternalFunction(name, types.void(
         ("refinfer_sgemm", types.float32), ("refinfer_dgemm", types.float64)))
 
 
-@kernel
+@inlined
 def gemm(trans_a, a, trans_b, b, out):
     """out = op(a) @ op(b), op(m) = m.T where trans_*, inside a kernel
     (only where :func:`native_gemm`). a, b and out: 2-D float32 or float64
@@ -198,6 +198,6 @@ def gemm(trans_a, a, trans_b, b, out):
                b.ctypes.data, ldb, 0.0, out.ctypes.data, ldc)
 
 
-@kernel
+@inlined
 def _rows_contiguous(m, size):
     return m.shape[1] < 2 or m.size == 0 or m.strides[1] == size

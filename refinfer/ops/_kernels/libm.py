@@ -33,8 +33,8 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic, overload
 
-inlined = numba.njit(cache=True, nogil=True, error_model="numpy",
-                     inline="always")
+from refinfer.jit import inlined
+
 reassociated = numba.njit(cache=True, nogil=True, fastmath={"reassoc"})
 _FLOAT_OF_INT = {types.int32: types.float32, types.int64: types.float64}
 _INT_OF_FLOAT = {types.float32: types.int32, types.float64: types.int64}

@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from refinfer.jit import kernel
+from refinfer.jit import inlined, kernel
 from refinfer.threads import min_items, parallel_for
 
 from . import program
@@ -44,7 +44,7 @@ def centered_sums(x, r, center):
     return total, square
 
 
-@kernel
+@inlined
 def _moments(x, r):
     """(mean, biased variance) of row r of x, two passes accumulated in
     float64 and rounded to x's dtype, as the reference's mean and
@@ -56,7 +56,7 @@ def _moments(x, r):
     return m, x.dtype.type(square / count)
 
 
-@kernel
+@inlined
 def _affine_row(x, y, r, m, s, weight, bias, first, inner):
     """y[r, j] = (x[r, j] - m) * s * weight[c] + bias[c] for c = first +
     j // inner, rounded step by step in the reference's order (an empty
@@ -76,7 +76,7 @@ def _affine_row(x, y, r, m, s, weight, bias, first, inner):
             y[r, base + j] = (x[r, base + j] - m) * s * w + b
 
 
-@kernel
+@inlined
 def _first_channel(x, r, row0, groups, inner):
     return ((row0 + r) % groups) * (x.shape[1] // inner)
 
@@ -221,7 +221,7 @@ def l2_normalize_lines(x, y, epsilon, j0, j1):
                 y[a, k, first + j] = x[a, k, first + j] / norm[j]
 
 
-@kernel
+@inlined
 def _normalize_rows(x, y, eps):
     """The J = 1 case: each row of x (A, K) divided by its norm."""
     for a in range(x.shape[0]):
@@ -231,7 +231,7 @@ def _normalize_rows(x, y, eps):
             y[a, k] = x[a, k] / norm
 
 
-@kernel
+@inlined
 def _norm_of(total, eps):
     """sqrt(max(total, eps)), NaN propagating."""
     return np.sqrt(total if total >= eps or total != total else eps)

@@ -61,7 +61,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from refinfer.cpu import cpu_flags
-from refinfer.jit import kernel
+from refinfer.jit import inlined, kernel
 
 from . import program, vectors
 from .constants import Holder
@@ -367,7 +367,7 @@ def _copy_sliver_row(typingctx, dst, d, src, s):
 PACK_ROWS = 8   # B rows packed per pass over a panel's slivers
 
 
-@kernel
+@inlined
 def _pack_panel(b, pc, kc, jc, nc, panel):
     """panel = B[pc:pc + kc, jc:jc + nc] as slivers of TILE_COLUMNS
     columns, each depth-major (kc x TILE_COLUMNS), the last zero-padded.
@@ -387,7 +387,7 @@ def _pack_panel(b, pc, kc, jc, nc, panel):
                 panel[o + j] = b[pc + p, jc + full + j] if full + j < nc else 0
 
 
-@kernel
+@inlined
 def _depth_step(depth):
     """Rows of the depth blocks: at most DEPTH_BLOCK, all alike."""
     return -(-depth // -(-depth // DEPTH_BLOCK))
@@ -434,7 +434,7 @@ def panel_scratch() -> np.ndarray:
                            np.float32)
 
 
-@kernel
+@inlined
 def multiply_image(x, b, first, c, bias, act):
     """c = act(x^T @ W[:, first:first + N] + bias[first:first + N]), c (M,
     N), x (K, M) (an image's channels by its pixels, M >= TILE_ROWS),

@@ -18,14 +18,14 @@ from functools import lru_cache
 
 import numpy as np
 
-from refinfer.jit import kernel
+from refinfer.jit import inlined, kernel
 from refinfer.threads import min_items, parallel_for
 
 from . import program
 from .._ref import window as win
 
 
-@kernel
+@inlined
 def valid_columns(offset, stride, width, out_width):
     """[j0, j1): the output columns j whose input column j*stride + offset
     lies in [0, width)."""
@@ -64,7 +64,7 @@ def layout(kernel_hw, stride, out_hw) -> tuple[int, int, int]:
     return pitch, rows, rows * pitch + (kernel_hw[1] - 1) // stride[1] + 1
 
 
-@kernel
+@inlined
 def phases(image, top, left, sh, sw, pitch, rows, out):
     """The padded plane ``image`` (H x W) split into sh x sw phases, flat:
     out[a*sw + b, r*pitch + c] = xpad[r*sh + a, c*sw + b], where
@@ -90,7 +90,7 @@ def phases(image, top, left, sh, sw, pitch, rows, out):
                             out[f, base + c] = image[i, src + c * step]
 
 
-@kernel
+@inlined
 def tap_offsets(kh, kw, sh, sw, pitch, dh=1, dw=1):
     """(phase, shift) of each tap (p, q), in row-major tap order: output
     (i, j) at i*pitch + j reads tap (p, q) (dilated: input offsets p*dh,

@@ -35,7 +35,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from refinfer.jit import kernel
+from refinfer.jit import inlined, kernel
 from refinfer.threads import GEMM_WORK, min_items, parallel_for
 
 from . import blas, packed, program, vectors
@@ -43,13 +43,9 @@ from .constants import Holder
 from .conv import columns, conv_geometry
 
 
-# The plain expansion weight a piece takes where the packed one serves.
-_NO_PLAIN = np.empty((0, 0), np.float32)
-
-
 class InvertedResidual(Holder):
     """The packed constants of a block: the expansion's weight transposed,
-    (C*kh*kw, C_e), as :func:`expansion_weights` gives it (packed for
+    (C*kh*kw, C_e), as :meth:`piece_kernel` gives it (packed for
     packed.multiply_image where packed.enabled(), float32: the bias and
     activation in its tiles, MobileNetV2's expansions 0.61-0.88 of the
     time of OpenBLAS and a pass; else plain, a right operand OpenBLAS
@@ -92,19 +88,19 @@ class InvertedResidual(Holder):
         self.expansion = expansion
         self._depthwise_parts = {}
 
-    def expansion_weights(self, pixels: int):
-        """(plain, packed) weights of the expansion for a piece of
-        ``pixels`` pixels: the packed slivers where the block has them and
-        the piece has a tile's rows (packed.multiply_image; plain is then
-        empty), else the plain (C*kh*kw, C_e) weight, unpacked once where
-        need be, and None. (Numba compiles a branch on ``packed is None``
-        only where it may be taken: ``plain`` must have its type either
-        way.)"""
+    def piece_kernel(self, pixels: int):
+        """(piece kernel, expansion weight) for a piece of ``pixels``
+        pixels: :func:`_packed_piece` and the packed slivers where the
+        block has them and the piece has a tile's rows, else
+        :func:`_blas_piece` and the plain (C*kh*kw, C_e) weight, unpacked
+        once where need be. (Two kernels, not a branch in one: Numba
+        compiles both sides of a branch on an argument's type, and the
+        side not taken cost seconds of the block's first compilation.)"""
         if self.packed is not None and pixels >= packed.TILE_ROWS:
-            return _NO_PLAIN, self.packed.slivers
+            return _packed_piece, self.packed.slivers
         if self.expand is None:
             self.expand = self.packed.unpacked()
-        return self.expand, None
+        return _blas_piece, self.expand
 
     def expanded_plane(self, hw):
         """(top, left, OH, OW) of the expansion on an H x W image."""
@@ -178,8 +174,8 @@ PIECE_BYTES = 1 << 19
 
 class _Bands:
     """One image of a block, computable in bands of output rows, each
-    through all three stages in one GIL-free call (:func:`_block_piece`): one
-    hand-off to the worker threads per block, and a band's activations
+    through all three stages in one GIL-free call (a piece kernel,
+    :meth:`InvertedResidual.piece_kernel`): one hand-off to the worker threads per block, and a band's activations
     stay in cache between stages."""
 
     def __init__(self, block, image, out, residual, top, left):
@@ -213,35 +209,60 @@ class _Bands:
         channels = block.expanded
         expanded = program.scratch("expanded", ((last - first) * width, channels),
                                    self.out.dtype)
-        _block_piece(self.image, *block.expansion_weights((last - first) * width),
-                     block.depthwise, block.project,
-                     block.biases, block.acts, self.stride, self.top, self.left,
-                     0, channels, first, last, lo, hi, expanded,
-                     self.depthwise_out, self.out, self.residual, True)
+        piece, weight = block.piece_kernel((last - first) * width)
+        piece(self.image, weight, block.depthwise, block.project, block.biases,
+              block.acts, self.stride, self.top, self.left, 0, channels,
+              first, last, lo, hi, expanded, self.depthwise_out, self.out,
+              self.residual, True)
 
 
 @kernel
-def _block_piece(image, expand, expand_packed, depthwise, project, biases,
-                 acts, stride, top, left, c0, c1, first, last, lo, hi,
-                 expanded, depthwise_out, out, residual, finish):
-    """A piece of a block: its expanded channels c0 <= c < c1, for output
-    rows lo <= i < hi. The input rows first <= r < last (the piece's and
-    the halo its 3x3 window adds) are expanded channel-last into
-    ``expanded`` (this thread's), act_e(x^T W_e^T + b_e), by BLAS and a
-    pass where ``expand`` is given, else by the packed weight in one
-    (:meth:`InvertedResidual.expansion_weights`); their depthwise
+def _packed_piece(image, weight, depthwise, project, biases, acts, stride,
+                  top, left, c0, c1, first, last, lo, hi, expanded,
+                  depthwise_out, out, residual, finish):
+    """A piece of a block (:func:`_finish_piece`) whose expansion is
+    act_e(x^T W_e^T + b_e) by the packed ``weight``, in one pass."""
+    packed.multiply_image(_piece_pixels(image, first, last), weight, c0,
+                          expanded, biases[0], acts[0])
+    _finish_piece(image.shape[2], depthwise, project, biases, acts, stride,
+                  top, left, c0, c1, first, last, lo, hi, expanded,
+                  depthwise_out, out, residual, finish)
+
+
+@kernel
+def _blas_piece(image, weight, depthwise, project, biases, acts, stride,
+                top, left, c0, c1, first, last, lo, hi, expanded,
+                depthwise_out, out, residual, finish):
+    """A piece of a block (:func:`_finish_piece`) whose expansion is
+    x^T W_e^T by BLAS (``weight`` plain, (C*kh*kw, C_e)), then a pass for
+    the bias and activation."""
+    blas.gemm(True, _piece_pixels(image, first, last), False,
+              weight[:, c0:c1], expanded)
+    bias_activation_rows(expanded, biases[0][c0:c1], acts[0])
+    _finish_piece(image.shape[2], depthwise, project, biases, acts, stride,
+                  top, left, c0, c1, first, last, lo, hi, expanded,
+                  depthwise_out, out, residual, finish)
+
+
+@inlined
+def _piece_pixels(image, first, last):
+    """The pixels of image rows first <= r < last, (C, (last - first) * W)."""
+    width = image.shape[2]
+    return image.reshape(image.shape[0], -1)[:, first * width:last * width]
+
+
+@inlined
+def _finish_piece(width, depthwise, project, biases, acts, stride, top, left,
+                  c0, c1, first, last, lo, hi, expanded, depthwise_out, out,
+                  residual, finish):
+    """The rest of a piece of a block, its expanded channels c0 <= c < c1
+    for output rows lo <= i < hi: the input rows first <= r < last (the
+    piece's and the halo its 3x3 window adds), ``width`` pixels each, are
+    in ``expanded`` (this thread's), channel-last; their depthwise
     convolution (``depthwise``: those channels' weights) goes to rows lo..hi
     of depthwise_out (OH, OW, c1 - c0); out (C_p, OH*OW) gets those rows'
     pixels of the projection, with its bias, residual and activation if
     ``finish`` (else the bare partial product of these channels)."""
-    width = image.shape[2]
-    pixels = image.reshape(image.shape[0], -1)[:, first * width:last * width]
-    if expand_packed is None:
-        blas.gemm(True, pixels, False, expand[:, c0:c1], expanded)
-        bias_activation_rows(expanded, biases[0][c0:c1], acts[0])
-    else:
-        packed.multiply_image(pixels, expand_packed, c0, expanded, biases[0],
-                              acts[0])
     depthwise3x3_nhwc(expanded.reshape(last - first, width, c1 - c0),
                       depthwise, biases[1][c0:c1], depthwise_out, stride,
                       top + first, left, acts[1], lo, hi)
@@ -254,7 +275,7 @@ def _block_piece(image, expand, expand_packed, depthwise, project, biases,
 
 class _Channels:
     """One image of a block, computable in ranges of its expanded channels
-    (:func:`_block_piece`, one GIL-free call each): each range is expanded,
+    (a piece kernel each, one GIL-free call): each range is expanded,
     convolved and projected on its own, and the projections (partial sums
     over the channels) are added at the end. For small planes, where the
     weights are most of what a block reads: bands of rows would each read
@@ -290,9 +311,9 @@ class _Channels:
         # The first range writes the output, the others a partial sum each
         # (not in a thread's scratch: a thread may run two ranges).
         dst = self.out if c0 == 0 else np.empty(self.out.shape, dtype)
-        _block_piece(
-            self.image, *block.expansion_weights(self.out.shape[1]),
-            block.depthwise_part(c0, c1), block.project,
+        piece, weight = block.piece_kernel(self.out.shape[1])
+        piece(
+            self.image, weight, block.depthwise_part(c0, c1), block.project,
             block.biases, block.acts, block.window[2][0], self.top, self.left,
             c0, c1, 0, self.image.shape[1], 0, self.shape[0],
             program.scratch("expanded", (self.image[0].size, c1 - c0), dtype),
@@ -302,7 +323,7 @@ class _Channels:
             self.partials.append(dst)
 
 
-@kernel
+@inlined
 def bias_activation_rows(y, bias, act):
     """In place: y[r] = act(y[r] + bias) for every row of y (bias along the
     last axis; y contiguous, activated as one span: rows may be short),
@@ -313,7 +334,7 @@ def bias_activation_rows(y, bias, act):
     program.activate_light(y.reshape(1, y.size), 0, 0, y.size, act)
 
 
-@kernel
+@inlined
 def depthwise3x3_nhwc(x, w, bias, y, stride, top, left, act, lo, hi):
     """Channel-last depthwise 3x3 for output rows lo <= i < hi:
     y[i, j, c] = act(bias[c] + sum_{p,q} w[p, q, c] *
@@ -345,7 +366,7 @@ def depthwise3x3_nhwc(x, w, bias, y, stride, top, left, act, lo, hi):
                                        channels - k0, act)
 
 
-@kernel
+@inlined
 def _border(x, w, bias, y, i, j, r, c, k0):
     """y[i, j, k] for channels k >= k0 of depthwise3x3_nhwc, its window
     at (r, c) in x, taps outside x left out. (Indices are unsigned: Numba

@@ -35,13 +35,13 @@ def valid_columns(offset, stride, width, out_width):
     return min(j0, out_width), max(min(j1, out_width), min(j0, out_width))
 
 
-@kernel
+@inlined
 def fill(row, begin, end, value):
     for j in range(begin, end):
         row[j] = value
 
 
-@kernel
+@inlined
 def pad_plane(image, c, top, left, dst):
     """dst = plane c of image (C x H x W) placed at (top, left) in zeros,
     cropped to dst."""
@@ -103,7 +103,7 @@ def tap_offsets(kh, kw, sh, sw, pitch, dh=1, dw=1):
     return where
 
 
-@kernel
+@inlined
 def copy_out(wide, pitch, dst, b, c):
     """dst[b, c] (OH x OW) = the first OW columns of each row of ``wide``."""
     oh, ow = dst.shape[2], dst.shape[3]

@@ -2,6 +2,7 @@
 cache directory, compile progress, ``refinfer warmup`` and the command's
 OPENBLAS_CORETYPE launcher."""
 import io
+import json
 import os
 import subprocess
 import sys
@@ -265,6 +266,34 @@ def test_float32_models_compile_each_kernel_once():
         env=dict(os.environ, REFINFER_CONV_GEMM="packed"))
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout == ""
+
+
+_ONE_ACTIVATION = """
+import json
+import numpy as np
+from refinfer.ops._kernels import program
+y = np.linspace(-4, 4, 64, dtype=np.float32).reshape(2, 32)
+program.columns_kernel(program.ACT_GELU)(y, np.ones(32, np.float32), 0, 32)
+print(json.dumps(y.tolist()))
+print(json.dumps([name for name in dir(program) if name.endswith("_span")
+                  and getattr(getattr(program, name), "signatures", None)]))
+"""
+
+
+def test_a_fused_activation_compiles_that_activation_alone(tmp_path):
+    """A product's bias and GeLU compile GeLU's loop, not every heavy
+    activation's (4 s of a transformer's first predict): the activation code
+    is a constant of the kernel, and Numba prunes the others before typing
+    them. A fresh cache, so that the kernel is compiled, not loaded."""
+    done = subprocess.run([sys.executable, "-c", _ONE_ACTIVATION],
+                          env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    values, compiled = map(json.loads, done.stdout.splitlines())
+    x = np.linspace(-4, 4, 64).reshape(2, 32) + 1
+    want = 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
+    np.testing.assert_allclose(values, want, rtol=2e-6, atol=2e-6)
+    assert compiled == ["_gelu_span"]
 
 
 def test_progress_reports_compilations_not_cache_loads(capsys):

@@ -74,23 +74,11 @@ def _bias_activation(y, bias, act, first, last):
     with bias (N,) along the last axis, or None. A bias alone is one NumPy
     pass (as fast, and a CNN's classifier then compiles no kernel for it)."""
     if act != program.ACT_NONE:
-        _bias_activation_columns(y, program.no_bias(y.dtype) if bias is None
-                                 else bias, act, first, last)
+        program.columns_kernel(act)(y, program.no_bias(y.dtype) if bias is None
+                                    else bias, first, last)
     elif bias is not None:
         block = y[:, first:last]
         np.add(block, bias[first:last], out=block)
-
-
-@kernel
-def _bias_activation_columns(y, bias, act, first, last):
-    """y[r, first:last] = act(y[r, first:last] + bias[first:last]) for every
-    row r (no bias when it is empty), any ``program.ACT_*`` code."""
-    start = np.uint64(first)    # (unsigned: no wrap-around checks)
-    for r in range(y.shape[0]):
-        if bias.size:
-            for j in range(np.uint64(last - first)):
-                y[r, start + j] += bias[start + j]
-        program.activate_span(y, r, first, last - first, act)
 
 
 def batched_matmul(a, b):

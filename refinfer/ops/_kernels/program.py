@@ -3,7 +3,9 @@
 - Activations by code, applied to a span in place (fused epilogues): the
   convolution kernels fuse the light ones and leave the others (exp, tanh
   or erf inside) to a pass over each piece they wrote, so that a CNN with
-  ReLUs does not compile those (1.6-2.2 s per kernel and dtype).
+  ReLUs does not compile those (1.6-2.2 s per kernel and dtype); that
+  pass, and a product's bias and activation, compile the one activation
+  they apply (:func:`columns_kernel`).
 - :func:`epilogue`: y = act(y + bias[channel] + residual) in place, after a
   GEMM or convolution (:func:`epilogue_rows` from a wider product).
 - An elementwise *program* runner: a fused chain of float elementwise ops
@@ -24,6 +26,7 @@ then runs the reference).
 """
 from __future__ import annotations
 
+import functools
 import math
 import threading
 from dataclasses import dataclass
@@ -90,54 +93,95 @@ def activate_light(y, o, start, count, act):
             y[o, base + j] = (v * c if act == ACT_HSWISH else c) / six
 
 
-@kernel
+@inlined
 def activate_span(y, o, start, count, act):
     """y[o, start:start + count] = act(...) in place (y 2-D), any ACT_*
     code, with the reference's formulas in y's dtype; NaN propagates
-    (ReLU6 gives 0)."""
-    zero, one = y.dtype.type(0), y.dtype.type(1)
-    base = np.uint64(start)
+    (ReLU6 gives 0). Each heavy activation is a kernel of its own: where
+    ``act`` is a constant (:func:`columns_kernel`), Numba prunes this chain
+    to one call before it types the code, and compiles that one alone."""
     if act < FIRST_HEAVY:
         activate_light(y, o, start, count, act)
-    elif act == ACT_SIGMOID or act == ACT_SILU:     # (x *) 1 / (1 + e ** -x)
-        for j in range(np.uint64(count)):   # (one loop: one copy of exp)
-            v = y[o, base + j]
-            s = one / (one + fast_exp(-v))
-            y[o, base + j] = s if act == ACT_SIGMOID else v * s
+    elif act == ACT_SIGMOID or act == ACT_SILU:
+        _sigmoid_span(y, o, start, count, act)
     elif act == ACT_TANH:
-        for j in range(np.uint64(count)):
-            y[o, base + j] = fast_tanh(y[o, base + j])
+        _tanh_span(y, o, start, count)
     elif act == ACT_GELU or act == ACT_FAST_GELU:
-        # GeLU: 0.5 x (1 + tanh(u)) = x / (1 + e ** -2u). FastGeLU:
-        # x / (1 + e ** -1.702|x|) * e ** 0.851 (x - |x|), whose second
-        # exponent is the first where x - |x| != 0 (x < 0; NaN for x = inf,
-        # where both give NaN): one exp serves both.
-        k0, k1 = y.dtype.type(2 * np.sqrt(2 / np.pi)), y.dtype.type(0.044715)
-        k2 = y.dtype.type(-1.702)
-        for j in range(np.uint64(count)):
-            v = y[o, base + j]
-            m = abs(v)
-            e = fast_exp(-k0 * (v + k1 * v * v * v) if act == ACT_GELU
-                         else k2 * m)
-            g = v / (one + e)
-            y[o, base + j] = g if act == ACT_GELU or v - m == zero else g * e
-    elif act == ACT_MISH:   # x tanh(ln(1 + e ** x)) = x n / (n + 2), n =
-        limit, two = y.dtype.type(20), y.dtype.type(2)  # e ** x (e ** x + 2)
-        for j in range(np.uint64(count)):   # (tanh is 1 beyond 20)
-            v = y[o, base + j]
-            e = fast_exp(v if v < limit else zero)
-            n = e * (e + two)
-            y[o, base + j] = v * n / (n + two) if v < limit else v
+        _gelu_span(y, o, start, count, act)
+    elif act == ACT_MISH:
+        _mish_span(y, o, start, count)
     elif act == ACT_SOFTPLUS:
-        ln2 = y.dtype.type(LN2)
-        for j in range(np.uint64(count)):
-            y[o, base + j] = softplus(y[o, base + j], ln2)
-    elif act == ACT_GELU_ERF and y.itemsize == 4:
-        # 0.5 x (1 + erf(x / sqrt(2))), in float64 as the reference
-        for j in range(np.uint64(count)):   # (GeluExt); erf to float32's
-            v = np.float64(y[o, base + j])  # precision, vectorised
-            y[o, base + j] = 0.5 * v * (1.0 + erf_single(v / SQRT2))
+        _softplus_span(y, o, start, count)
     elif act == ACT_GELU_ERF:
+        _gelu_erf_span(y, o, start, count)
+
+
+@kernel
+def _sigmoid_span(y, o, start, count, act):
+    """Sigmoid, or SiLU where ``act`` is ACT_SILU: (x *) 1 / (1 + e ** -x)
+    (one loop: one copy of exp)."""
+    one, base = y.dtype.type(1), np.uint64(start)
+    for j in range(np.uint64(count)):
+        v = y[o, base + j]
+        s = one / (one + fast_exp(-v))
+        y[o, base + j] = s if act == ACT_SIGMOID else v * s
+
+
+@kernel
+def _tanh_span(y, o, start, count):
+    base = np.uint64(start)
+    for j in range(np.uint64(count)):
+        y[o, base + j] = fast_tanh(y[o, base + j])
+
+
+@kernel
+def _gelu_span(y, o, start, count, act):
+    """GeLU: 0.5 x (1 + tanh(u)) = x / (1 + e ** -2u). FastGeLU (``act``
+    ACT_FAST_GELU): x / (1 + e ** -1.702|x|) * e ** 0.851 (x - |x|), whose
+    second exponent is the first where x - |x| != 0 (x < 0; NaN for x =
+    inf, where both give NaN): one exp serves both."""
+    zero, one, base = y.dtype.type(0), y.dtype.type(1), np.uint64(start)
+    k0, k1 = y.dtype.type(2 * np.sqrt(2 / np.pi)), y.dtype.type(0.044715)
+    k2 = y.dtype.type(-1.702)
+    for j in range(np.uint64(count)):
+        v = y[o, base + j]
+        m = abs(v)
+        e = fast_exp(-k0 * (v + k1 * v * v * v) if act == ACT_GELU
+                     else k2 * m)
+        g = v / (one + e)
+        y[o, base + j] = g if act == ACT_GELU or v - m == zero else g * e
+
+
+@kernel
+def _mish_span(y, o, start, count):
+    """x tanh(ln(1 + e ** x)) = x n / (n + 2), n = e ** x (e ** x + 2)
+    (tanh is 1 beyond 20)."""
+    zero, base = y.dtype.type(0), np.uint64(start)
+    limit, two = y.dtype.type(20), y.dtype.type(2)
+    for j in range(np.uint64(count)):
+        v = y[o, base + j]
+        e = fast_exp(v if v < limit else zero)
+        n = e * (e + two)
+        y[o, base + j] = v * n / (n + two) if v < limit else v
+
+
+@kernel
+def _softplus_span(y, o, start, count):
+    ln2, base = y.dtype.type(LN2), np.uint64(start)
+    for j in range(np.uint64(count)):
+        y[o, base + j] = softplus(y[o, base + j], ln2)
+
+
+@kernel
+def _gelu_erf_span(y, o, start, count):
+    """0.5 x (1 + erf(x / sqrt(2))) (GeluExt), in float64 as the
+    reference; for float32, erf to float32's precision, vectorised."""
+    base = np.uint64(start)
+    if y.itemsize == 4:
+        for j in range(np.uint64(count)):
+            v = np.float64(y[o, base + j])
+            y[o, base + j] = 0.5 * v * (1.0 + erf_single(v / SQRT2))
+    else:
         for j in range(np.uint64(count)):
             v = y[o, base + j]
             y[o, base + j] = 0.5 * v * (1.0 + math.erf(v / SQRT2))
@@ -149,17 +193,30 @@ def activate(row, act):
     activate_light(row.reshape(1, row.size), 0, 0, row.size, act)
 
 
-@kernel
-def _activate_rows(y, act):
-    for o in range(y.shape[0]):
-        activate_span(y, o, 0, y.shape[1], act)
+@functools.cache
+def columns_kernel(act: int):
+    """A kernel ``(y, bias, first, last)``: in place, y[r, first:last] =
+    act(y[r, first:last] + bias[first:last]) for every row r of y (2-D,
+    contiguous; no bias where it is empty), the activation ``act`` (any
+    ACT_* code) compiled in. LLVM then drops the other activations' loops
+    before it optimises: a transformer's first predict compiles its GeLU
+    alone (1.7 s; the kernel with every activation took 4 s)."""
+    @kernel
+    def activate_columns(y, bias, first, last):
+        start = np.uint64(first)    # (unsigned: no wrap-around checks)
+        for r in range(y.shape[0]):
+            if bias.size:
+                for j in range(np.uint64(last - first)):
+                    y[r, start + j] += bias[start + j]
+            activate_span(y, r, first, last - first, act)
+    return activate_columns
 
 
 def activate_heavy(y: np.ndarray, act: int) -> None:
     """In place on y (2-D): the activation ``act`` if it is a heavy one,
     which a kernel that wrote y with :func:`activate_light` left out."""
     if act >= FIRST_HEAVY:
-        _activate_rows(y, act)
+        columns_kernel(act)(y, no_bias(y.dtype), 0, y.shape[1])
 
 
 @kernel

@@ -251,19 +251,23 @@ for module in list(sys.modules.values()):
 """
 
 
-def test_float32_models_compile_each_kernel_once():
+@pytest.mark.slow     # a fresh process compiling four models' kernels
+def test_float32_models_compile_each_kernel_once(tmp_path):
     """Compile time is user time: each kernel a float32 model runs is
     compiled for one signature. Arrays of another layout ('A' for a strided
-    view, 'C' for a contiguous one) or an index of another integer type
-    compile the whole kernel again (Winograd's products as strided views
-    made a second ``packed.multiply``, 1.3 s of ResNet-50's cold start).
-    Our own product forced on, where the CPU has it, to run its callers."""
+    view, 'C' for a contiguous one), an index of another integer type or an
+    argument left to its default compile the whole kernel again (Winograd's
+    products as strided views made a second ``packed.multiply``, 1.3 s of
+    ResNet-50's cold start). A fresh kernel cache: a kernel loaded from it
+    does not type its callees. Our own product forced on, where the CPU
+    has it, to run its callers."""
     done = subprocess.run(
         [sys.executable, "-c", _SIGNATURES_OF_A_RUN, "mobilenetv2",
          "resnet50_narrow", "bert_tiny", "efficientnet_style"],
         cwd=os.path.dirname(os.path.dirname(__file__)), capture_output=True,
         text=True, timeout=600,
-        env=dict(os.environ, REFINFER_CONV_GEMM="packed"))
+        env=dict(os.environ, REFINFER_CONV_GEMM="packed",
+                 NUMBA_CACHE_DIR=str(tmp_path)))
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout == ""
 

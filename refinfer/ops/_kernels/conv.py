@@ -32,7 +32,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from refinfer.jit import kernel
+from refinfer.jit import inlined, kernel
 from refinfer.threads import GEMM_WORK, gemm_items, min_items, parallel_for
 
 from . import blas, packed, planes, program
@@ -160,7 +160,7 @@ def _shifted_taps(out, phases, where, t, start):
                   + t[6] * a6[u] + t[7] * a7[u] + t[8] * a8[u])
 
 
-@kernel
+@inlined
 def _tap(phases, where, k, block=1):
     return phases[where[k, 0], where[k, 1] * block:]
 
@@ -590,7 +590,7 @@ def winograd_conv2d(x, residual, weight, bias, act, top_left, y):
             _winograd_input(x[n, lo:hi], *top_left, tiles_y, tiles_x, plane,
                             v[lo:hi])
         parallel_for(c_in, inputs, grain=min_items(16 * tiles))
-        def products(lo, hi):      # M_k = U_k @ V_k (strided views)
+        def products(lo, hi):      # M_k = U_k @ V_k
             weight.multiply(range(lo, hi), v, m)
         parallel_for(16, products, grain=min_items(c_out * c_in * tiles,
                                                    GEMM_WORK))

@@ -175,8 +175,9 @@ PIECE_BYTES = 1 << 19
 class _Bands:
     """One image of a block, computable in bands of output rows, each
     through all three stages in one GIL-free call (a piece kernel,
-    :meth:`InvertedResidual.piece_kernel`): one hand-off to the worker threads per block, and a band's activations
-    stay in cache between stages."""
+    :meth:`InvertedResidual.piece_kernel`): one hand-off to the worker
+    threads per block, and a band's activations stay in cache between
+    stages."""
 
     def __init__(self, block, image, out, residual, top, left):
         self.block, self.top, self.left = block, top, left

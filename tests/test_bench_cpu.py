@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from golden_cases import as_bench_model
@@ -97,3 +98,26 @@ def test_the_cold_start_names_its_slowest_compiles(tmp_path, monkeypatch):
     line = bench.markdown([], cold, None, [], "")
     shown = ", ".join(f"{k} {v:.1f} s" for k, v in slowest.items())
     assert f"(slowest: {shown})" in line, line
+
+
+def test_openvino_multiplies_in_float32(tmp_path):
+    """OpenVINO's default on CPUs with AVX512_BF16 or AMX is bfloat16
+    (about 3 significant digits): the benchmark asks for float32, as it
+    runs every other engine."""
+    ov = pytest.importorskip("openvino")
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+    rng = np.random.default_rng(0)
+    w = rng.standard_normal((256, 64)).astype(np.float32)
+    x = rng.standard_normal((8, 256)).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])], "matmul",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, (8, 64))],
+        [numpy_helper.from_array(w, "w")])
+    path = tmp_path / "matmul.onnx"
+    onnx.save(helper.make_model(graph), path)
+    compiled = ov.Core().compile_model(str(path), "CPU", bench.openvino_config(1))
+    assert compiled.get_property("INFERENCE_PRECISION_HINT") == ov.Type.f32
+    y = compiled.create_infer_request().infer({0: x})[0]
+    np.testing.assert_allclose(y, x.astype(np.float64) @ w, rtol=1e-4, atol=1e-4)

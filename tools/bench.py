@@ -17,7 +17,7 @@ Every engine runs in its own worker process (its peak RSS is its own), with the 
 input and the same thread count: refinfer through its Lite API (``context.cpu.thread_num``,
 default Numba backend), ONNX Runtime (``intra_op_num_threads``, default graph
 optimisations), OpenVINO on the same ONNX file (``INFERENCE_NUM_THREADS``, the latency
-hint; ``pip install openvino``, optional like ORT), MindSpore (``mindspore.load`` + ``nn.GraphCell`` in the MindSpore venv,
+hint, float32 precision; ``pip install openvino``, optional like ORT), MindSpore (``mindspore.load`` + ``nn.GraphCell`` in the MindSpore venv,
 ``runtime_num_threads``) and ``onnx.reference`` (batch 1, 1 thread only: it is slow).
 Each worker is pinned to as many cores as it has threads. The workers take turns in
 short bursts, a few times over, so a noisy shared machine slows all of them alike; the
@@ -134,10 +134,17 @@ def _ort_runner(model_path, x, threads):
 
 def _openvino_runner(model_path, x, threads):
     import openvino as ov
-    compiled = ov.Core().compile_model(model_path, "CPU", {
-        "INFERENCE_NUM_THREADS": threads, "PERFORMANCE_HINT": "LATENCY"})
+    compiled = ov.Core().compile_model(model_path, "CPU", openvino_config(threads))
     request = compiled.create_infer_request()
     return lambda: request.infer({0: x})
+
+
+def openvino_config(threads: int) -> dict:
+    """OpenVINO's CPU settings: float32 arithmetic, as every other engine
+    here (on CPUs with AVX512_BF16 or AMX its default is bfloat16, which
+    halved its ResNet-50 time on an AMD EPYC with AVX512_BF16)."""
+    return {"INFERENCE_NUM_THREADS": threads, "PERFORMANCE_HINT": "LATENCY",
+            "INFERENCE_PRECISION_HINT": "f32"}
 
 
 def _onnxref_runner(model_path, x, threads):
@@ -639,7 +646,11 @@ def markdown(rows, cold, dispatch, notes, header) -> str:
 
 
 def _ms(value):
-    return f"{value:.1f}" if value else "-"
+    """Milliseconds to 0.1, or two significant digits below 1 ms (a small
+    model's time rounded to 0.0 reads as nothing measured)."""
+    if not value:
+        return "-"
+    return f"{value:.1f}" if value >= 1 else f"{value:.2g}"
 
 
 def available_engines(msenv, target="cpu") -> tuple[list[str], list[str]]:

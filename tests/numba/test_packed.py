@@ -21,22 +21,27 @@ F32 = np.float32
 rng = np.random.default_rng(29)
 
 
-@pytest.mark.parametrize("setting, flags, expected", [
-    ("auto", AVX2, True),
-    ("auto", AVX512, False),           # the BLAS has 16-float tiles there
-    ("auto", frozenset({"avx2"}), False),   # no FMA
-    ("packed", AVX512, True),
-    ("packed", frozenset({"sse4_2"}), False),
-    ("blas", AVX2, False),
+AMD, INTEL = "AuthenticAMD", "GenuineIntel"
+
+
+@pytest.mark.parametrize("setting, flags, vendor, expected", [
+    ("auto", AVX2, AMD, True),
+    ("auto", AVX2, INTEL, True),
+    ("auto", AVX512, AMD, True),        # Zen 4: level with OpenBLAS, faster models
+    ("auto", AVX512, INTEL, False),     # not measured there: the BLAS, MKL
+    ("auto", frozenset({"avx2"}), AMD, False),   # no FMA
+    ("packed", AVX512, INTEL, True),
+    ("packed", frozenset({"sse4_2"}), INTEL, False),
+    ("blas", AVX2, AMD, False),
 ])
-def test_the_choice_follows_the_setting_and_the_cpu(setting, flags, expected):
-    assert packed.choose(setting, flags) is expected
+def test_the_choice_follows_the_setting_and_the_cpu(setting, flags, vendor, expected):
+    assert packed.choose(setting, flags, vendor) is expected
 
 
 def test_an_unknown_setting_is_refused_by_name():
     with pytest.raises(ValueError, match=r"REFINFER_CONV_GEMM='mkl': expected "
                                          r"one of auto, packed, blas"):
-        packed.choose("mkl", AVX2)
+        packed.choose("mkl", AVX2, AMD)
 
 
 def _epilogue(y, bias, residual, act):

@@ -103,6 +103,12 @@ def step_count(program: Program) -> int | None:
     return len(program.plans[program.main].steps)
 
 
+def fuses(backend: str, precision: str = "float32") -> bool:
+    """Whether a fused plan rewrites the graph (refinfer/passes): on the
+    fast backends, in float32."""
+    return backend != "reference" and precision == "float32"
+
+
 def compile_model(model: Model, backend: str = "reference",
                   keep: bool = False, precision: str = "float32",
                   fuse: bool = True) -> Program:
@@ -115,8 +121,8 @@ def compile_model(model: Model, backend: str = "reference",
     pinned = set().union(*(g.free_vars for g in model.graphs.values()))
     widen = (constant_map(precision), value_map(precision))
     graphs = model.graphs
-    if fuse and backend != "reference" and precision == "float32":
-        graphs = passes.optimize(model)     # fusions: fast backends only
+    if fuse and fuses(backend, precision):
+        graphs = passes.optimize(model)
     plans = {name: _GraphCompiler(g, backend, keep, pinned, widen,
                                   storage_map(precision)).compile()
              for name, g in graphs.items()}

@@ -21,7 +21,8 @@ from .errors import GraphError, NodeError
 from .format.reader import MindIRFile, read_mindir
 from .format.values import MONAD, Abstract
 from .graph import Graph, Model, Node, Ref, RefKind, build_model
-from .plan import CallStep, Program
+from .passes.gemm import lay_out_transposed, weights_read_transposed
+from .plan import CallStep, Program, fuses
 
 
 TUPLE_OPS = ("MakeTuple", "make_list")     # an output of several elements
@@ -63,9 +64,8 @@ class LoadedModel:
         if backend == gpu.CUDA:
             gpu.select(device_id)
         with _cyclic_gc_paused():
-            self.file = read_mindir(self.path, dec_key, dec_mode, weights,
-                                    data, weight_data)
-            self.model: Model = build_model(self.file)
+            self.file, self.model = self._built(read_mindir(
+                self.path, dec_key, dec_mode, weights, data, weight_data))
             self.program: Program = gpu.compile_for(self.model, backend,
                                                     precision=precision)
         main = self.model.main
@@ -147,6 +147,20 @@ class LoadedModel:
     # all-new weights; the model's lock keeps concurrent replacements from losing one
     # another.
 
+    def _built(self, file: MindIRFile) -> tuple[MindIRFile, Model]:
+        """(file, its model); where the plan is fused (the fast backends,
+        float32), weights that products read transposed are stored so
+        first (passes/gemm.py)."""
+        model = build_model(file)
+        if self.backend == gpu.CUDA or not fuses(self.backend, self.precision):
+            return file, model
+        moved = weights_read_transposed(model)
+        if not moved:
+            return file, model
+        del model       # (its references to the weights as they were)
+        lay_out_transposed(file, moved)
+        return file, build_model(file)
+
     def parameters(self) -> dict[str, np.ndarray]:
         """The weights by name (the MindIR name without its ``<graph>:`` prefix)."""
         return {_short_name(name): array for graph in self.file.graphs
@@ -161,7 +175,7 @@ class LoadedModel:
         with self._swap_lock:
             file = _with_parameters(self.file, updates, copy)
             with _cyclic_gc_paused():
-                model = build_model(file)
+                file, model = self._built(file)
                 program = gpu.compile_for(model, self.backend,
                                           precision=self.precision)
             self.__dict__.pop("_keep_program", None)

@@ -446,7 +446,7 @@ def _adopt_derived(program, shared: dict) -> None:
 # -- one copy for several models of one process (ModelGroup SHARE_WEIGHT) ------------------
 class WeightPool:
     """The arrays that the models of one ``ModelGroup`` share in this process, found by
-    content: a model's weight or derived constant that equals (dtype, shape, bytes) one the
+    content: a model's weight or derived constant that equals (dtype, shape, values) one the
     pool holds is replaced by it, and its own copy is freed. Matching by content, not by
     name, means that two models share exactly what they have in common (one file built
     twice shares everything, a fine-tuned copy shares its frozen layers) and never a weight
@@ -484,10 +484,15 @@ class WeightPool:
 
     def _intern(self, array: np.ndarray) -> np.ndarray:
         """The pool's array equal to ``array``, or ``array`` itself, now in the pool."""
-        if array.dtype.hasobject or not array.flags.c_contiguous:
+        if array.dtype.hasobject or not (array.flags.c_contiguous
+                                         or array.flags.f_contiguous):
             return array
+        # by value, whatever the layout (a weight its products read transposed
+        # is stored Fortran-ordered: passes/gemm.py; the same file's weights,
+        # mapped from a weight file, are not)
+        values = np.ascontiguousarray(array)
         key = (array.dtype.str, array.shape, array.flags.writeable,
-               hashlib.blake2b(array.data, digest_size=32).digest())
+               hashlib.blake2b(values.data, digest_size=32).digest())
         kept = self._arrays.get(key)
         if kept is None:
             self._arrays[key] = kept = array

@@ -3,20 +3,21 @@ what they must leave alone, and the reference fallback of fused nodes.
 Results are compared with the reference backend's (op by op)."""
 import math
 import warnings
+import weakref
 
 import numpy as np
 import pytest
 
 from refinfer import executor, registry, threads
-from refinfer.format.reader import ValueInfo
+from refinfer.format.reader import ValueInfo, read_mindir
 from refinfer.format.values import Abstract
-from refinfer.graph import Arg, Graph, Model, Node, Ref, RefKind
+from refinfer.graph import Arg, Graph, Model, Node, Ref, RefKind, build_model
 from refinfer.ops._kernels import program as _fast
 from refinfer.ops._kernels.conv import WinogradFilter, fused_conv2d
 from refinfer.ops._kernels.packed import PackedWeight
 from refinfer.ops._kernels import blas, packed, separable
 from refinfer.ops._kernels.separable import InvertedResidual, inverted_residual
-from refinfer.passes import conv as conv_pass, elementwise
+from refinfer.passes import conv as conv_pass, elementwise, gemm as gemm_pass
 from refinfer.passes.elementwise import fuse_elementwise
 from refinfer.passes.fused import FUSED_BACKEND, GraphEditor, fused_node
 from refinfer.plan import compile_model
@@ -189,6 +190,64 @@ def test_matmul_bias_reshape_activation_fuse_into_one_gemm():
     steps, got, want = run_both(g.model(y), x)
     assert [s.node.op.name for s in steps] == ["MatMul+BiasAdd+Reshape+GeLU"]
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_weights_only_products_read_transposed_are_found():
+    """MatMul's transpose_b and Dense read W (N, K) transposed; a weight
+    also read another way (here added to a product) is not one of them."""
+    g = GraphBuilder((8, 8))
+    moved, plain, shared, dense = (rng.standard_normal((8, 8)).astype(np.float32)
+                                   for _ in range(4))
+    y = g.add("MatMul", X, moved, False, True, shape=(8, 8))
+    y = g.add("MatMul", y, plain, False, False, shape=(8, 8))
+    y = g.add("MatMul", y, shared, False, True, shape=(8, 8))
+    y = g.add("Add", y, shared, shape=(8, 8))
+    y = g.add("Dense", y, dense, shape=(8, 8))
+    assert gemm_pass.weights_read_transposed(g.model(y)) == {id(moved), id(dense)}
+
+
+@pytest.mark.parametrize("model", ["bert_tiny", "gpt2_tiny"])
+def test_fused_transformers_keep_their_weights_as_their_products_read_them(model):
+    """On the fast backend, weights that products read transposed are
+    stored (K, N) contiguous (BLAS's faster operand), with W's values and
+    shape; the originals are freed as they are copied (no weight held
+    twice); the reference backend keeps the file's layout. Outputs as
+    MindSpore's."""
+    case = golden_case(model)
+    file = read_mindir(case.model_path)
+    built = build_model(file)
+    moved = gemm_pass.weights_read_transposed(built)
+    originals = {name: (weakref.ref(w), w.copy()) for g in file.graphs
+                 for name, w in g.parameters.items() if id(w) in moved}
+    del built
+    gemm_pass.lay_out_transposed(file, moved)
+    assert originals and all(ref() is None for ref, _ in originals.values())
+    fast, slow = (LoadedModel(case.model_path, b) for b in ("numba", "reference"))
+    fast_weights, slow_weights = fast.parameters(), slow.parameters()
+    for name, (_, values) in originals.items():
+        name = name.split(":", 1)[-1]
+        assert fast_weights[name].T.flags.c_contiguous, name
+        assert slow_weights[name].flags.c_contiguous, name
+        np.testing.assert_array_equal(fast_weights[name], values)
+    np.testing.assert_allclose(fast.run(case.inputs())[0], case.outputs()[0],
+                               **case.tolerance)
+
+
+def test_replaced_weights_are_laid_out_as_their_products_read_them():
+    """update_weights' new arrays go the same way as the file's."""
+    case = golden_case("mlp_update")
+    fast = LoadedModel(case.model_path, "numba")
+    new = {name: 2 * w for name, w in fast.parameters().items()}
+    fast.replace_parameters(new)
+    slow = LoadedModel(case.model_path, "reference")
+    slow.replace_parameters(new)
+    weights = fast.parameters()
+    transposed = [n for n, w in weights.items() if w.ndim == 2]
+    assert transposed and all(weights[n].T.flags.c_contiguous for n in transposed)
+    assert all(np.array_equal(weights[n], new[n]) for n in new)
+    x, = case.inputs()
+    np.testing.assert_allclose(fast.run([x])[0], slow.run([x])[0], rtol=1e-5,
+                               atol=1e-6)
 
 
 @pytest.mark.parametrize("flags", [(False, False), (False, True), (True, False)])

@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..graph import Node, Ref, RefKind
+from ..format.reader import MindIRFile
+from ..graph import Model, Node, Ref, RefKind
 from ..ops._kernels import program
 from ..ops._kernels.gemm import fused_matmul, transposed_batch_mat_mul
 from .fused import GraphEditor, activation, const, fused_node, op_name
@@ -112,20 +113,82 @@ def _view_dims(node: Node):
 
 def _packed_weight(node: Node):
     """The constant weight as a (K, N) array, or None. A transposed weight
-    stays a view: BLAS takes either layout at the same speed, and a copy
-    would double the memory of a transformer's weights."""
-    weight = const(node, 1)
-    if not isinstance(weight, np.ndarray) or weight.ndim != 2 \
-            or weight.dtype not in FLOATS:
+    is a view (BLAS reads it as it is), contiguous (K, N) where the
+    weight was stored so at load (:func:`lay_out_transposed`)."""
+    weight, transpose = _weight(node)
+    if weight is None:
         return None
-    name = op_name(node)
-    if name == "MatMul":
+    return weight.T if transpose else weight
+
+
+def _weight(node: Node) -> tuple:
+    """(weight, read transposed) of a product this pass fuses, or (None,
+    None): MatMul(x, W, False, tb), MatMulExt(x, W), Dense(x, W), W a 2-D
+    float constant."""
+    weight = const(node, 1)
+    if op_name(node) not in STARTS or not isinstance(weight, np.ndarray) \
+            or weight.ndim != 2 or weight.dtype not in FLOATS:
+        return None, None
+    if op_name(node) == "MatMul":
         if const(node, 2) is not False or const(node, 3) not in (False, True):
-            return None
-        transpose = const(node, 3)
-    else:
-        transpose = name == "Dense"
-    return weight.T if transpose else weight   # a view: BLAS reads it as is
+            return None, None
+        return weight, const(node, 3)
+    return weight, op_name(node) == "Dense"
+
+
+def lay_out_transposed(file: MindIRFile, moved: set[int]) -> None:
+    """Stores each weight of ``file`` whose id is in ``moved``
+    (:func:`weights_read_transposed`) in the layout products read, (K, N)
+    contiguous, as the transposed view of that copy: the values and shape
+    stay W's for everything else (the reference fallbacks, the debugging
+    tools, the weights' API). On an AMD EPYC with AVX-512 (Zen 4) OpenBLAS
+    ran BERT's products 0.89-0.95x as fast through the transposed operand,
+    and BERT-base and GPT-2 1.04-1.15x faster with the weights laid out
+    so. Only weights that own their memory are copied, each original
+    freed as its copy is made where nothing else holds it (the caller
+    drops its model first), so memory grows by one weight at most; views
+    (shared memory, a mapped weight file) stay as they are. ``file``'s
+    parameter dicts are changed in place."""
+    for graph in file.graphs:
+        for name, weight in graph.parameters.items():
+            if id(weight) in moved and weight.base is None \
+                    and weight.flags.c_contiguous:
+                graph.parameters[name] = _transposed_layout(weight)
+
+
+def weights_read_transposed(model: Model) -> set[int]:
+    """The ids of the constant arrays that every use in ``model`` reads
+    as the transposed weight of a product this pass fuses (MatMul's
+    transpose_b, Dense: W (N, K) as MindSpore stores it)."""
+    transposed, other = set(), set()
+    for graph in model.graphs.values():
+        for node in graph.nodes:
+            weight, transpose = _weight(node)
+            for k, arg in enumerate(node.args):
+                if arg.ref.kind is not RefKind.CONST:
+                    continue
+                for value in _arrays(arg.ref.key):
+                    read = transpose and k == 1 and value is weight
+                    (transposed if read else other).add(id(value))
+        if graph.output.kind is RefKind.CONST:
+            other.update(id(value) for value in _arrays(graph.output.key))
+    return transposed - other
+
+
+def _arrays(value):
+    """The arrays in a constant (nested tuples and lists included)."""
+    if isinstance(value, np.ndarray):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _arrays(item)
+
+
+def _transposed_layout(weight: np.ndarray) -> np.ndarray:
+    """``weight``'s values, stored transposed: W^T contiguous, viewed as W."""
+    copy = np.ascontiguousarray(weight.T)
+    copy.flags.writeable = weight.flags.writeable
+    return copy.T
 
 
 def _dense_bias(node: Node, packed: np.ndarray):

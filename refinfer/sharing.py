@@ -201,6 +201,8 @@ def _layout(arrays: dict, places: dict) -> tuple[list[dict], int]:
     for name, array in arrays.items():
         entry = {"name": name, "dtype": array.dtype.name, "shape": list(array.shape),
                  "offset": offset}
+        if _fortran(array):
+            entry["order"] = "F"
         if name in places:
             entry["places"] = places[name]
         table.append(entry)
@@ -246,7 +248,7 @@ def _fill(buf, weights: dict, table: list, data_offset: int, sealer: _Sealer,
     HEADER.pack_into(buf, 0, MAGIC, os.getpid(), _start_time(os.getpid()),
                      data_offset, 0)
     for entry in table:
-        source = np.ascontiguousarray(weights[entry["name"]]).reshape(-1).view(np.uint8)
+        source = _stored(weights[entry["name"]]).reshape(-1).view(np.uint8)
         target = np.frombuffer(buf, np.uint8, source.size, data_offset + entry["offset"])
         target[:] = source
         del target          # no view may outlive shm.close()
@@ -257,6 +259,18 @@ def _fill(buf, weights: dict, table: list, data_offset: int, sealer: _Sealer,
     buf[start:start + len(sealed)] = sealed
     SEAL.pack_into(buf, HEADER.size, sealer.salt, sealer.mac(prefix, sealed))
     buf[:HEADER.size] = prefix
+
+
+def _fortran(array: np.ndarray) -> bool:
+    """Whether ``array`` is stored transposed (a weight its products read so:
+    passes/gemm.py), and is published so, for the workers' plans to read it as
+    the master's does."""
+    return array.flags.f_contiguous and not array.flags.c_contiguous
+
+
+def _stored(array: np.ndarray) -> np.ndarray:
+    """``array``'s elements in the order it is published: C, or F (:func:`_fortran`)."""
+    return array.T if _fortran(array) else np.ascontiguousarray(array)
 
 
 def _unlink(shm: shared_memory.SharedMemory, owner_pid: int) -> None:
@@ -367,8 +381,9 @@ def _views(mapping: mmap.mmap, data_offset: int, table: list) -> dict[str, np.nd
     views = {}
     for e in table:
         count = int(np.prod(e["shape"], dtype=np.int64))
-        views[e["name"]] = np.frombuffer(mapping, np.dtype(e["dtype"]), count,
-                                         data_offset + e["offset"]).reshape(e["shape"])
+        flat = np.frombuffer(mapping, np.dtype(e["dtype"]), count, data_offset + e["offset"])
+        views[e["name"]] = flat.reshape(e["shape"][::-1]).T if e.get("order") == "F" \
+            else flat.reshape(e["shape"])
     return views
 
 
@@ -382,16 +397,23 @@ MIN_DERIVED_BYTES = 4096
 
 def _derived_constants(program, weights: dict) -> tuple[dict, dict]:
     """``({name: array}, {name: [place, ...]})`` for the plan's array constants that are not
-    weights, one entry per array object."""
-    own = {id(a) for a in weights.values()}
+    weights nor views of them (a transposed weight: a worker's plan views its own shared
+    weight the same way), one entry per array object."""
+    own = {id(_owner(a)) for a in weights.values()}
     arrays, places, names = {}, {}, {}
     for place, array in _plan_constants(program):
-        if id(array) in own or array.nbytes < MIN_DERIVED_BYTES:
+        if id(_owner(array)) in own or array.nbytes < MIN_DERIVED_BYTES:
             continue
         name = names.setdefault(id(array), f"derived/{len(names)}")
         arrays[name] = array
         places.setdefault(name, []).append(place)
     return arrays, places
+
+
+def _owner(array: np.ndarray):
+    """What holds ``array``'s memory: itself, or the object it views (NumPy points a view
+    of a view at the first)."""
+    return array if array.base is None else array.base
 
 
 # A fused kernel's argument may hold its derived arrays inside an object (a packed weight,

@@ -424,14 +424,18 @@ def test_convolutions_with_a_residual_multiply_a_packed_weight(monkeypatch,
                                **case.tolerance)
 
 
+COLUMNS = packed.TILE_COLUMNS    # 16 on AVX2, 32 on AVX-512
+
+
 @pytest.mark.parametrize("tiles, channels, packs, pays", [
-    (36, 64, False, True), (35, 512, False, False), (16, 512, True, True),
-    (16, 255, True, False), (15, 512, True, False), (16, 512, False, False),
-    (None, 8, False, True)])
+    (36, 64, False, True), (35, 512, False, False), (COLUMNS, 512, True, True),
+    (COLUMNS, 255, True, False), (COLUMNS - 1, 512, True, False),
+    (COLUMNS, 512, False, False), (None, 8, False, True)])
 def test_winograd_pays_from_fewer_tiles_where_its_filter_packs(
         tiles, channels, packs, pays):
     """Measured break-evens (passes/conv.py): 36 tiles with the BLAS's
-    products, 16 with packed ones on a deep enough weight."""
+    products, a register tile's columns with packed ones on a deep enough
+    weight."""
     assert conv_pass.winograd_pays(tiles, channels, packs) == pays
 
 

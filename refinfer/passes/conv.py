@@ -40,12 +40,15 @@ FLOAT_WEIGHTS = (np.dtype(np.float32), np.dtype(np.float64))
 # (36) 8.80 / 5.73 against 7.66 / 5.70, 256 x 14x14 (49) 4.52 / 2.41
 # against 3.64 / 2.26.
 WINOGRAD_MIN_TILES = 36
-# With u_k packed for our own product (WinogradFilter), from 16 tiles where
-# the weight is deep enough: one thread / two, Winograd's time against
-# im2col + GEMM's, 512 x 7x7 0.79 / 0.86, 256 x 7x7 0.77 / 0.83,
-# 1024 x 7x7 0.69 / 0.72, 128 x 8x8 1.05 / 0.86, 64 x 8x8 1.58 / 1.40;
-# 4 tiles (256 and 512 x 4x4) 1.6-1.7.
-PACKED_MIN_TILES, PACKED_MIN_CHANNELS = 16, 256
+# With u_k packed for our own product (WinogradFilter), from a register
+# tile's columns (its 16 products have a column per tile) where the weight
+# is deep enough. AVX2's 6 x 16 tile, one thread / two, Winograd's time
+# against im2col + GEMM's: 512 x 7x7 (16 tiles) 0.79 / 0.86, 256 x 7x7
+# 0.77 / 0.83, 1024 x 7x7 0.69 / 0.72, 128 x 8x8 1.05 / 0.86, 64 x 8x8
+# 1.58 / 1.40; 4 tiles (256 and 512 x 4x4) 1.6-1.7. AVX-512's 12 x 32 tile
+# (AMD Zen 4), where 16 tiles fill half of it: 512, 256 and 1024 x 7x7
+# 1.22 / 1.17, 1.18 / 1.17, 1.15 / 1.09; 256 x 14x14 (49) 0.66 / 0.69.
+PACKED_MIN_TILES, PACKED_MIN_CHANNELS = packed.TILE_COLUMNS, 256
 
 
 # the ops a fused group starts from

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from golden_cases import as_bench_model
+from refinfer.cpu import cpu_field
 from refinfer.ops._kernels.blas import _mkl_library
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -38,6 +39,8 @@ def test_the_header_names_the_cpus_extensions():
     assert found == [flag for flag in bench.CPU_FLAGS if flag in flags]
     assert "avx2" in found or "avx2" not in flags
     assert f"({', '.join(found) or 'no AVX2'})" in bench.machine()
+    family, model = cpu_field("cpu family"), cpu_field("model")
+    assert f", family {family} model {model} (" in bench.machine() or not family
 
 
 @pytest.mark.slow

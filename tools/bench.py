@@ -564,10 +564,20 @@ def dispatch_worker() -> None:
 def machine() -> str:
     import platform
     from refinfer.cpu import cpu_field     # (here: the MindSpore venv imports this file)
-    return (f"{cpu_field('model name')} ({', '.join(cpu_flags()) or 'no AVX2'}), "
+    return (f"{cpu_field('model name')}{_generation()} "
+            f"({', '.join(cpu_flags()) or 'no AVX2'}), "
             f"{len(os.sched_getaffinity(0))} usable cores, "
             f"Python {platform.python_version()}, NumPy {np.__version__}, "
             f"load average {os.getloadavg()[0]:.1f} at start")
+
+
+def _generation() -> str:
+    """", family F model M": what tells CPUs of one model name apart (a
+    virtual machine's "AMD EPYC" was a Zen 3 in some sessions, a Zen 4,
+    family 25 model 17, in another)."""
+    from refinfer.cpu import cpu_field
+    family, model = cpu_field("cpu family"), cpu_field("model")
+    return f", family {family} model {model}" if family and model else ""
 
 
 def cpu_flags() -> list[str]:

@@ -142,9 +142,9 @@ def lay_out_transposed(file: MindIRFile, moved: set[int]) -> None:
     contiguous, as the transposed view of that copy: the values and shape
     stay W's for everything else (the reference fallbacks, the debugging
     tools, the weights' API). On an AMD EPYC with AVX-512 (Zen 4) OpenBLAS
-    ran BERT's products 0.89-0.95x as fast through the transposed operand,
-    and BERT-base and GPT-2 1.04-1.15x faster with the weights laid out
-    so. Only weights that own their memory are copied, each original
+    ran BERT's products 0.89-0.95x as fast through the transposed operand;
+    BERT-base and GPT-2 take 0.91-0.95 of their time with the weights laid
+    out so. Only weights that own their memory are copied, each original
     freed as its copy is made where nothing else holds it (the caller
     drops its model first), so memory grows by one weight at most; views
     (shared memory, a mapped weight file) stay as they are. ``file``'s

@@ -24,10 +24,10 @@ process, predicts alternated, its layers with a residual on 56x56 took
 Without a residual the product alone is 0.82-0.94 of OpenBLAS's speed
 (tools/bench_gemm.py): those convolutions stay with the BLAS. On an AMD
 EPYC with AVX-512 (Zen 4: 512-bit operations in two halves) the 12 x 32
-tile is level with OpenBLAS (0.88-1.18 on the benchmark's shapes) and
-made ResNet-50 1.01-1.04x and MobileNetV2 1.08-1.16x faster; on Intel's
-AVX-512 CPUs it is not yet measured, and the BLAS (MKL where installed)
-keeps the products there.
+tile is level with OpenBLAS (0.88-1.18 on the benchmark's shapes):
+ResNet-50 took 0.96-1.02 of the BLAS's time, MobileNetV2 0.86-0.95 (one
+and two threads, two runs); on Intel's AVX-512 CPUs it is not yet
+measured, and the BLAS (MKL where installed) keeps the products there.
 
 Method (BLIS's packing, MLAS's loop order): A is packed into slivers of
 TILE_ROWS rows, each stored depth-major (K x TILE_ROWS), zero rows

@@ -429,18 +429,24 @@ def test_segments_go_when_masters_exit_or_are_swept_when_killed(procs):
     assert killed_name not in sharing.segment_names()
 
 
+WHOLE_WRITES = ("import io, runpy, sys; sys.stdout = io.TextIOWrapper(io.BufferedWriter("
+                "io.FileIO(1, 'w', closefd=False), 1 << 20)); "
+                "runpy.run_path(sys.argv[1], run_name='__main__')")
+
+
 @pytest.mark.slow     # worker processes
 def test_the_reference_pages_three_process_program(tmp_path):
     """examples/weight_sharing/three_processes.py (Lite's page, MobileNetV2, 1 master and 2
     workers with multiprocessing): every process predicts, nothing stays in /dev/shm.
     The three processes print at once: their output goes to a file opened for appending,
-    where each process's writes land whole (a pipe interleaves writes over 4 KiB)."""
+    where each write lands whole (a pipe interleaves writes over 4 KiB), and the script
+    runs with a 1 MiB stdout buffer that its forked processes inherit, so that each
+    writes its ~13 KB once, at its exit: with Python's 8 KiB buffer a process's last
+    line could be cut in two by another's write (twice in CI: a process's "spend time"
+    line missing, exit codes 0, stderr empty)."""
     with open(tmp_path / "stdout.txt", "ab") as out:
-        # (the page's parent does not check its workers' exit codes: a worker
-        # killed by a signal would leave no trace but the stack faulthandler
-        # prints; it failed once in CI with process 0's lines missing and an
-        # empty stderr)
-        done = subprocess.run([sys.executable, os.path.basename(EXAMPLE)], stdout=out,
+        done = subprocess.run([sys.executable, "-c", WHOLE_WRITES,
+                               os.path.basename(EXAMPLE)], stdout=out,
                               stderr=subprocess.PIPE, text=True, timeout=240,
                               cwd=os.path.dirname(EXAMPLE),
                               env={**os.environ, "PYTHONFAULTHANDLER": "1"})

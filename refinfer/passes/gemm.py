@@ -125,15 +125,15 @@ def _weight(node: Node) -> tuple:
     """(weight, read transposed) of a product this pass fuses, or (None,
     None): MatMul(x, W, False, tb), MatMulExt(x, W), Dense(x, W), W a 2-D
     float constant."""
-    weight = const(node, 1)
-    if op_name(node) not in STARTS or not isinstance(weight, np.ndarray) \
+    name, weight = op_name(node), const(node, 1)
+    if name not in STARTS or not isinstance(weight, np.ndarray) \
             or weight.ndim != 2 or weight.dtype not in FLOATS:
         return None, None
-    if op_name(node) == "MatMul":
+    if name == "MatMul":
         if const(node, 2) is not False or const(node, 3) not in (False, True):
             return None, None
         return weight, const(node, 3)
-    return weight, op_name(node) == "Dense"
+    return weight, name == "Dense"
 
 
 def lay_out_transposed(file: MindIRFile, moved: set[int]) -> None:

@@ -17,6 +17,7 @@ from . import passes
 from .graph import Graph, Model, Node, Ref, RefKind
 from .precision import constant_map, storage_map, storing, value_map
 from .step import KernelStep, kernel_step
+from .stored import value_of
 
 
 @dataclass(slots=True)
@@ -158,7 +159,8 @@ class _GraphCompiler:
         graph = ref.kind is RefKind.GRAPH
         key = ref.key if graph else id(ref.key)
         if key not in self.const_slots:
-            value = GraphRef(ref.key) if graph else self.constant(ref.key)
+            value = GraphRef(ref.key) if graph \
+                else self.constant(value_of(ref.key))
             self.const_slots[key] = self._new_slot(value)
         return self.const_slots[key]
 

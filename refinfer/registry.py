@@ -37,6 +37,7 @@ from typing import Any, Callable, Container, Sequence
 
 from . import args
 from .errors import describe_value
+from .stored import StoredWeight
 
 REQUIRED = inspect.Parameter.empty
 
@@ -121,7 +122,8 @@ class OpDef:
 
 def _is_operand(value) -> bool:
     import numpy as np
-    return isinstance(value, (np.ndarray, np.generic, bool, int, float))
+    return isinstance(value, (np.ndarray, np.generic, bool, int, float,
+                              StoredWeight))
 
 
 def _or_reference(fast: Callable, reference: Callable) -> Callable:

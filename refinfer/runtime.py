@@ -12,7 +12,7 @@ import gc
 import os
 import threading
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -21,8 +21,9 @@ from .errors import GraphError, NodeError
 from .format.reader import MindIRFile, read_mindir
 from .format.values import MONAD, Abstract
 from .graph import Graph, Model, Node, Ref, RefKind, build_model
-from .passes.gemm import lay_out_transposed, weights_read_transposed
+from .passes.gemm import store_weights, weights_products_read
 from .plan import CallStep, Program, fuses
+from .stored import StoredWeight, value_of
 
 
 TUPLE_OPS = ("MakeTuple", "make_list")     # an output of several elements
@@ -149,29 +150,34 @@ class LoadedModel:
 
     def _built(self, file: MindIRFile) -> tuple[MindIRFile, Model]:
         """(file, its model); where the plan is fused (the fast backends,
-        float32), weights that products read transposed are stored so
-        first (passes/gemm.py)."""
+        float32), weights that only products read are stored first in the
+        layout they read (passes/gemm.py)."""
         model = build_model(file)
         if self.backend == gpu.CUDA or not fuses(self.backend, self.precision):
             return file, model
-        moved = weights_read_transposed(model)
-        if not moved:
+        read = weights_products_read(model)
+        if not read:
             return file, model
         del model       # (its references to the weights as they were)
-        lay_out_transposed(file, moved)
+        store_weights(file, read)
         return file, build_model(file)
 
-    def parameters(self) -> dict[str, np.ndarray]:
-        """The weights by name (the MindIR name without its ``<graph>:`` prefix)."""
-        return {_short_name(name): array for graph in self.file.graphs
-                for name, array in graph.parameters.items()}
+    def parameters(self, unpack: bool = True) -> Mapping:
+        """The weights by name (the MindIR name without its ``<graph>:``
+        prefix). A weight stored in its products' layout (refinfer/stored.py)
+        is unpacked when it is looked up, into a copy of its own; with
+        ``unpack=False`` it is its :class:`StoredWeight`."""
+        stored = {_short_name(name): value for graph in self.file.graphs
+                  for name, value in graph.parameters.items()}
+        return _Weights(stored) if unpack else stored
 
     def replace_parameters(self, updates: Mapping[str, np.ndarray],
                            copy: bool = True) -> None:
         """Replace some weights, all or nothing. Names are short or full MindIR
         names; unknown names and shape or dtype mismatches raise one ValueError
         listing every problem, and change nothing. ``copy=False`` uses the arrays
-        as given (read-only views that must not change, e.g. shared memory)."""
+        as given (read-only views that must not change, e.g. shared memory),
+        or another model's stored weights (refinfer/stored.py: a ModelGroup)."""
         with self._swap_lock:
             file = _with_parameters(self.file, updates, copy)
             with _cyclic_gc_paused():
@@ -231,6 +237,22 @@ def _cyclic_gc_paused():
             gc.enable()
 
 
+class _Weights(Mapping):
+    """A model's weights by name, stored ones unpacked at each lookup."""
+
+    def __init__(self, stored: dict):
+        self._stored = stored
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return value_of(self._stored[name])
+
+    def __iter__(self):
+        return iter(self._stored)
+
+    def __len__(self) -> int:
+        return len(self._stored)
+
+
 def _short_name(name: str) -> str:
     return name.split(":", 1)[-1]
 
@@ -249,12 +271,14 @@ def _with_parameters(file: MindIRFile, updates: Mapping, copy: bool) -> MindIRFi
             continue
         name, old = by_key[key]
         value = np.array(value, copy=True) if copy else value
-        if not isinstance(value, np.ndarray) or value.shape != old.shape \
+        kinds = np.ndarray if copy else (np.ndarray, StoredWeight)
+        if not isinstance(value, kinds) or value.shape != old.shape \
                 or value.dtype != old.dtype:
             problems.append(f"weight {key!r} is {old.dtype}{list(old.shape)}, got "
                             f"{_describe_value(value)}")
             continue
-        value.flags.writeable = False
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
         new[name] = value
     if problems:
         known = sorted({_short_name(name) for name, _ in by_key.values()})

@@ -69,6 +69,8 @@ from multiprocessing import resource_tracker, shared_memory, util
 
 import numpy as np
 
+from .stored import StoredWeight
+
 SECTIONS = ("cpu_context", "ascend_context")     # where the two keys are read, in order
 PID_LIST_KEY = "shareable_weight_pid_list"
 HANDLE_KEY = "shareable_weight_mem_handle"
@@ -176,8 +178,9 @@ def model_fingerprint(path: str) -> bytes:
 def publish(loaded, whitelist: set[int]) -> Published:
     """Copy the weights of ``loaded`` into a new segment and make ``loaded`` run on it."""
     fingerprint = model_fingerprint(loaded.path)
-    weights = loaded.parameters()
-    derived, places = _derived_constants(loaded.program, weights)
+    weights = dict(loaded.parameters())     # (stored weights unpacked, once)
+    derived, places = _derived_constants(loaded.program,
+                                         [*weights.values(), *_stored_arrays(loaded)])
     arrays = {**weights, **derived}
     table, size = _layout(arrays, places)
     meta = json.dumps({"fingerprint": fingerprint.hex(), "whitelist": sorted(whitelist),
@@ -395,11 +398,11 @@ def _views(mapping: mmap.mmap, data_offset: int, table: list) -> dict[str, np.nd
 MIN_DERIVED_BYTES = 4096
 
 
-def _derived_constants(program, weights: dict) -> tuple[dict, dict]:
+def _derived_constants(program, weights: list) -> tuple[dict, dict]:
     """``({name: array}, {name: [place, ...]})`` for the plan's array constants that are not
-    weights nor views of them (a transposed weight: a worker's plan views its own shared
+    ``weights`` nor views of them (a transposed weight: a worker's plan views its own shared
     weight the same way), one entry per array object."""
-    own = {id(_owner(a)) for a in weights.values()}
+    own = {id(_owner(a)) for a in weights}
     arrays, places, names = {}, {}, {}
     for place, array in _plan_constants(program):
         if id(_owner(array)) in own or array.nbytes < MIN_DERIVED_BYTES:
@@ -408,6 +411,16 @@ def _derived_constants(program, weights: dict) -> tuple[dict, dict]:
         arrays[name] = array
         places.setdefault(name, []).append(place)
     return arrays, places
+
+
+def _stored_arrays(loaded) -> list:
+    """The arrays of the weights ``loaded`` keeps packed for its products
+    (refinfer/stored.py). The segment holds such a weight as an array, its
+    plain values, and a model on the segment reads it as BLAS does: a
+    packed copy there as well would hold it twice."""
+    return [array for value in loaded.parameters(unpack=False).values()
+            if isinstance(value, StoredWeight)
+            for array in value.layout.shared_arrays().values()]
 
 
 def _owner(array: np.ndarray):
@@ -483,7 +496,7 @@ class WeightPool:
         """Make ``loaded`` (just built) run on the pool's equal arrays, and add its other
         arrays to the pool; returns the bytes its own copies held that are now freed."""
         with self._lock:
-            updates = self._shared(loaded.parameters().items())
+            updates = self._shared(loaded.parameters(unpack=False).items())
             if updates:
                 loaded.replace_parameters(updates, copy=False)
             adopted = self._shared((place, array) for place, array
@@ -504,16 +517,19 @@ class WeightPool:
                 found[key] = kept
         return found
 
-    def _intern(self, array: np.ndarray) -> np.ndarray:
-        """The pool's array equal to ``array``, or ``array`` itself, now in the pool."""
-        if array.dtype.hasobject or not (array.flags.c_contiguous
-                                         or array.flags.f_contiguous):
+    def _intern(self, array):
+        """The pool's array equal to ``array``, or ``array`` itself, now in the pool.
+        By value, whatever the layout: a weight its products read is stored in their
+        layout (passes/gemm.py: packed, a :class:`StoredWeight`, or transposed), the
+        same file's weights mapped from a weight file are not."""
+        if isinstance(array, StoredWeight):
+            values, writeable = np.ascontiguousarray(array.array()), False
+        elif array.dtype.hasobject or not (array.flags.c_contiguous
+                                           or array.flags.f_contiguous):
             return array
-        # by value, whatever the layout (a weight its products read transposed
-        # is stored Fortran-ordered: passes/gemm.py; the same file's weights,
-        # mapped from a weight file, are not)
-        values = np.ascontiguousarray(array)
-        key = (array.dtype.str, array.shape, array.flags.writeable,
+        else:
+            values, writeable = np.ascontiguousarray(array), array.flags.writeable
+        key = (values.dtype.str, values.shape, writeable,
                hashlib.blake2b(values.data, digest_size=32).digest())
         kept = self._arrays.get(key)
         if kept is None:

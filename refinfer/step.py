@@ -23,6 +23,7 @@ import numpy as np
 from .errors import NodeError, describe_value
 from .graph import Node, Ref, RefKind
 from .precision import compose
+from .stored import value_of
 
 
 class Hooks:
@@ -112,10 +113,11 @@ def _check_not_a_tensor(op, args: list, exc: Exception) -> None:
 def kernel_step(node: Node, fn: Callable, slot_of: Callable[[Ref], int],
                 out: int, constant: Callable | None = None,
                 widen: Callable | None = None) -> KernelStep:
-    """The step applying ``fn`` to ``node``'s arguments: constants, mapped
-    by ``constant``, go in the template; any other argument is read from
-    slot ``slot_of(ref)`` through its converter, then ``widen``. (Made for
-    every node of a graph: one loop, and a template only for a step with
+    """The step applying ``fn`` to ``node``'s arguments: constants (a
+    stored weight as its array: refinfer/stored.py), mapped by
+    ``constant``, go in the template; any other argument is read from slot
+    ``slot_of(ref)`` through its converter, then ``widen``. (Made for every
+    node of a graph: one loop, and a template only for a step with
     constants.)"""
     args = node.args
     template, places, reads = None, [], []
@@ -124,7 +126,8 @@ def kernel_step(node: Node, fn: Callable, slot_of: Callable[[Ref], int],
         if ref.kind is _CONST:
             if template is None:
                 template = [None] * len(args)
-            template[pos] = ref.key if constant is None else constant(ref.key)
+            value = value_of(ref.key)
+            template[pos] = value if constant is None else constant(value)
         else:
             places.append((pos, arg.convert if widen is None
                            else compose(widen, arg.convert)))

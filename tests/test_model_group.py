@@ -7,6 +7,10 @@ import pytest
 
 import refinfer as mslite
 from refinfer import ModelGroup, ModelGroupFlag, ModelType, sharing
+from refinfer.ops._kernels import packed
+from refinfer.stored import StoredWeight
+
+from golden_cases import golden_case
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MLP = os.path.join(ROOT, "golden", "mlp", "model.mindir")
@@ -30,8 +34,11 @@ def weights(model) -> dict:
 
 
 def shared_names(a, b) -> list[str]:
-    return sorted(name for name, array in weights(a).items()
-                  if name in weights(b) and array is weights(b)[name])
+    """The weights both models hold in the same memory: the same array, or
+    the same weight stored in its products' layout (refinfer/stored.py)."""
+    mine, theirs = (m._loaded.parameters(unpack=False) for m in (a, b))
+    return sorted(name for name, array in mine.items()
+                  if name in theirs and array is theirs[name])
 
 
 def test_one_file_built_twice_holds_one_copy_and_predicts_the_same():
@@ -41,6 +48,22 @@ def test_one_file_built_twice_holds_one_copy_and_predicts_the_same():
     for model in (first, second):
         np.testing.assert_allclose(model.predict([X])[0].get_data_to_numpy(),
                                    EXPECTED, RTOL, ATOL)
+
+
+def test_weights_stored_packed_are_shared_too(monkeypatch):
+    """A transformer's product weights are stored packed for our own
+    product (refinfer/stored.py; forced here, as on AMD and AVX2 CPUs): the
+    second model runs on the first one's packed weights."""
+    monkeypatch.setattr(packed, "serves", lambda dtype: dtype == np.float32)
+    case = golden_case("bert_tiny")
+    first, second = build_grouped(case.model_path, case.model_path)
+    assert shared_names(first, second) == sorted(weights(first))
+    stored = first._loaded.parameters(unpack=False).values()
+    assert sum(isinstance(value, StoredWeight) for value in stored) >= 4
+    for model in (first, second):
+        np.testing.assert_allclose(
+            model.predict(case.inputs())[0].get_data_to_numpy(),
+            case.outputs()[0], **case.tolerance)
 
 
 def test_sharing_is_by_content_not_by_file_or_name():

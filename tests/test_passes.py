@@ -22,6 +22,7 @@ from refinfer.passes.elementwise import fuse_elementwise
 from refinfer.passes.fused import FUSED_BACKEND, GraphEditor, fused_node
 from refinfer.plan import compile_model
 from refinfer.runtime import LoadedModel
+from refinfer.stored import StoredWeight
 
 from golden_cases import golden_case
 
@@ -192,62 +193,120 @@ def test_matmul_bias_reshape_activation_fuse_into_one_gemm():
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
-def test_weights_only_products_read_transposed_are_found():
-    """MatMul's transpose_b and Dense read W (N, K) transposed; a weight
-    also read another way (here added to a product) is not one of them."""
-    g = GraphBuilder((8, 8))
-    moved, plain, shared, dense = (rng.standard_normal((8, 8)).astype(np.float32)
-                                   for _ in range(4))
-    y = g.add("MatMul", X, moved, False, True, shape=(8, 8))
-    y = g.add("MatMul", y, plain, False, False, shape=(8, 8))
-    y = g.add("MatMul", y, shared, False, True, shape=(8, 8))
-    y = g.add("Add", y, shared, shape=(8, 8))
-    y = g.add("Dense", y, dense, shape=(8, 8))
-    assert gemm_pass.weights_read_transposed(g.model(y)) == {id(moved), id(dense)}
+def test_weights_only_products_read_are_found():
+    """With how the products read them: MatMul's transpose_b and Dense read
+    W (N, K) transposed; a weight also read another way (here added to a
+    product, or read both ways) is not one of them."""
+    g = GraphBuilder((16, 8))
+    moved, plain, shared, dense, both = (
+        rng.standard_normal((8, 8)).astype(np.float32) for _ in range(5))
+    y = g.add("MatMul", X, moved, False, True, shape=(16, 8))
+    y = g.add("MatMul", y, plain, False, False, shape=(16, 8))
+    y = g.add("MatMul", y, shared, False, True, shape=(16, 8))
+    y = g.add("Add", y, shared, shape=(16, 8))
+    y = g.add("Reshape", y, (4, 4, 8), shape=(4, 4, 8))
+    y = g.add("Dense", y, dense, shape=(4, 4, 8))
+    y = g.add("Reshape", y, (2, 64), shape=(2, 64))
+    y = g.add("MatMul", y, plain, False, False, shape=(2, 8))
+    y = g.add("MatMul", y, both, False, True, shape=(2, 8))
+    y = g.add("MatMul", y, both, False, False, shape=(-1, 8))
+    assert gemm_pass.weights_products_read(g.model(y)) == {
+        id(moved): (True, 16), id(plain): (False, 2), id(dense): (True, 16)}
+
+
+@pytest.fixture(params=["packed", "transposed"])
+def layout(request, monkeypatch):
+    """Weights stored packed for our own product (where it serves float32:
+    AMD, Intel with AVX2 only), or transposed for BLAS (elsewhere)."""
+    if request.param == "transposed":
+        monkeypatch.setattr(packed, "serves", lambda dtype: False)
+    else:
+        monkeypatch.setattr(packed, "serves", lambda dtype: dtype == F32)
+    return request.param
 
 
 @pytest.mark.parametrize("model", ["bert_tiny", "gpt2_tiny"])
-def test_fused_transformers_keep_their_weights_as_their_products_read_them(model):
-    """On the fast backend, weights that products read transposed are
-    stored (K, N) contiguous (BLAS's faster operand), with W's values and
-    shape; the originals are freed as they are copied (no weight held
-    twice); the reference backend keeps the file's layout. Outputs as
-    MindSpore's."""
+def test_fused_transformers_keep_their_weights_as_their_products_read_them(
+        model, layout):
+    """On the fast backend, weights that only products read are stored in
+    the layout they read: packed once for our own product (held by the
+    fused plan's products themselves) where they have a tile's rows, or
+    (K, N) contiguous for BLAS; the
+    originals are freed as they are stored (no weight held twice); the
+    weights' API gives W's values and shape; the reference backend keeps
+    the file's layout. Outputs as MindSpore's."""
     case = golden_case(model)
     file = read_mindir(case.model_path)
     built = build_model(file)
-    moved = gemm_pass.weights_read_transposed(built)
-    originals = {name: (weakref.ref(w), w.copy()) for g in file.graphs
-                 for name, w in g.parameters.items() if id(w) in moved}
+    read = gemm_pass.weights_products_read(built)
+    originals = {name.split(":", 1)[-1]: (weakref.ref(w), w.copy(), read[id(w)])
+                 for g in file.graphs for name, w in g.parameters.items()
+                 if id(w) in read}
     del built
-    gemm_pass.lay_out_transposed(file, moved)
-    assert originals and all(ref() is None for ref, _ in originals.values())
+    gemm_pass.store_weights(file, read)
+    assert originals and all(ref() is None for ref, *_ in originals.values())
     fast, slow = (LoadedModel(case.model_path, b) for b in ("numba", "reference"))
-    fast_weights, slow_weights = fast.parameters(), slow.parameters()
-    for name, (_, values) in originals.items():
-        name = name.split(":", 1)[-1]
-        assert fast_weights[name].T.flags.c_contiguous, name
-        assert slow_weights[name].flags.c_contiguous, name
-        np.testing.assert_array_equal(fast_weights[name], values)
+    stored, plain = fast.parameters(unpack=False), slow.parameters(unpack=False)
+    assert sum(rows >= packed.TILE_ROWS for *_, (_, rows) in originals.values()) >= 4
+    for name, (_, values, (transposed, rows)) in originals.items():
+        packs = layout == "packed" and rows >= packed.TILE_ROWS
+        assert isinstance(stored[name], StoredWeight) is packs, name
+        if not packs:   # (a pooler's two rows: BLAS's)
+            layout_of = stored[name].T if transposed else stored[name]
+            assert layout_of.flags.c_contiguous, name
+        assert plain[name].flags.c_contiguous, name
+        np.testing.assert_array_equal(fast.parameters()[name], values)
+    if layout == "packed":
+        in_plan = {id(value) for _, value in fast.program.constants()
+                   if isinstance(value, packed.PackedRight)}
+        assert in_plan == {id(value.layout) for value in stored.values()
+                           if isinstance(value, StoredWeight)}
     np.testing.assert_allclose(fast.run(case.inputs())[0], case.outputs()[0],
                                **case.tolerance)
 
 
-def test_replaced_weights_are_laid_out_as_their_products_read_them():
+def test_replaced_weights_are_stored_as_their_products_read_them(layout):
     """update_weights' new arrays go the same way as the file's."""
-    case = golden_case("mlp_update")
+    case = golden_case("bert_tiny")
     fast = LoadedModel(case.model_path, "numba")
     new = {name: 2 * w for name, w in fast.parameters().items()}
     fast.replace_parameters(new)
     slow = LoadedModel(case.model_path, "reference")
     slow.replace_parameters(new)
-    weights = fast.parameters()
-    transposed = [n for n, w in weights.items() if w.ndim == 2]
-    assert transposed and all(weights[n].T.flags.c_contiguous for n in transposed)
+    stored, weights = fast.parameters(unpack=False), fast.parameters()
+    packs = sum(isinstance(value, StoredWeight) for value in stored.values())
+    assert packs >= 4 if layout == "packed" else packs == 0
     assert all(np.array_equal(weights[n], new[n]) for n in new)
-    x, = case.inputs()
-    np.testing.assert_allclose(fast.run([x])[0], slow.run([x])[0], rtol=1e-5,
-                               atol=1e-6)
+    np.testing.assert_allclose(fast.run(case.inputs())[0],
+                               slow.run(case.inputs())[0], **case.tolerance)
+
+
+def test_products_of_fewer_rows_than_a_tile_keep_their_weights_for_blas(layout):
+    """A CNN's classifier, or the golden MLP's two rows: reading the weight
+    is the work, which BLAS's GEMV does once (the tile would compute all
+    its rows): the weights are stored transposed, as BLAS reads them."""
+    case = golden_case("mlp")
+    fast = LoadedModel(case.model_path, "numba")
+    stored = fast.parameters(unpack=False)
+    products = [n for n, w in stored.items() if w.ndim == 2]
+    assert products and all(stored[n].T.flags.c_contiguous for n in products)
+    np.testing.assert_allclose(fast.run(case.inputs())[0], case.outputs()[0],
+                               **case.tolerance)
+
+
+def test_a_product_of_a_stored_weight_falls_back_on_the_weight_unpacked():
+    """A fused product whose input does not fit its kernel (float64 here)
+    runs its nodes' reference kernels on the weight's values."""
+    weight = rng.standard_normal((16, 8)).astype(np.float32)
+    stored = StoredWeight(packed.PackedRight(weight.T), True)
+    g = GraphBuilder((6, 8), np.float64)
+    y = g.add("MatMul", X, stored, False, True, shape=(6, 16))
+    plan = compile_model(g.model(y), "numba")
+    step, = plan.plans["main"].steps
+    assert any(isinstance(c, packed.PackedRight) for c in step.template)
+    x = rng.standard_normal((6, 8))
+    want = x @ weight.T.astype(np.float64)
+    np.testing.assert_allclose(executor.run(plan, [x]), want, rtol=1e-6)
 
 
 @pytest.mark.parametrize("flags", [(False, False), (False, True), (True, False)])

@@ -217,9 +217,10 @@ def test_constants_the_fast_plan_derives_are_shared_too(name, inside):
 
 
 def test_a_transformers_segment_holds_its_weights_once():
-    """The fast plan reads a transposed weight (Dense, MatMul's transpose_b) through a view
-    of it, stored as the product reads it (passes/gemm.py): the segment holds it once, in
-    that layout, and the worker's plan reads the same layout."""
+    """The fast plan reads a transposed weight (Dense, MatMul's transpose_b) stored as the
+    product reads it (passes/gemm.py: packed for our own product, or W^T contiguous for
+    BLAS): the segment holds it once, as W^T contiguous (not the packed copy as well),
+    and the worker's plan reads the same layout."""
     path = os.path.join(ROOT, "golden", "bert_tiny", "model.mindir")
     own = master([os.getpid()], path)
     other = worker(own.get_model_info("shareable_weight_mem_handle"), path)

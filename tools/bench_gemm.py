@@ -12,8 +12,10 @@ GFLOP/s per shape (M x K x N, C = A @ B, float32, row-major) of:
 - ``mlas``: ONNX Runtime's MatMul on one thread (a one-node model; its
   per-run overhead, a few us, is inside);
 - ``packed``: refinfer's own product (refinfer/ops/_kernels/packed.py),
-  A packed once outside the timing, as a plan packs a weight; on any CPU
-  (the plan uses it only where ``packed.enabled()``).
+  A packed once outside the timing, as a plan packs a convolution's weight;
+  on any CPU (the plan uses it only where ``packed.enabled()``);
+- ``packed_right``: the same product with B packed once (a transformer's
+  weight, refinfer/stored.py) and A's rows packed at each call.
 
 Each engine's product is checked against float64 NumPy first, then timed:
 ``--repeat`` products per shape, best of three rounds, interleaved; the
@@ -31,24 +33,43 @@ import numpy as np
 from bench import machine, versions
 
 
-# ResNet-50's convolutions (im2col / Winograd / 1x1), MobileNetV2's 1x1, BERT's
+# ResNet-50's convolutions (im2col / Winograd / 1x1), MobileNetV2's 1x1,
+# BERT's and GPT-2's layers (128 tokens)
 SHAPES = ((64, 576, 3136), (128, 1152, 784), (256, 2304, 196), (512, 4608, 49),
           (256, 64, 3136), (64, 147, 12544), (96, 16, 12544), (1280, 320, 49),
-          (128, 768, 3072), (128, 3072, 768))
-_packed: dict = {}
+          (128, 768, 768), (128, 768, 2304), (128, 768, 3072), (128, 3072, 768))
+_packed: dict = {}      # id(weight) -> (weight, packed): the weight kept alive,
+                        # so that no other array takes its id while it is cached
+
+
+def _packed_once(weight, pack):
+    """``pack(weight)``, made at the first product with this weight."""
+    if id(weight) not in _packed:
+        _packed[id(weight)] = (weight, pack(weight))
+    return _packed[id(weight)][1]
 
 
 def _ours(a, b, c):
     """refinfer's own product (refinfer/ops/_kernels/packed.py) with a
     packed once, as a plan packs a convolution's weight."""
     from refinfer.ops._kernels import packed, program
-    key = (a.shape, a.ctypes.data)
-    if key not in _packed:
-        _packed[key] = packed.PackedWeight(a)
-    weight = _packed[key]
+    weight = _packed_once(a, packed.PackedWeight)
     packed.multiply(weight.slivers, weight.depth, b, c, program.no_bias(np.float32),
                     program.no_residual(np.float32), program.ACT_NONE,
                     packed.panel_scratch(), (0, c.shape[0]), (0, c.shape[1]))
+
+
+def _ours_right(a, b, c):
+    """refinfer's own product with b packed once, as a transformer's
+    weight is stored, and a's rows packed at each call."""
+    from refinfer.ops._kernels import packed, program
+    weight = _packed_once(b, packed.PackedRight)
+    (m, depth), tiles = a.shape, -(-a.shape[0] // packed.TILE_ROWS)
+    rows = program.scratch("bench_rows", (packed.rows_size(m, depth),), np.float32)
+    packed.pack_rows(a, rows, (0, tiles))
+    packed.multiply_rows(rows, m, depth, weight.slivers, c,
+                         program.no_bias(np.float32), program.ACT_NONE,
+                         (0, c.shape[1]))
 
 
 def engines() -> dict:
@@ -56,7 +77,7 @@ def engines() -> dict:
     from threadpoolctl import threadpool_limits
     threadpool_limits(1)
     found = {"openblas": lambda a, b, c: np.matmul(a, b, out=c),
-             "packed": _ours}
+             "packed": _ours, "packed_right": _ours_right}
     os.environ.setdefault("REFINFER_BLAS", "mkl")   # (read at the first product)
     from refinfer.ops._kernels import blas
     found["mkl"] = (blas.matmul if blas._mkl_sgemm() is not None
@@ -122,7 +143,8 @@ def measure(shapes, repeat: int) -> tuple[list, dict]:
 
 
 def report(rows: list, missing: dict) -> str:
-    names = [name for name in ("openblas", "mkl", "packed", "mlas") if name not in missing]
+    names = [name for name in ("openblas", "mkl", "packed", "packed_right", "mlas")
+             if name not in missing]
     lines = [f"Single-thread sgemm, GFLOP/s. Machine: {machine()}; {versions()}.", "",
              "| M x K x N | " + " | ".join(names) + " | packed / openblas |",
              "|---|" + "---|" * (len(names) + 1)]

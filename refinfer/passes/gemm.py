@@ -10,7 +10,8 @@ Patterns (the intermediate used by the next node only)::
 
 with W a 2-D float constant and b a constant vector along the last axis.
 The weight is taken as (K, N) (a transposed view for transpose_b and
-Dense); the fused node computes
+Dense), or as it was stored at load for these products (:func:`store_weights`:
+packed for our own product, the only copy kept); the fused node computes
 act(x @ W + b) with :func:`ops._kernels.gemm.fused_matmul`. A constant Reshape
 between the bias and the activation (what nn.Dense on a 3-D input exports)
 is absorbed: the activation is elementwise, so it commutes with it.
@@ -27,12 +28,15 @@ value (BERT-base: 36 copies of 128 x 768 floats a predict).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..format.reader import MindIRFile
 from ..graph import Model, Node, Ref, RefKind
-from ..ops._kernels import program
+from ..ops._kernels import packed as packed_kernels, program
 from ..ops._kernels.gemm import fused_matmul, transposed_batch_mat_mul
+from ..stored import StoredWeight
 from .fused import GraphEditor, activation, const, fused_node, op_name
 
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -112,10 +116,12 @@ def _view_dims(node: Node):
 
 
 def _packed_weight(node: Node):
-    """The constant weight as a (K, N) array, or None. A transposed weight
-    is a view (BLAS reads it as it is), contiguous (K, N) where the
-    weight was stored so at load (:func:`lay_out_transposed`)."""
+    """The constant weight as a (K, N) array (a transposed weight: a view,
+    which BLAS reads as it is), its packed layout where it is stored so
+    (:func:`store_weights`), or None."""
     weight, transpose = _weight(node)
+    if isinstance(weight, StoredWeight):
+        return weight.layout if weight.transposed == transpose else None
     if weight is None:
         return None
     return weight.T if transpose else weight
@@ -124,9 +130,9 @@ def _packed_weight(node: Node):
 def _weight(node: Node) -> tuple:
     """(weight, read transposed) of a product this pass fuses, or (None,
     None): MatMul(x, W, False, tb), MatMulExt(x, W), Dense(x, W), W a 2-D
-    float constant."""
+    float constant (an array, or a :class:`StoredWeight`)."""
     name, weight = op_name(node), const(node, 1)
-    if name not in STARTS or not isinstance(weight, np.ndarray) \
+    if name not in STARTS or not isinstance(weight, (np.ndarray, StoredWeight)) \
             or weight.ndim != 2 or weight.dtype not in FLOATS:
         return None, None
     if name == "MatMul":
@@ -136,43 +142,80 @@ def _weight(node: Node) -> tuple:
     return weight, name == "Dense"
 
 
-def lay_out_transposed(file: MindIRFile, moved: set[int]) -> None:
-    """Stores each weight of ``file`` whose id is in ``moved``
-    (:func:`weights_read_transposed`) in the layout products read, (K, N)
-    contiguous, as the transposed view of that copy: the values and shape
-    stay W's for everything else (the reference fallbacks, the debugging
-    tools, the weights' API). On an AMD EPYC with AVX-512 (Zen 4) OpenBLAS
-    ran BERT's products 0.89-0.95x as fast through the transposed operand;
-    BERT-base and GPT-2 take 0.91-0.95 of their time with the weights laid
-    out so. Only weights that own their memory are copied, each original
-    freed as its copy is made where nothing else holds it (the caller
-    drops its model first), so memory grows by one weight at most; views
-    (shared memory, a mapped weight file) stay as they are. ``file``'s
-    parameter dicts are changed in place."""
+def store_weights(file: MindIRFile, read: dict[int, tuple]) -> None:
+    """Stores each weight of ``file`` that products read (``read``: by id,
+    whether read transposed and the fewest rows a product of it has;
+    :func:`weights_products_read`) in the layout they read: packed for our
+    own product where it serves the dtype and the products have a tile's
+    rows (a :class:`StoredWeight`: ops/_kernels/packed.py), else a
+    transposed weight as W^T contiguous, viewed as W. Only weights that
+    own their memory are stored anew, each original freed as its copy is
+    made where nothing else holds it (the caller drops its model first),
+    so memory grows by one weight at most; views (shared memory, a mapped
+    weight file) stay as they are, read by BLAS. ``file``'s parameter
+    dicts are changed in place.
+
+    Measured on an AMD EPYC with AVX-512 (Zen 4), one thread: BERT's and
+    GPT-2's products through the packed weight took 0.93-1.10x ONNX
+    Runtime's time (which packs its weights once too), through OpenBLAS
+    1.03-1.25x (it packs the weight at every call, and ran 0.89-0.95x as
+    fast again through a transposed operand: hence the transposed layout
+    where nothing packs). A product of fewer rows than a tile (a CNN's
+    classifier) is bound by reading its weight, which BLAS's GEMV does
+    once, while the tile would compute all its rows for each."""
     for graph in file.graphs:
         for name, weight in graph.parameters.items():
-            if id(weight) in moved and weight.base is None \
-                    and weight.flags.c_contiguous:
-                graph.parameters[name] = _transposed_layout(weight)
+            if id(weight) in read and weight.base is None:
+                graph.parameters[name] = _stored(weight, *read[id(weight)])
 
 
-def weights_read_transposed(model: Model) -> set[int]:
-    """The ids of the constant arrays that every use in ``model`` reads
-    as the transposed weight of a product this pass fuses (MatMul's
-    transpose_b, Dense: W (N, K) as MindSpore stores it)."""
-    transposed, other = set(), set()
+def _stored(weight: np.ndarray, transposed: bool, rows: float):
+    """``weight`` in the layout its products read (:func:`store_weights`)."""
+    if packed_kernels.serves(weight.dtype) and rows >= packed_kernels.TILE_ROWS:
+        return StoredWeight(packed_kernels.PackedRight(
+            weight.T if transposed else weight), transposed)
+    return _transposed_layout(weight) if transposed else weight
+
+
+def weights_products_read(model: Model) -> dict[int, tuple]:
+    """{id: (read transposed, fewest rows)} of the constant arrays that every
+    use in ``model`` reads as the weight of a product this pass fuses, all
+    alike (MatMul's transpose_b and Dense read W (N, K), as MindSpore
+    stores it, transposed), with the fewest rows of x among those products
+    (inf where the shapes are not known)."""
+    read, rows, other = {}, {}, set()
     for graph in model.graphs.values():
         for node in graph.nodes:
-            weight, transpose = _weight(node)
+            weight, transpose = _fused_weight(node)
             for k, arg in enumerate(node.args):
                 if arg.ref.kind is not RefKind.CONST:
                     continue
                 for value in _arrays(arg.ref.key):
-                    read = transpose and k == 1 and value is weight
-                    (transposed if read else other).add(id(value))
+                    key = id(value)
+                    if k != 1 or value is not weight or \
+                            read.setdefault(key, transpose) != transpose:
+                        other.add(key)
+                    else:
+                        rows[key] = min(rows.get(key, math.inf), _rows(node))
         if graph.output.kind is RefKind.CONST:
             other.update(id(value) for value in _arrays(graph.output.key))
-    return transposed - other
+    return {key: (transpose, rows[key]) for key, transpose in read.items()
+            if key not in other}
+
+
+def _rows(node: Node) -> float:
+    """The rows of a product's x as its output's declared shape says (inf
+    where it does not)."""
+    shape = node.abstract.shape if node.abstract is not None else (-1,)
+    return math.prod(shape[:-1]) if min(shape, default=0) >= 0 else math.inf
+
+
+def _fused_weight(node: Node) -> tuple:
+    """:func:`_weight` where the pass fuses the node, else (None, None)."""
+    weight, transpose = _weight(node)
+    if weight is None or _dense_bias(node, _packed_weight(node)) is Ellipsis:
+        return None, None
+    return weight, transpose
 
 
 def _arrays(value):

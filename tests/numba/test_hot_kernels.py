@@ -9,7 +9,7 @@ disk, so the cases keep to float32 and float64 and to few array ranks.
 import numpy as np
 import pytest
 
-from refinfer.ops._kernels import gemm
+from refinfer.ops._kernels import gemm, packed
 from refinfer.ops._kernels import program as _fast
 from refinfer.registry import get_op
 
@@ -229,11 +229,13 @@ def test_matrix_products(dtype):
 @pytest.mark.parametrize("shape", [(512, 256, 256), (128, 512, 1030), (2, 1024, 1030),
                                    (0, 64, 1030), (3, 8, 0)], ids=str)
 @pytest.mark.parametrize("act", ["none", "relu", "gelu", "gelu, no bias"])
-def test_parallel_matmul_splits_by_rows_or_by_weight_columns(shape, act):
+@pytest.mark.parametrize("weight", ["plain", "packed"])
+def test_parallel_matmul_splits_by_rows_or_by_weight_columns(shape, act, weight):
     """Big enough to be split (GEMM_WORK multiply-adds or STREAM_BYTES of
     weight per piece): by rows when the weight has fewer columns than x has
     rows, else by column blocks, the last one partial; bias and activation
-    (a light and a heavy one) applied to every piece."""
+    (a light and a heavy one) applied to every piece. A packed weight
+    (packed_matmul: our own product) is split by its columns."""
     m, k, n = shape
     x, w = normal((m, k)), normal((k, n)) * 0.05
     bias = None if "no bias" in act else normal((n,))
@@ -245,7 +247,8 @@ def test_parallel_matmul_splits_by_rows_or_by_weight_columns(shape, act):
     elif code == _fast.ACT_GELU:
         expected = 0.5 * expected * (1 + np.tanh(
             np.sqrt(2 / np.pi) * (expected + 0.044715 * expected ** 3)))
-    got = gemm.parallel_matmul(x, w, bias, code)
+    got = gemm.parallel_matmul(x, w, bias, code) if weight == "plain" else \
+        gemm.packed_matmul(x, packed.PackedRight(w), bias, code)
     assert got.dtype == np.float32 and got.shape == (m, n)
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
 

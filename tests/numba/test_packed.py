@@ -1,5 +1,6 @@
 """refinfer/ops/_kernels/packed.py: the products with a weight packed once
-(on the left, or on the right of an image read in place) and the epilogue
+(on the left, or on the right of an image read in place or of packed
+rows) and the epilogue
 in their tiles, against float64 NumPy on random shapes
 (tile, depth-block and panel edges, strided operands, a range of slivers),
 each part of the epilogue as program.epilogue computes it (NaN and inf
@@ -158,6 +159,36 @@ def test_a_right_weight_unpacked_is_the_weight_in_float32(columns):
     got = packed.PackedRight(weight).unpacked()
     assert got.dtype == F32 and got.flags.c_contiguous
     np.testing.assert_array_equal(got, weight.astype(F32))
+
+
+@pytest.mark.parametrize("m, k, n, cols", [
+    (1, 1, 1, None), (12, 256, 32, None), (13, 600, 37, None),
+    (128, 96, 100, (32, 90)), (5, 513, 70, (64, 70)), (40, 33, 64, (0, 32))])
+@pytest.mark.parametrize("act", LIGHT)
+def test_rows_times_a_right_weight_equal_numpy(m, k, n, cols, act):
+    """multiply_rows: x W[:, c0:c1] + bias, act, x's rows packed by
+    pack_rows (a last partial tile of rows), W packed in slivers (a partial
+    last one, more than a depth block), the bias or none; columns outside
+    the range are not written."""
+    x = _view(m, k, 3)
+    weight = rng.standard_normal((k, n), dtype=F32)
+    bias = rng.standard_normal(n, dtype=F32)
+    c0, c1 = cols or (0, n)
+    rows = np.full(packed.rows_size(m, k), np.nan, F32)
+    tiles = -(-m // packed.TILE_ROWS)
+    packed.pack_rows(x, rows, (0, tiles // 2))
+    packed.pack_rows(x, rows, (tiles // 2, tiles))
+    for bias_ in (bias, program.no_bias(F32)):
+        c = np.full((m, n + 4), np.nan, F32)[:, 4:]
+        packed.multiply_rows(rows, m, k, packed.PackedRight(weight).slivers, c,
+                             bias_, act, (c0, c1))
+        product = x.astype(np.float64) @ weight + (bias_ if bias_.size else 0)
+        want = _epilogue(product, program.no_bias(F32),
+                         program.no_residual(F32), act)
+        scale = np.sqrt(k) * 4
+        np.testing.assert_allclose(c[:, c0:c1], want[:, c0:c1], rtol=1e-5,
+                                   atol=1e-6 * scale)
+        assert np.isnan(c[:, :c0]).all() and np.isnan(c[:, c1:]).all()
 
 
 def test_an_image_of_fewer_pixels_than_a_tile_is_refused():

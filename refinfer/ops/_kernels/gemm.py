@@ -4,8 +4,10 @@ BatchMatMulExt, Dense and LSTM, and the plan's fused MatMul).
 GEMM is BLAS's job: the kernels hand same-dtype float operands (no
 promotion work) to NumPy's matmul or, for float32 matrices, to
 :func:`blas.matmul` (MKL where it is faster), split across the worker
-threads; the plan pre-packs constant weights and fuses bias and activation
-into one pass over the product (:func:`fused_matmul`).
+threads; the plan lays out constant weights as their products read them
+and fuses bias and activation into one pass over the product
+(:func:`fused_matmul`), or, for a weight packed for our own product
+(passes/gemm.py, where :func:`packed.enabled`), into its tiles.
 """
 from __future__ import annotations
 
@@ -14,27 +16,63 @@ import math
 import numpy as np
 
 from refinfer.jit import kernel
-from refinfer.threads import GEMM_WORK, gemm_items, min_items, parallel_for
+from refinfer.threads import (ELEMENT_WORK, GEMM_WORK, gemm_items, min_items,
+                              parallel_for)
 
-from . import blas, program
+from . import blas, packed, program
 from .._ref.common import require_tensors
 from .._ref.lstm import layers
 
 
 def fused_matmul(x, weight, bias, act, shape=None):
     """act(x @ weight + bias), reshaped to ``shape`` when given: ``weight``
-    (K, N) packed contiguous, bias (N,) or None, act a ``program.ACT_*``
-    code; x of weight's dtype with x's last axis K (np.matmul rules for the
-    leading axes). None when x does not fit (the caller falls back)."""
+    (K, N), an array or a :class:`packed.PackedRight`, bias (N,) or None,
+    act a ``program.ACT_*`` code; x of weight's dtype with x's last axis K
+    (np.matmul rules for the leading axes). None when x does not fit (the
+    caller falls back)."""
     if not isinstance(x, np.ndarray) or x.dtype != weight.dtype \
             or x.ndim == 0 or x.shape[-1] != weight.shape[0]:
         return None
-    y = parallel_matmul(program.writable(x).reshape(-1, x.shape[-1]), weight,
-                        bias, act).reshape(x.shape[:-1] + weight.shape[1:])
+    product = parallel_matmul
+    if isinstance(weight, packed.PackedRight):
+        if not x.size:      # (the reference's: an empty depth leaves the bias)
+            return None
+        product = packed_matmul
+    y = product(program.writable(x).reshape(-1, x.shape[-1]), weight,
+                bias, act).reshape(x.shape[:-1] + weight.shape[1:])
     return y if shape is None else y.reshape(shape)
 
 
 COLUMN_BLOCK = 64     # weight columns per piece of a column split
+
+
+def packed_matmul(x, weight, bias, act):
+    """act(x @ W + bias) for 2-D float32 x, W the packed ``weight``
+    (:class:`packed.PackedRight`): x's rows packed once (split across the
+    worker threads where they are many), then the weight's columns split
+    across them, each piece adding the bias and activating its part while
+    it is in cache (a heavy activation after its product)."""
+    m, depth, n = x.shape[0], x.shape[1], weight.shape[1]
+    rows = program.scratch("packed_rows", (packed.rows_size(m, depth),),
+                           np.float32)
+    parallel_for(-(-m // packed.TILE_ROWS),
+                 lambda lo, hi: packed.pack_rows(x, rows, (lo, hi)),
+                 grain=min_items(packed.TILE_ROWS * depth, ELEMENT_WORK))
+    y = np.empty((m, n), np.float32)
+    light = act < program.FIRST_HEAVY
+    bias = program.no_bias(np.float32) if bias is None else bias
+
+    def columns(lo, hi):
+        first = lo * packed.TILE_COLUMNS
+        last = min(hi * packed.TILE_COLUMNS, n)
+        packed.multiply_rows(rows, m, depth, weight.slivers, y, bias,
+                             act if light else program.ACT_NONE, (first, last))
+        if not light:
+            program.columns_kernel(act)(y, program.no_bias(np.float32),
+                                        first, last)
+    parallel_for(-(-n // packed.TILE_COLUMNS), columns, grain=gemm_items(
+        m * depth * packed.TILE_COLUMNS, depth * packed.TILE_COLUMNS * 4))
+    return y
 
 
 def parallel_matmul(x, weight, bias=None, act=program.ACT_NONE):

@@ -2,12 +2,17 @@
 residual), the epilogue applied to each tile while it is in registers;
 float32. :func:`multiply` packs the weight on the left (a convolution's
 W x, Winograd's 16 products u_k V_k: ops/_kernels/conv.py, 0.72-0.89 of
-OpenBLAS's time on ResNet-50's 3x3 layers), :func:`multiply_image` on
-the right, for x^T W with the image x
-read in place (an inverted residual block's channel-last expansion,
+OpenBLAS's time on ResNet-50's 3x3 layers), :func:`multiply_image` and
+:func:`multiply_rows` on the right: x^T W with the image x read in place
+(an inverted residual block's channel-last expansion,
 ops/_kernels/separable.py: MobileNetV2's, with their bias and ReLU6,
 0.61-0.88 of the time of OpenBLAS followed by a pass over the result,
-one thread, a piece's pixels).
+one thread, a piece's pixels), and x W with x's rows packed at each call
+(a transformer's Dense and MatMul layers, ops/_kernels/gemm.py, their
+weights stored only so: refinfer/stored.py; on an AMD EPYC with AVX-512,
+one thread, BERT's shapes (128 rows by 768 x 768, 768 x 3072, 3072 x
+768) took 0.80-0.95 of OpenBLAS's time, which packs the weight at each
+call, and 0.93-1.10 of ONNX Runtime's, which packs it once too).
 
 A convolution that adds a residual (ResNet's last 1x1 of each block)
 multiplies its weight A (C_out x C_in*kh*kw) by the image's columns B with
@@ -437,6 +442,55 @@ def panel_scratch() -> np.ndarray:
     return program.scratch("packed_panel",
                            (DEPTH_BLOCK * (COLUMN_BLOCK + TILE_COLUMNS),),
                            np.float32)
+
+
+def rows_size(m: int, depth: int) -> int:
+    """Floats of :func:`pack_rows`' slivers for m rows of ``depth``."""
+    return -(-m // TILE_ROWS) * TILE_ROWS * depth
+
+
+@kernel
+def pack_rows(x, slivers, tiles):
+    """``slivers`` = x (M, K) as slivers of TILE_ROWS rows, each stored
+    depth-major (K x TILE_ROWS), zero rows completing the last: the A
+    operand of :func:`multiply_rows` (:func:`rows_size` floats). Only the
+    slivers t0..t1, (t0, t1) = tiles."""
+    m, depth = x.shape
+    for row in range(tiles[0] * TILE_ROWS, min(m, tiles[1] * TILE_ROWS),
+                     TILE_ROWS):
+        base = row * depth
+        for p in range(depth):
+            for i in range(TILE_ROWS):
+                slivers[base + p * TILE_ROWS + i] = \
+                    x[row + i, p] if row + i < m else 0
+
+
+@kernel
+def multiply_rows(a, m, depth, b, c, bias, act, cols):
+    """c[:, c0:c1] = act(A @ W[:, c0:c1] + bias[c0:c1]), (c0, c1) = cols,
+    c0 a multiple of TILE_COLUMNS: A the m rows of ``depth`` that
+    :func:`pack_rows` packed into ``a``, W the packed ``b``
+    (:class:`PackedRight`'s slivers), bias maybe empty, act light; c (m,
+    N) with unit column steps. A depth block at a time across all of the
+    columns, so that W is read once, A's block stays in L2 and C's tiles
+    are revisited there (all depth blocks for a row of tiles at a time,
+    :func:`multiply_image`'s order, re-read a block of W's columns, 1.5 MB
+    at depth 3072, from L3 for every row of tiles: 0.85x as fast on
+    BERT's 3072-deep product)."""
+    ldc = c.strides[0] // c.itemsize
+    step = _depth_step(depth)
+    block = max(1, RIGHT_BLOCK // (step * TILE_COLUMNS)) * TILE_COLUMNS
+    for pc in range(0, depth, step):
+        kc = min(step, depth - pc)
+        final = act if pc + kc == depth else NO_EPILOGUE
+        for j0 in range(cols[0], cols[1], block):
+            for row in range(0, m, TILE_ROWS):
+                for jr in range(j0, min(j0 + block, cols[1]), TILE_COLUMNS):
+                    _tile(kc, a, row * depth + pc * TILE_ROWS, TILE_ROWS, b,
+                          jr * depth + pc * TILE_COLUMNS, c, row * ldc + jr,
+                          ldc, pc, min(TILE_ROWS, m - row),
+                          min(TILE_COLUMNS, cols[1] - jr), bias,
+                          jr if bias.size else -1, 1, c, 0, -1, final)
 
 
 @inlined

@@ -1,7 +1,7 @@
 """refinfer/ops/_kernels/packed.py's register tiles: which one a process
-compiles, and the AVX-512 one forced on any CPU computing what
-tests/numba/test_packed.py checks (a module of its own, run once: its
-subprocess runs those checks at both thread counts)."""
+compiles, and the one that is not the CPU's own forced, computing what
+tests/numba/test_packed.py checks with the CPU's own (a module of its own,
+run once: its subprocess runs those checks at both thread counts)."""
 import os
 import subprocess
 import sys
@@ -21,17 +21,20 @@ def test_the_tile_is_the_cpus_unless_set(setting, flags, expected):
     assert packed.tile_name(setting, flags) == expected
 
 
-def test_the_avx512_tile_computes_the_same_products(tmp_path):
-    """The 12 x 32 tile, forced (on a CPU without AVX-512 LLVM splits its
-    16-float vectors in two): test_packed.py's product checks in a process
-    of their own, whose kernels go to a cache folder of their own."""
-    env = {**os.environ, "REFINFER_PACKED_TILE": "avx512",
+def test_the_other_tile_computes_the_same_products(tmp_path):
+    """The tile that is not the CPU's own, forced (the 12 x 32 one on a CPU
+    without AVX-512: LLVM splits its 16-float vectors in two; the 6 x 16
+    one on a CPU with it): test_packed.py's product checks in a process of
+    their own, whose kernels go to a cache folder of their own."""
+    other = "avx2" if packed.TILE_COLUMNS == packed.TILES["avx512"][1] else "avx512"
+    env = {**os.environ, "REFINFER_PACKED_TILE": other,
            "NUMBA_CACHE_DIR": str(tmp_path)}
     shape = subprocess.run(
         [sys.executable, "-c", "from refinfer.ops._kernels import packed; "
          "print(packed.TILE_ROWS, packed.TILE_COLUMNS)"],
         env=env, capture_output=True, text=True, timeout=120)
-    assert shape.stdout.split() == ["12", "32"], shape.stderr[-2000:]
+    assert shape.stdout.split() == [str(n) for n in packed.TILES[other][:2]], \
+        shape.stderr[-2000:]
     checks = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
          os.path.join(os.path.dirname(__file__), "test_packed.py"), "-k",

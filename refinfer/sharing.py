@@ -15,8 +15,10 @@ MindSpore Lite's four steps (docs/weight-sharing.md), on the CPU:
 Segment layout: a fixed prefix (magic, owner pid, owner start time, data offset, table
 length), a seal (16 random salt bytes, a 32-byte HMAC), the sealed JSON table (fingerprint,
 whitelist, tensors with dtype, shape and offset), then the tensors, page-aligned as a block and
-64-byte aligned each. The prefix is written first and the table last, so a half-written
-segment is recognisable.
+64-byte aligned each. A weight is published as the master's plan reads it: C or F order, or
+packed for refinfer's own product (refinfer/stored.py; its entry names the tile, which a
+worker's must match), so that every process's products read the segment's one copy. The
+prefix is written first and the table last, so a half-written segment is recognisable.
 
 Security (same-user processes are the threat model; other users are kept out by the kernel):
 
@@ -69,6 +71,7 @@ from multiprocessing import resource_tracker, shared_memory, util
 
 import numpy as np
 
+from .ops._kernels import packed
 from .stored import StoredWeight
 
 SECTIONS = ("cpu_context", "ascend_context")     # where the two keys are read, in order
@@ -133,7 +136,7 @@ def setup(loaded, config: dict, attached: Attached | None = None) -> Published |
     if pid_list is not None:
         published = publish(loaded, parse_pid_list(pid_list))
     elif attached is not None:
-        _check_same_weights(loaded.parameters(), attached.table)
+        _check_same_weights(loaded.parameters(unpack=False), attached.table)
         _adopt_derived(loaded.program, attached.derived)
     if pid_list is not None or attached is not None:
         _return_freed_memory()
@@ -178,9 +181,8 @@ def model_fingerprint(path: str) -> bytes:
 def publish(loaded, whitelist: set[int]) -> Published:
     """Copy the weights of ``loaded`` into a new segment and make ``loaded`` run on it."""
     fingerprint = model_fingerprint(loaded.path)
-    weights = dict(loaded.parameters())     # (stored weights unpacked, once)
-    derived, places = _derived_constants(loaded.program,
-                                         [*weights.values(), *_stored_arrays(loaded)])
+    weights = loaded.parameters(unpack=False)   # (stored weights as they are held)
+    derived, places = _derived_constants(loaded.program, _held_arrays(weights))
     arrays = {**weights, **derived}
     table, size = _layout(arrays, places)
     meta = json.dumps({"fingerprint": fingerprint.hex(), "whitelist": sorted(whitelist),
@@ -204,12 +206,16 @@ def _layout(arrays: dict, places: dict) -> tuple[list[dict], int]:
     for name, array in arrays.items():
         entry = {"name": name, "dtype": array.dtype.name, "shape": list(array.shape),
                  "offset": offset}
-        if _fortran(array):
+        if isinstance(array, StoredWeight):
+            entry["packed"] = {"tile": [packed.TILE_ROWS, packed.TILE_COLUMNS],
+                               "transposed": array.transposed,
+                               "size": array.layout.slivers.size}
+        elif _fortran(array):
             entry["order"] = "F"
         if name in places:
             entry["places"] = places[name]
         table.append(entry)
-        offset = _round_up(offset + array.nbytes, ALIGN)
+        offset = _round_up(offset + _published(array).nbytes, ALIGN)
     return table, offset
 
 
@@ -251,7 +257,7 @@ def _fill(buf, weights: dict, table: list, data_offset: int, sealer: _Sealer,
     HEADER.pack_into(buf, 0, MAGIC, os.getpid(), _start_time(os.getpid()),
                      data_offset, 0)
     for entry in table:
-        source = _stored(weights[entry["name"]]).reshape(-1).view(np.uint8)
+        source = _published(weights[entry["name"]]).reshape(-1).view(np.uint8)
         target = np.frombuffer(buf, np.uint8, source.size, data_offset + entry["offset"])
         target[:] = source
         del target          # no view may outlive shm.close()
@@ -271,8 +277,12 @@ def _fortran(array: np.ndarray) -> bool:
     return array.flags.f_contiguous and not array.flags.c_contiguous
 
 
-def _stored(array: np.ndarray) -> np.ndarray:
-    """``array``'s elements in the order it is published: C, or F (:func:`_fortran`)."""
+def _published(array) -> np.ndarray:
+    """The elements of ``array`` as they are published: C or F order (:func:`_fortran`);
+    a weight stored packed (refinfer/stored.py) as its packed slivers, which the
+    processes' products read as they are."""
+    if isinstance(array, StoredWeight):
+        return array.layout.slivers
     return array.T if _fortran(array) else np.ascontiguousarray(array)
 
 
@@ -383,11 +393,30 @@ def _views(mapping: mmap.mmap, data_offset: int, table: list) -> dict[str, np.nd
     alive (it is never closed explicitly)."""
     views = {}
     for e in table:
+        if "packed" in e:
+            views[e["name"]] = _packed_view(mapping, data_offset, e)
+            continue
         count = int(np.prod(e["shape"], dtype=np.int64))
         flat = np.frombuffer(mapping, np.dtype(e["dtype"]), count, data_offset + e["offset"])
         views[e["name"]] = flat.reshape(e["shape"][::-1]).T if e.get("order") == "F" \
             else flat.reshape(e["shape"])
     return views
+
+
+def _packed_view(mapping: mmap.mmap, data_offset: int, entry: dict) -> StoredWeight:
+    """A weight the master stored packed, on the segment's slivers: this process's
+    products must use the master's tile."""
+    layout = entry["packed"]
+    tile = [packed.TILE_ROWS, packed.TILE_COLUMNS]
+    if layout["tile"] != tile:
+        raise SharingError(f"weight {entry['name']!r} is packed for a {layout['tile'][0]} "
+                           f"x {layout['tile'][1]} tile, this process's products use "
+                           f"{tile[0]} x {tile[1]}: run the master and the workers with "
+                           "the same REFINFER_PACKED_TILE")
+    slivers = np.frombuffer(mapping, np.float32, layout["size"],
+                            data_offset + entry["offset"])
+    shape = entry["shape"][::-1] if layout["transposed"] else entry["shape"]
+    return StoredWeight(packed.PackedRight.of(slivers, shape), layout["transposed"])
 
 
 # -- constants the plan derived from the weights ------------------------------------------
@@ -413,14 +442,12 @@ def _derived_constants(program, weights: list) -> tuple[dict, dict]:
     return arrays, places
 
 
-def _stored_arrays(loaded) -> list:
-    """The arrays of the weights ``loaded`` keeps packed for its products
-    (refinfer/stored.py). The segment holds such a weight as an array, its
-    plain values, and a model on the segment reads it as BLAS does: a
-    packed copy there as well would hold it twice."""
-    return [array for value in loaded.parameters(unpack=False).values()
-            if isinstance(value, StoredWeight)
-            for array in value.layout.shared_arrays().values()]
+def _held_arrays(weights: dict) -> list:
+    """The arrays that hold ``weights``: each array, and the packed slivers of a weight
+    stored in its products' layout (refinfer/stored.py), published as the weight."""
+    return [array for value in weights.values()
+            for array in (value.layout.shared_arrays().values()
+                          if isinstance(value, StoredWeight) else (value,))]
 
 
 def _owner(array: np.ndarray):

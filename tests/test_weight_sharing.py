@@ -23,6 +23,8 @@ import pytest
 import refinfer as mslite
 from refinfer import sharing
 from refinfer.format import reader
+from refinfer.ops._kernels import packed
+from refinfer.stored import StoredWeight
 
 from golden_cases import golden_case
 
@@ -216,26 +218,45 @@ def test_constants_the_fast_plan_derives_are_shared_too(name, inside):
                                   own.predict([x])[0].get_data_to_numpy())
 
 
-def test_a_transformers_segment_holds_its_weights_once():
-    """The fast plan reads a transposed weight (Dense, MatMul's transpose_b) stored as the
-    product reads it (passes/gemm.py: packed for our own product, or W^T contiguous for
-    BLAS): the segment holds it once, as W^T contiguous (not the packed copy as well),
-    and the worker's plan reads the same layout."""
+@pytest.mark.parametrize("layout", ["packed", "transposed"])
+def test_a_transformers_segment_holds_its_weights_once(layout, monkeypatch):
+    """The fast plan reads a product's weight (Dense, MatMul) as it was stored at load
+    (passes/gemm.py): packed for our own product (forced here, as on AMD and AVX2 CPUs;
+    refinfer/stored.py), or W^T contiguous for BLAS. The segment holds it once, in that
+    layout, and the worker's products read the segment's copy as the master's do."""
+    monkeypatch.setattr(packed, "serves", lambda dtype: layout == "packed"
+                        and dtype == np.float32)
     path = os.path.join(ROOT, "golden", "bert_tiny", "model.mindir")
     own = master([os.getpid()], path)
     other = worker(own.get_model_info("shareable_weight_mem_handle"), path)
-    weights = own._loaded.parameters()
-    size = sum(a.nbytes for a in weights.values())
+    mine, theirs = (m._loaded.parameters(unpack=False) for m in (own, other))
+    size = sum(value.nbytes for value in mine.values())
     assert os.path.getsize(segment_path(own)) < 1.2 * size      # was 1.93x
-    transposed = [n for n, a in weights.items() if a.ndim == 2 and a.T.flags.c_contiguous]
-    assert len(transposed) >= 4
-    theirs = other._loaded.parameters()
-    for name in transposed:
-        assert theirs[name].T.flags.c_contiguous, name
-        np.testing.assert_array_equal(theirs[name], weights[name])
+    mapped = _mapped_ranges(segment_path(own))
+    stored = [n for n, value in theirs.items() if isinstance(value, StoredWeight)]
+    transposed = [n for n, value in theirs.items() if isinstance(value, np.ndarray)
+                  and value.ndim == 2 and value.T.flags.c_contiguous]
+    assert len(stored if layout == "packed" else transposed) >= 4
+    for name in stored:
+        address = theirs[name].layout.slivers.__array_interface__["data"][0]
+        assert any(lo <= address < hi for lo, hi in mapped), name
+        assert isinstance(mine[name], StoredWeight), name
+    for name in stored + transposed:
+        np.testing.assert_array_equal(other._loaded.parameters()[name],
+                                      own._loaded.parameters()[name])
     inputs = golden_case("bert_tiny").inputs()
     np.testing.assert_array_equal(other.predict(inputs)[0].get_data_to_numpy(),
                                   own.predict(inputs)[0].get_data_to_numpy())
+
+
+def test_a_worker_refuses_weights_packed_for_another_tile():
+    """Packed slivers are laid out for one register tile (REFINFER_PACKED_TILE)."""
+    entry = {"name": "w", "shape": [4, 8], "offset": 0,
+             "packed": {"tile": [1, 2], "transposed": True, "size": 64}}
+    with pytest.raises(sharing.SharingError, match=r"weight 'w' is packed for a 1 x 2 "
+                       r"tile, this process's products use \d+ x \d+: run the master "
+                       r"and the workers with the same REFINFER_PACKED_TILE"):
+        sharing._packed_view(None, 0, entry)
 
 
 def _mapped_ranges(path) -> list[tuple[int, int]]:

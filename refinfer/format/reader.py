@@ -27,6 +27,7 @@ import numpy as np
 from google.protobuf.message import DecodeError
 
 from ..errors import EncryptedModelError, MindIRError
+from ..stored import StoredWeight
 from . import crypto, names, schema, wire
 from .values import (Abstract, UnsupportedValue, decode_abstract, decode_value,
                      decode_value_info, is_monad_info, tensor_dtype,
@@ -360,13 +361,17 @@ def _value_info(info, *where) -> ValueInfo:
                      is_monad_info(info))
 
 
-def _checked_source(t, given: np.ndarray) -> np.ndarray:
-    """``given`` in place of parameter ``t``, if it has the declared type."""
+def _checked_source(t, given):
+    """``given`` (an array, or a weight stored in its products' layout:
+    refinfer/stored.py) in place of parameter ``t``, if it has the declared
+    type."""
     shape, dtype = tuple(t.dims), tensor_dtype(t)
     if given.shape != shape or given.dtype != dtype:
         raise ValueError(f"parameter {t.name!r} is {dtype.name}{list(shape)} in the "
                          f"file, the weights given for it are "
                          f"{given.dtype.name}{list(given.shape)}")
+    if isinstance(given, StoredWeight):
+        return given
     view = given.view()             # read-only, as the file's weights are
     view.flags.writeable = False
     return view

@@ -151,9 +151,9 @@ def store_weights(file: MindIRFile, read: dict[int, tuple]) -> None:
     transposed weight as W^T contiguous, viewed as W. Only weights that
     own their memory are stored anew, each original freed as its copy is
     made where nothing else holds it (the caller drops its model first),
-    so memory grows by one weight at most; views (shared memory, a mapped
-    weight file) stay as they are, read by BLAS. ``file``'s parameter
-    dicts are changed in place.
+    so memory grows by one weight at most; views (a mapped weight file,
+    shared memory where the master published a weight plain) stay as they
+    are, read by BLAS. ``file``'s parameter dicts are changed in place.
 
     Measured on an AMD EPYC with AVX-512 (Zen 4), one thread: BERT's and
     GPT-2's products through the packed weight took 0.93-1.10x ONNX

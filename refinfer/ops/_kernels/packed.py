@@ -183,6 +183,15 @@ class PackedRight(Holder):
             slivers[s, :, :part.shape[1]] = part
         self.slivers = slivers.reshape(-1)
 
+    @classmethod
+    def of(cls, slivers: np.ndarray, shape: tuple) -> "PackedRight":
+        """The packed weight of ``shape`` (K, N) whose ``slivers`` these
+        are (another process's, in shared memory: refinfer/sharing.py)."""
+        packed = cls.__new__(cls)
+        packed.shape, packed.slivers = tuple(shape), slivers
+        packed.depth = packed.shape[0]
+        return packed
+
     def unpacked(self) -> np.ndarray:
         """The weight, as it was given, in float32 (contiguous)."""
         count = self.slivers.size // (self.depth * TILE_COLUMNS)

@@ -23,7 +23,7 @@ import numpy as np
 from .errors import NodeError, describe_value
 from .graph import Node, Ref, RefKind
 from .precision import compose
-from .stored import value_of
+from .stored import StoredWeight, value_of
 
 
 class Hooks:
@@ -113,29 +113,47 @@ def _check_not_a_tensor(op, args: list, exc: Exception) -> None:
 def kernel_step(node: Node, fn: Callable, slot_of: Callable[[Ref], int],
                 out: int, constant: Callable | None = None,
                 widen: Callable | None = None) -> KernelStep:
-    """The step applying ``fn`` to ``node``'s arguments: constants (a
-    stored weight as its array: refinfer/stored.py), mapped by
-    ``constant``, go in the template; any other argument is read from slot
+    """The step applying ``fn`` to ``node``'s arguments: constants, mapped
+    by ``constant``, go in the template (a weight stored packed is unpacked
+    at each run: :class:`_Unpacking`); any other argument is read from slot
     ``slot_of(ref)`` through its converter, then ``widen``. (Made for every
     node of a graph: one loop, and a template only for a step with
     constants.)"""
     args = node.args
-    template, places, reads = None, [], []
+    template, places, reads, stored = None, [], [], False
     for pos, arg in enumerate(args):
         ref = arg.ref
         if ref.kind is _CONST:
             if template is None:
                 template = [None] * len(args)
-            value = value_of(ref.key)
-            template[pos] = value if constant is None else constant(value)
+            value = ref.key
+            if constant is not None:
+                value = constant(value_of(value))
+            stored = stored or isinstance(value, StoredWeight)
+            template[pos] = value
         else:
             places.append((pos, arg.convert if widen is None
                            else compose(widen, arg.convert)))
             reads.append(slot_of(ref))
     if template is None:        # no constant: nothing to replace
         template = _no_constants(len(args))
+    elif stored:
+        template = _Unpacking(template)
     return KernelStep(node, fn, template, _shared_places(tuple(places)),
                       tuple(reads), out)
+
+
+class _Unpacking(list):
+    """The template of a step that reads a weight stored in its products'
+    layout (refinfer/stored.py) plain: a node of the plan without fusions
+    that debugging hooks run, a fused node's fallback. ``run`` copies the
+    template, and the copy has the weight unpacked: no plain copy is held
+    between runs (a transformer's would double its memory)."""
+
+    __slots__ = ()
+
+    def copy(self) -> list:
+        return [value_of(value) for value in self]
 
 
 _CONST = RefKind.CONST      # (a module name: faster to find than the enum's)

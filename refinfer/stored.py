@@ -7,7 +7,8 @@ double a transformer's memory. Where the file's parameters and the model
 graph held the array, they hold a :class:`StoredWeight`; whatever else
 reads the weight (a reference kernel that a fused node falls back to, the
 plans without fusions that debugging hooks run, the weights' API) gets
-:func:`value_of` it: a plain copy, made for that reader.
+:func:`value_of` it: a plain copy, made for that reader when it reads it
+(a plan's step unpacks it at each run: refinfer/step.py).
 """
 from __future__ import annotations
 

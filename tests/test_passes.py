@@ -22,6 +22,7 @@ from refinfer.passes.elementwise import fuse_elementwise
 from refinfer.passes.fused import FUSED_BACKEND, GraphEditor, fused_node
 from refinfer.plan import compile_model
 from refinfer.runtime import LoadedModel
+from refinfer.step import Hooks
 from refinfer.stored import StoredWeight
 
 from golden_cases import golden_case
@@ -292,6 +293,24 @@ def test_products_of_fewer_rows_than_a_tile_keep_their_weights_for_blas(layout):
     assert products and all(stored[n].T.flags.c_contiguous for n in products)
     np.testing.assert_allclose(fast.run(case.inputs())[0], case.outputs()[0],
                                **case.tolerance)
+
+
+def test_debugging_hooks_see_stored_weights_unpacked_but_hold_no_copy(layout):
+    """The plan without fusions that hooks run reads a stored weight plain:
+    each run unpacks it for its node (the hooks see an array), and the plan
+    keeps only the stored weight between runs. Outputs as the fused plan's."""
+    case = golden_case("bert_tiny")
+    fast = LoadedModel(case.model_path, "numba")
+    kinds = set()
+    got = fast.run(case.inputs(), hooks=Hooks(
+        before=lambda node, args: kinds.update(map(type, args))))
+    assert np.ndarray in kinds and StoredWeight not in kinds
+    unfused = fast._program(False, fused=False)
+    held = [value for _, value in unfused.constants()
+            if isinstance(value, StoredWeight)]
+    assert len(held) >= 4 if layout == "packed" else not held
+    for a, b in zip(got, fast.run(case.inputs())):
+        np.testing.assert_allclose(a, b, **case.tolerance)
 
 
 def test_a_product_of_a_stored_weight_falls_back_on_the_weight_unpacked():

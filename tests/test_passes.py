@@ -675,6 +675,62 @@ def test_fused_convolution_declines_what_it_does_not_fit():
     assert fused_conv2d(x, np.zeros((1, 4, 5, 5), np.float32), *args) is None
 
 
+def _residual_block(reader: str):
+    """x -> a = ReLU(conv(x)), b = ReLU(conv(a)), c = ReLU(conv(b) + a),
+    then ``reader``: "none" (c is the output), "later" (Add(c, a): a is
+    read after c's convolution), "image" (c's convolution reads a as
+    its image too: conv(a) + a), "input" (the residual is x)."""
+    shape = (1, 16, 9, 9)
+    g = GraphBuilder(shape)
+    w = [rng.standard_normal((16, 16, 1, 1)).astype(np.float32) * 0.3
+         for _ in range(3)]
+    a = g.add("ReLU", _conv(g, X, w[0], shape), shape=shape)
+    b = g.add("ReLU", _conv(g, a, w[1], shape), shape=shape)
+    image, residual = {"image": (a, a), "input": (b, X)}.get(reader, (b, a))
+    c = g.add("ReLU", g.add("Add", _conv(g, image, w[2], shape), residual,
+                            shape=shape), shape=shape)
+    out = g.add("Add", c, a, shape=shape) if reader == "later" else c
+    return g.model(out), rng.standard_normal(shape).astype(np.float32)
+
+
+@pytest.mark.parametrize("reader, onto", [("none", True), ("later", False),
+                                          ("image", False), ("input", False)])
+def test_a_convolution_writes_over_its_residual_where_none_else_reads_it(
+        monkeypatch, reader, onto):
+    """Only where the residual is another fused convolution's result that
+    no later node reads (and not this convolution's image too); the
+    results as the reference's either way."""
+    monkeypatch.setattr(packed, "enabled", lambda: True)
+    model, x = _residual_block(reader)
+    steps, got, want = run_both(model, x)
+    residual_steps = [s for s in steps if s.node.op.name.endswith("Add+ReLU")]
+    assert [s.template[-1] is True for s in residual_steps] == [onto]
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("weight_kind", ["packed", "plain"])
+def test_a_convolution_told_to_write_over_its_residual_does_where_it_can(
+        weight_kind):
+    """With a packed weight the result is the residual array itself (a
+    read-only one is left alone), over several depth blocks too; a plain
+    weight's product writes an array of its own."""
+    x = rng.standard_normal((1, packed.DEPTH_BLOCK + 40, 5, 7)).astype(F32)
+    w = rng.standard_normal((20, x.shape[1], 1, 1)).astype(F32) * 0.1
+    bias = rng.standard_normal(20).astype(F32)
+    weight = PackedWeight(w) if weight_kind == "packed" else w
+    args = (bias, _fast.ACT_RELU, "VALID", (0,) * 4, (1, 1), (1, 1), 1)
+    residual = rng.standard_normal((1, 20, 5, 7)).astype(F32)
+    want = fused_conv2d(x, residual.copy(), w, *args)
+    kept = residual.copy()
+    got = fused_conv2d(x, residual, weight, *args, True)
+    assert (got is residual) is (weight_kind == "packed")
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    if weight_kind == "plain":
+        np.testing.assert_array_equal(residual, kept)
+    kept.flags.writeable = False
+    assert fused_conv2d(x, kept, weight, *args, True) is not kept
+
+
 def test_fused_kernel_falls_back_to_the_original_nodes():
     g = GraphBuilder((4,))
     a = g.add("Mul", X, 3.0, shape=(4,))

@@ -56,7 +56,7 @@ def _ours(a, b, c):
     weight = _packed_once(a, packed.PackedWeight)
     packed.multiply(weight.slivers, weight.depth, b, c, program.no_bias(np.float32),
                     program.no_residual(np.float32), program.ACT_NONE,
-                    packed.panel_scratch(), (0, c.shape[0]), (0, c.shape[1]))
+                    packed.panel_scratch(), (0, c.shape[0]), (0, c.shape[1]), 0)
 
 
 def _ours_right(a, b, c):

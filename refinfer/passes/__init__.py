@@ -15,6 +15,8 @@ so the oracle stays exact. For the fast backends each graph is rewritten:
    BatchMatMul reads a Transpose's input through the permuted view.
 4. ``elementwise``: chains of float elementwise ops run as one program
    over the data (:mod:`ops._fast`), intermediates never materialised.
+5. ``conv`` again: a fused convolution writes its result over its
+   residual where nothing else reads the residual any more.
 
 A fused node keeps the last fused node's name (consumers are unchanged)
 and falls back to the original nodes' reference kernels when its inputs
@@ -44,7 +46,8 @@ PASSES = ((conv.fuse_convolutions, conv.STARTS),
           (separable.fuse_inverted_residuals, separable.STARTS),
           (gemm.fuse_matmuls, gemm.STARTS),
           (gemm.fuse_transposed_operands, gemm.PRODUCTS),
-          (fuse_elementwise, None))
+          (fuse_elementwise, None),
+          (conv.write_onto_residuals, conv.STARTS))
 
 
 def optimize(model: Model) -> dict[str, Graph]:

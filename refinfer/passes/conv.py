@@ -21,13 +21,16 @@ float32 weights of convolutions with a residual in slivers for
 """
 from __future__ import annotations
 
+import dataclasses
+from collections import Counter
+
 import numpy as np
 
-from ..graph import Node, Ref, RefKind
+from ..graph import Arg, Node, Ref, RefKind, all_args
 from ..ops._kernels import packed, program
 from ..ops._kernels.conv import WinogradFilter, fused_conv2d
-from .fused import (GraphEditor, activation, const, fused_node, op_name,
-                    tensor_abstract)
+from .fused import (FUSED_BACKEND, GraphEditor, activation, const, fused_node,
+                    op_name, tensor_abstract)
 
 FLOAT_WEIGHTS = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -91,6 +94,38 @@ def _fuse(editor: GraphEditor, conv: Node) -> None:
     constants = ((None,) if residual is None else ()) + (
         packed, bias, act) + geometry
     editor.replace(group, fused_node(group, fused_conv2d, inputs, constants))
+
+
+def write_onto_residuals(editor: GraphEditor) -> None:
+    """Let each fused convolution with a residual write its result over
+    the residual (``fused_conv2d``'s onto_residual) where no one else can
+    see it: the residual is another fused convolution's result (an array
+    of its own, not a view of another value), read by fused convolutions
+    only (they keep no view of it), this one the last and once (not as
+    its image too), and it is not an output of the graph. (After the
+    other passes: an inverted residual block takes its convolutions.)"""
+    nodes = editor.graph.nodes
+    reads = Counter(arg.ref.key for node in nodes for arg in all_args(node)
+                    if arg.ref.kind is RefKind.NODE)
+    convolutions = {n.name: n for n in nodes if _is_fused_conv(n)}
+    seen: Counter = Counter()
+    for node in nodes:
+        for arg in all_args(node):
+            if arg.ref.kind is RefKind.NODE:
+                seen[arg.ref.key] += node.name in convolutions
+        residual = node.args[1].ref if node.name in convolutions else None
+        if residual is not None and residual.kind is RefKind.NODE \
+                and residual.key in convolutions \
+                and residual.key not in editor.escaping \
+                and seen[residual.key] == reads[residual.key] \
+                and node.args[0].ref != residual:
+            editor.replace([node], dataclasses.replace(node, args=(
+                *node.args, Arg(Ref(RefKind.CONST, True)))))
+
+
+def _is_fused_conv(node: Node) -> bool:
+    return node.op is not None \
+        and node.op.kernels.get(FUSED_BACKEND) is fused_conv2d
 
 
 def _pack(editor: GraphEditor, conv: Node, weight64: np.ndarray, dtype,

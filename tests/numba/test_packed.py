@@ -52,13 +52,14 @@ def _epilogue(y, bias, residual, act):
     return y
 
 
-def _multiply(weight, b, c, bias, residual, act, rows=None, cols=None):
+def _multiply(weight, b, c, bias, residual, act, rows=None, cols=None,
+              onto=0):
     """packed.multiply of ``weight`` into c[rows, cols] (ranges; all of c
     by default)."""
     pw = packed.PackedWeight(weight)
     packed.multiply(pw.slivers, pw.depth, b, c, bias, residual, act,
                     packed.panel_scratch(), rows or (0, c.shape[0]),
-                    cols or (0, c.shape[1]))
+                    cols or (0, c.shape[1]), onto)
 
 
 def _view(rows, cols, pad):
@@ -72,16 +73,23 @@ def _view(rows, cols, pad):
 @pytest.mark.parametrize("act", LIGHT)
 def test_the_product_and_its_epilogue_equal_numpy(m, k, n, act):
     """Last tiles of a row of every kind: a vector or less (masked or not:
-    n = 49, 37, 200, 4100), more than a vector (masked: 25), whole."""
+    n = 49, 37, 200, 4100), more than a vector (masked: 25), whole; with
+    the residual read, or in c itself (``onto``: over several depth blocks
+    where k > DEPTH_BLOCK)."""
     weight = rng.standard_normal((m, k), dtype=F32)
     b = _view(k, n, 3)
     bias = rng.standard_normal(m, dtype=F32)
-    for bias_, residual in ((bias, _view(m, n, 2)),
-                            (program.no_bias(F32), program.no_residual(F32))):
+    residual = _view(m, n, 2)
+    none = program.no_residual(F32)
+    for bias_, residual_, onto in ((bias, residual, 0),
+                                   (program.no_bias(F32), none, 0),
+                                   (bias, none, 1)):
         c = np.full((m, n + 5), np.nan, F32)[:, 5:]
-        _multiply(weight, b, c, bias_, residual, act)
+        if onto:
+            c[...] = residual
+        _multiply(weight, b, c, bias_, residual_, act, onto=onto)
         product = weight.astype(np.float64) @ b.astype(np.float64)
-        want = _epilogue(product, bias_, residual, act)
+        want = _epilogue(product, bias_, residual if onto else residual_, act)
         scale = np.sqrt(k) * 4
         np.testing.assert_allclose(c, want, rtol=1e-5, atol=1e-6 * scale)
 

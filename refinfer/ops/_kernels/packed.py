@@ -413,16 +413,18 @@ def _depth_step(depth):
 
 
 @kernel
-def multiply(a, depth, b, c, bias, residual, act, panel, rows, cols):
+def multiply(a, depth, b, c, bias, residual, act, panel, rows, cols, onto):
     """c[r0:r1, c0:c1] = act(A[r0:r1] @ b[:, c0:c1] + bias[r0:r1, None] +
     residual[r0:r1, c0:c1]), (r0, r1) = rows, (c0, c1) = cols, r0 a
     multiple of TILE_ROWS; A is the packed ``a`` (:class:`PackedWeight`'s
     slivers), act light (a heavy one is left out). b (depth, N), c and
     residual (M, N) float32 with unit column steps, bias (M,); bias and
-    residual may be empty. ``panel`` (DEPTH_BLOCK * (COLUMN_BLOCK +
-    TILE_COLUMNS)) is scratch. (Whole arrays and ranges, not views: the
-    callers' views of a piece differ in layout, and each layout would be
-    a compilation of its own.)"""
+    residual may be empty. Where ``onto`` is not 0, c holds the residual
+    (written in place: conv.fused_conv2d) and the product is added to it.
+    ``panel`` (DEPTH_BLOCK * (COLUMN_BLOCK + TILE_COLUMNS)) is scratch.
+    (Whole arrays and ranges, not views: the callers' views of a piece
+    differ in layout, and each layout would be a compilation of its
+    own.)"""
     r0, r1 = rows
     ldc = c.strides[0] // c.itemsize
     ldr = residual.strides[0] // residual.itemsize if residual.size else -1
@@ -439,7 +441,7 @@ def multiply(a, depth, b, c, bias, residual, act, panel, rows, cols):
                     a_off = (row // TILE_ROWS * depth + pc) * TILE_ROWS
                     for jr in range(jn, min(jn + STRIP, nc), TILE_COLUMNS):
                         _tile(kc, a, a_off, TILE_ROWS, panel, jr * kc, c,
-                              row * ldc + jc + jr, ldc, pc,
+                              row * ldc + jc + jr, ldc, pc + onto,
                               min(TILE_ROWS, r1 - row),
                               min(TILE_COLUMNS, nc - jr), bias,
                               row if bias.size else -1, 0, residual,

@@ -18,6 +18,9 @@ convolutions transformed for Winograd F(2x2, 3x3)
 output plane of too few tiles (:func:`winograd_pays`); other one-group
 float32 weights of convolutions with a residual in slivers for
 :func:`ops._kernels.packed.multiply` where that product is enabled.
+After the other passes, :func:`write_onto_residuals` lets a fused
+convolution write its result over its residual where nothing else reads
+the residual any more.
 """
 from __future__ import annotations
 

@@ -479,25 +479,37 @@ def test_winograd_convolution_equals_the_direct_one(monkeypatch, act, geometry,
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=2e-5)
 
 
-@pytest.mark.parametrize("enabled", [True, False])
-def test_convolutions_with_a_residual_multiply_a_packed_weight(monkeypatch,
-                                                               enabled):
+@pytest.mark.parametrize("enabled, tile", [(True, "avx2"), (True, "avx512"),
+                                           (False, "avx512")])
+def test_convolutions_keep_their_weights_packed_for_our_own_products(
+        monkeypatch, enabled, tile):
     """Where refinfer's own product is enabled (AVX2 CPUs), the
     convolutions that add a residual keep their weight packed for it:
     resnet18_narrow's 3x3 ones on 8x8, 4x4 and 2x2 (a partial tile), not
-    those on 16x16 (Winograd's); nowhere where it is not enabled."""
+    those on 16x16 (Winograd's); nowhere where it is not enabled. With the
+    AVX-512 tile, every one-group convolution with an output plane of
+    IMAGE_ROWS to CHANNELS_MAX_PIXELS pixels that is not Winograd's takes
+    the channels as lanes instead (8x8 and 4x4; the 2x2 planes are too
+    small)."""
     monkeypatch.setattr(packed, "enabled", lambda: enabled)
+    monkeypatch.setattr(packed, "TILE_NAME", tile)
     case = golden_case("resnet18_narrow")
     fast = LoadedModel(case.model_path, "numba")
-    kinds = [(any(isinstance(a, PackedWeight) for a in step.template),
+    kinds = [(next((type(a).__name__ for a in step.template if isinstance(
+              a, (PackedWeight, packed.PackedChannels))), None),
               step.node.op.name.endswith("+Add+ReLU"), step.node.abstract.shape[2:])
              for step in fast.program.plans[fast.program.main].steps
              if step.node.op.family == "fused"
              and step.node.op.name.startswith("Conv2D")]
     with_residual = sorted(plane for _, residual, plane in kinds if residual)
     assert with_residual == [(2, 2)] * 2 + [(4, 4)] * 2 + [(8, 8)] * 2 + [(16, 16)] * 2
-    assert sorted(plane for is_packed, _, plane in kinds if is_packed) == (
-        [(2, 2)] * 2 + [(4, 4)] * 2 + [(8, 8)] * 2 if enabled else [])
+    left = sorted(plane for kind, _, plane in kinds if kind == "PackedWeight")
+    lanes = sorted(set(plane for kind, _, plane in kinds
+                       if kind == "PackedChannels"))
+    channels = enabled and tile == "avx512"
+    assert left == ([] if not enabled else [(2, 2)] * 2 if channels
+                    else [(2, 2)] * 2 + [(4, 4)] * 2 + [(8, 8)] * 2)
+    assert lanes == ([(4, 4), (8, 8)] if channels else [])
     np.testing.assert_allclose(fast.run(case.inputs())[0], case.outputs()[0],
                                **case.tolerance)
 
@@ -525,7 +537,8 @@ def test_resnet_uses_winograd_for_its_3x3_stride_1_convolutions_of_large_planes(
     planes = {"winograd": [], "gemm": []}
     for step in fast.program.plans[fast.program.main].steps:
         weight = next((a for a in step.template if isinstance(
-            a, (np.ndarray, WinogradFilter, PackedWeight))), None)
+            a, (np.ndarray, WinogradFilter, PackedWeight,
+                packed.PackedChannels))), None)
         if step.node.op.family == "fused" and weight is not None \
                 and getattr(weight, "weight", weight).shape[2:] == (3, 3):
             kind = "winograd" if isinstance(weight, WinogradFilter) else "gemm"
@@ -708,22 +721,24 @@ def test_a_convolution_writes_over_its_residual_where_none_else_reads_it(
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("weight_kind", ["packed", "plain"])
+@pytest.mark.parametrize("weight_kind", ["packed", "channels", "plain"])
 def test_a_convolution_told_to_write_over_its_residual_does_where_it_can(
         weight_kind):
-    """With a packed weight the result is the residual array itself (a
-    read-only one is left alone), over several depth blocks too; a plain
-    weight's product writes an array of its own."""
+    """With a packed weight (for either product) the result is the
+    residual array itself (a read-only one is left alone), over several
+    depth blocks too; a plain weight's product writes an array of its
+    own."""
     x = rng.standard_normal((1, packed.DEPTH_BLOCK + 40, 5, 7)).astype(F32)
     w = rng.standard_normal((20, x.shape[1], 1, 1)).astype(F32) * 0.1
     bias = rng.standard_normal(20).astype(F32)
-    weight = PackedWeight(w) if weight_kind == "packed" else w
+    weight = {"packed": PackedWeight, "channels": packed.PackedChannels}.get(
+        weight_kind, np.asarray)(w)
     args = (bias, _fast.ACT_RELU, "VALID", (0,) * 4, (1, 1), (1, 1), 1)
     residual = rng.standard_normal((1, 20, 5, 7)).astype(F32)
     want = fused_conv2d(x, residual.copy(), w, *args)
     kept = residual.copy()
     got = fused_conv2d(x, residual, weight, *args, True)
-    assert (got is residual) is (weight_kind == "packed")
+    assert (got is residual) is (weight_kind != "plain")
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     if weight_kind == "plain":
         np.testing.assert_array_equal(residual, kept)

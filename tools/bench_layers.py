@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bench import BENCH_DIR, machine, versions
-from refinfer.ops._kernels.packed import PackedWeight
+from refinfer.ops._kernels.packed import PackedChannels, PackedWeight
 
 
 @dataclass
@@ -124,7 +124,8 @@ def _weight_shape(step) -> tuple:
     dynamic = {pos for pos, _ in step.places}
     for pos, value in enumerate(step.template):
         value = getattr(value, "weight", value)
-        if pos not in dynamic and isinstance(value, (np.ndarray, PackedWeight)) \
+        if pos not in dynamic and isinstance(
+                value, (np.ndarray, PackedWeight, PackedChannels)) \
                 and len(value.shape) >= 2:
             return tuple(value.shape)
     return ()

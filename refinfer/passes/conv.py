@@ -17,7 +17,10 @@ convolutions transformed for Winograd F(2x2, 3x3)
 (:class:`ops._kernels.conv.WinogradFilter`) unless MindIR recorded an
 output plane of too few tiles (:func:`winograd_pays`); other one-group
 float32 weights of convolutions with a residual in slivers for
-:func:`ops._kernels.packed.multiply` where that product is enabled.
+:func:`ops._kernels.packed.multiply` where that product is enabled, and
+one-group float32 weights of convolutions with small output planes (7x7,
+14x14) as W^T for :func:`ops._kernels.packed.channels_product` (the
+output channels as the vectors' lanes) on AVX-512 CPUs where it is.
 After the other passes, :func:`write_onto_residuals` lets a fused
 convolution write its result over its residual where nothing else reads
 the residual any more.
@@ -134,16 +137,23 @@ def _is_fused_conv(node: Node) -> bool:
 def _pack(editor: GraphEditor, conv: Node, weight64: np.ndarray, dtype,
           geometry, residual: bool):
     """The folded weight, in ``dtype``, as the fused kernel multiplies it:
-    Winograd's transform (3x3 stride 1, a large enough plane), else packed
-    for our own product where it has a residual to add (one group,
+    Winograd's transform (3x3 stride 1, a large enough plane), else
+    packed for our own product with the output channels as lanes where
+    its recorded output plane is small (:func:`packed.channels_serve`),
+    or with the pixels as lanes where it has a residual to add (one group,
     float32, where :func:`packed.enabled`: see that module for why only
     there; packed from float64, with no float32 copy left behind in the
     heap), else contiguous."""
     _pad_mode, _pads, stride, dilation, group = geometry
     packs = packed.serves(dtype)
+    plane = _recorded_plane(editor, conv)
     winograd = WinogradFilter.applies(weight64, stride, dilation, group) \
-        and winograd_pays(_recorded_tiles(editor, conv), weight64.shape[1],
-                          packs)
+        and winograd_pays(None if plane is None else
+                          -(-plane[0] // 2) * -(-plane[1] // 2),
+                          weight64.shape[1], packs)
+    if not winograd and group == 1 and plane is not None \
+            and packed.channels_serve(dtype, plane[0] * plane[1]):
+        return packed.PackedChannels(weight64)
     if not winograd and residual and group == 1 and packs:
         return packed.PackedWeight(weight64)
     weight = np.ascontiguousarray(weight64.astype(dtype))
@@ -161,14 +171,13 @@ def winograd_pays(tiles, channels: int, packs: bool) -> bool:
     return tiles >= (PACKED_MIN_TILES if deep else WINOGRAD_MIN_TILES)
 
 
-def _recorded_tiles(editor: GraphEditor, conv: Node):
-    """The Winograd tiles (2x2 pixels) of the convolution's output plane as
-    MindIR recorded it, None where it did not."""
+def _recorded_plane(editor: GraphEditor, conv: Node):
+    """(OH, OW) of the convolution's output as MindIR recorded it, None
+    where it did not."""
     recorded = tensor_abstract(editor, Ref(RefKind.NODE, conv.name))
     if recorded is None or len(recorded[0]) != 4 or min(recorded[0][2:]) < 0:
         return None
-    oh, ow = recorded[0][2:]
-    return -(-oh // 2) * -(-ow // 2)
+    return tuple(recorded[0][2:])
 
 
 def _geometry(conv: Node):

@@ -23,7 +23,7 @@ import numpy as np
 from ..graph import Node, Ref, RefKind
 from ..ops._kernels import blas, program
 from ..ops._kernels.conv import fused_conv2d
-from ..ops._kernels.packed import PackedWeight
+from ..ops._kernels.packed import PackedChannels, PackedWeight
 from ..ops._kernels.separable import InvertedResidual, inverted_residual
 from .fused import (FUSED_BACKEND, GraphEditor, const, fused_node,
                     tensor_abstract)
@@ -92,7 +92,8 @@ def _fuse(editor: GraphEditor, expand: Node) -> None:
 def _is_fused_convolution(node: Node | None) -> bool:
     return node is not None and node.op is not None \
         and node.op.kernels.get(FUSED_BACKEND) is fused_conv2d \
-        and isinstance(_weight(node), (np.ndarray, PackedWeight))
+        and isinstance(_weight(node), (np.ndarray, PackedWeight,
+                                       PackedChannels))
 
 
 def _weight(node: Node):
@@ -101,7 +102,7 @@ def _weight(node: Node):
 
 def _plain_weight(node: Node) -> np.ndarray:
     weight = _weight(node)
-    return weight.unpacked() if isinstance(weight, PackedWeight) else weight
+    return weight if isinstance(weight, np.ndarray) else weight.unpacked()
 
 
 def _has_residual(node: Node) -> bool:

@@ -145,11 +145,11 @@ def test_the_image_times_a_right_weight_equals_numpy(extra_rows, k, n, first,
     in place (a strided view; a last partial tile of rows), W packed in
     slivers (a partial last one, more than a depth block, from the
     ``first`` sliver), the bias along the columns or none."""
-    m, first = packed.TILE_ROWS + extra_rows, first * packed.TILE_COLUMNS
+    m, first = packed.IMAGE_ROWS + extra_rows, first * packed.IMAGE_COLUMNS
     x = _view(k, m, 3)
     weight = rng.standard_normal((k, first + n + 5), dtype=F32)
     bias = rng.standard_normal(first + n + 5, dtype=F32)
-    slivers = packed.PackedRight(weight).slivers
+    slivers = packed.PackedRight(weight, packed.IMAGE_COLUMNS).slivers
     for bias_ in (bias, program.no_bias(F32)):
         c = np.full((m, n), np.nan, F32)
         packed.multiply_image(x, slivers, first, c, bias_, act)
@@ -162,11 +162,57 @@ def test_the_image_times_a_right_weight_equals_numpy(extra_rows, k, n, first,
 
 
 @pytest.mark.parametrize("columns", [16, 19])
-def test_a_right_weight_unpacked_is_the_weight_in_float32(columns):
+@pytest.mark.parametrize("sliver", [packed.TILE_COLUMNS, packed.IMAGE_COLUMNS])
+def test_a_right_weight_unpacked_is_the_weight_in_float32(columns, sliver):
     weight = rng.standard_normal((7, columns))
-    got = packed.PackedRight(weight).unpacked()
+    got = packed.PackedRight(weight, sliver).unpacked()
     assert got.dtype == F32 and got.flags.c_contiguous
     np.testing.assert_array_equal(got, weight.astype(F32))
+
+
+@pytest.mark.parametrize("c_out", [5, 50])
+def test_a_convolution_weight_for_channel_lanes_unpacks_to_itself(c_out):
+    weight = rng.standard_normal((c_out, 3, 2, 2))
+    got = packed.PackedChannels(weight).unpacked()
+    assert got.shape == weight.shape and got.flags.c_contiguous
+    np.testing.assert_array_equal(got, weight.astype(F32))
+
+
+@pytest.mark.parametrize("pixels, depth, c_out, cols", [
+    (packed.IMAGE_ROWS, 3, 1, None), (49, 300, 100, None), (50, 17, 48, None),
+    (199, 64, 2 * packed.IMAGE_COLUMNS + 5, (packed.IMAGE_COLUMNS, None)),
+    (33, 8, 3 * packed.IMAGE_COLUMNS, (0, packed.IMAGE_COLUMNS))])
+@pytest.mark.parametrize("act", LIGHT)
+def test_the_channel_lanes_product_equals_numpy(pixels, depth, c_out, cols,
+                                                act):
+    """channels_product: W x + bias + residual, act, into channels c0:c1 of
+    dst (the product channel-last in scratch, then transposed in blocks of
+    VECTOR x VECTOR and one by one at the edges); with the residual read,
+    in dst itself (written over), or none, the bias or none; the other
+    channels are not written."""
+    x = _view(depth, pixels, 3)
+    weight = rng.standard_normal((c_out, depth, 1, 1), dtype=F32)
+    slivers = packed.PackedChannels(weight).slivers
+    bias, residual = rng.standard_normal(c_out, dtype=F32), \
+        rng.standard_normal((c_out, pixels), dtype=F32)
+    c0, c1 = cols or (0, c_out)
+    c1 = c_out if c1 is None else c1
+    product = np.empty((pixels, c_out), F32)
+    cases = ((bias, residual, False), (program.no_bias(F32), None, False),
+             (bias, None, True))
+    for bias_, residual_, onto in cases:
+        dst = residual.copy() if onto else np.full((c_out, pixels), np.nan, F32)
+        added = dst if onto else (program.no_residual(F32) if residual_ is None
+                                  else residual_)
+        packed.channels_product(x, slivers, c0, c1, product, dst, bias_, added,
+                                act)
+        want = _epilogue(weight[:, :, 0, 0].astype(np.float64) @ x, bias_,
+                         residual if onto else added, act)
+        scale = np.sqrt(depth) * 4
+        np.testing.assert_allclose(dst[c0:c1], want[c0:c1], rtol=1e-5,
+                                   atol=1e-6 * scale)
+        if not onto:
+            assert np.isnan(dst[:c0]).all() and np.isnan(dst[c1:]).all()
 
 
 @pytest.mark.parametrize("m, k, n, cols", [
@@ -202,8 +248,8 @@ def test_rows_times_a_right_weight_equal_numpy(m, k, n, cols, act):
 def test_an_image_of_fewer_pixels_than_a_tile_is_refused():
     weight = packed.PackedRight(np.ones((2, 3), F32))
     with pytest.raises(ValueError, match="multiply_image: fewer pixels than a tile"):
-        packed.multiply_image(np.ones((2, packed.TILE_ROWS - 1), F32), weight.slivers,
-                              0, np.empty((packed.TILE_ROWS - 1, 3), F32),
+        packed.multiply_image(np.ones((2, packed.IMAGE_ROWS - 1), F32), weight.slivers,
+                              0, np.empty((packed.IMAGE_ROWS - 1, 3), F32),
                               program.no_bias(F32), program.ACT_NONE)
 
 
@@ -211,16 +257,19 @@ def test_an_image_of_fewer_pixels_than_a_tile_is_refused():
     (64, 256, 14, 1, 1, (0,) * 4, 1), (16, 30, 9, 3, 2, (1,) * 4, 1),
     (8, 13, 40, 1, 1, (0,) * 4, 1), (24, 40, 29, 3, 1, (1,) * 4, 1),
     (3, 16, 23, 7, 2, (3,) * 4, 1), (12, 20, 15, 1, 2, (0,) * 4, 1),
-    (5, 7, 17, 3, 1, (2, 0, 1, 3), 2), (6, 9, 16, 3, 2, (1, 0, 0, 1), 1)])
+    (5, 7, 17, 3, 1, (2, 0, 1, 3), 2), (6, 9, 16, 3, 2, (1, 0, 0, 1), 1),
+    (4, 70, 2, 1, 1, (0,) * 4, 1)])
 @pytest.mark.parametrize("act", (program.ACT_RELU, program.ACT_SILU))
+@pytest.mark.parametrize("packing", [packed.PackedWeight, packed.PackedChannels])
 def test_a_packed_convolution_equals_the_blas_path(
-        c_in, c_out, hw, kernel, stride, pads, dilation, act):
+        c_in, c_out, hw, kernel, stride, pads, dilation, act, packing):
     """With a residual and without; split across the workers by output
     rows or by channels (whole slivers); the image's own rows (1x1) or
     its im2col matrix (a stem's 7x7 / 2, a strided 1x1, a dilated and an
     unevenly padded 3x3, the wide-column layout of a 3x3 stride 1 on 29
     columns, its epilogue after the product); a heavy activation applied
-    after."""
+    after. The weight packed for the pixels as lanes or for the channels
+    (a 2x2 plane, fewer pixels than its tile's rows: the BLAS's)."""
     x = rng.standard_normal((2, c_in, hw, hw), dtype=F32)
     weight = rng.standard_normal((c_out, c_in, kernel, kernel), dtype=F32) / 8
     bias = rng.standard_normal(c_out, dtype=F32)
@@ -229,5 +278,5 @@ def test_a_packed_convolution_equals_the_blas_path(
     residual = rng.standard_normal(plain.shape, dtype=F32)
     for res in (None, residual):
         want = fused_conv2d(x, res, weight, *args)
-        got = fused_conv2d(x, res, packed.PackedWeight(weight), *args)
+        got = fused_conv2d(x, res, packing(weight), *args)
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)

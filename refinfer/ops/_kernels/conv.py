@@ -8,7 +8,9 @@ itself, other shapes build an im2col matrix with a Numba kernel first (or
 go through Winograd F(2x2, 3x3), the plan's choice for 3x3 stride-1
 filters). Depthwise convolutions are a direct Numba kernel. Bias, residual
 and activation (fused by the plan) are applied in one pass after the
-GEMM, inside the depthwise kernel, or in the packed product's tiles.
+GEMM, inside the depthwise kernel, in the packed product's tiles, or (the
+output channels as lanes: packed.channels_product) in the pass that
+transposes its channel-last product into the output.
 
 N-D: every rank is run as 3-D (a 1-D or 2-D problem gets leading unit
 axes), so one compiled kernel per dtype serves all of them:
@@ -276,7 +278,8 @@ def fused_conv2d(x, residual, weight, bias, act, pad_mode, pads, stride,
 
     ``weight`` (C_out, C_in/group, kh, kw) contiguous, or a
     :class:`WinogradFilter` (3x3, stride 1, one group: the plan's choice),
-    or a :class:`packed.PackedWeight` (one group, float32);
+    or a :class:`packed.PackedWeight` or :class:`packed.PackedChannels`
+    (one group, float32);
     bias (C_out,) or None; residual shaped like the output or None; act an
     ``program.ACT_*`` code. The plan folds BatchNorm into weight and bias.
     ``onto_residual``: the plan lets the result be written over the
@@ -300,7 +303,9 @@ def fused_conv2d(x, residual, weight, bias, act, pad_mode, pads, stride,
                                  or residual.dtype != x.dtype):
         return None
     x = program.writable(x)
-    if onto_residual and isinstance(weight, packed.PackedWeight) \
+    if isinstance(weight, packed.PackedChannels) and oh * ow < packed.IMAGE_ROWS:
+        weight = weight.unpacked()  # too few pixels for its product: the BLAS's
+    if onto_residual and isinstance(weight, ONTO_WEIGHTS) \
             and residual.flags.c_contiguous and residual.flags.writeable:
         _gemm_convolution(x, weight, bias, None, act, (top, left), stride,
                           dilation, group, residual, onto=True)
@@ -322,6 +327,8 @@ def fused_conv2d(x, residual, weight, bias, act, pad_mode, pads, stride,
 
 
 WIDE_MIN_WIDTH = 28   # below, the wide trick's garbage columns cost more
+# the packed weights whose products can write over the residual
+ONTO_WEIGHTS = (packed.PackedWeight, packed.PackedChannels)
 
 
 def _gemm_convolution(x, weight, bias, residual, act, top_left, stride,
@@ -334,12 +341,18 @@ def _gemm_convolution(x, weight, bias, residual, act, top_left, stride,
     c_out, c_group, kh, kw = weight.shape
     oh, ow = y.shape[2], y.shape[3]
     step_out = c_out // group
-    w2 = [weight] if isinstance(weight, packed.PackedWeight) \
-        else weight.reshape(group, step_out, c_group * kh * kw)
     geometry = (kh, kw) + tuple(stride) + tuple(dilation) + tuple(top_left) \
         + (oh, ow)
     bias = program.no_bias(x.dtype) if bias is None else bias
     residual = None if residual is None else program.writable(residual)
+    if isinstance(weight, packed.PackedChannels):
+        for b in range(x.shape[0]):
+            ChannelsProduct(weight, columns(x[b], geometry, wide=False)[0],
+                            y[b], bias, None if residual is None
+                            else residual[b], act, onto).run()
+        return
+    w2 = [weight] if isinstance(weight, packed.PackedWeight) \
+        else weight.reshape(group, step_out, c_group * kh * kw)
     for b in range(x.shape[0]):
         for g in range(group):
             out = slice(g * step_out, (g + 1) * step_out)
@@ -349,6 +362,41 @@ def _gemm_convolution(x, weight, bias, residual, act, top_left, stride,
                  bias[out] if bias.size else bias,
                  None if residual is None else residual[b, out], act,
                  onto).run()
+
+
+class ChannelsProduct:
+    """One image's convolution by a :class:`packed.PackedChannels` weight,
+    the output channels as the vectors' lanes (packed.channels_product),
+    split across the worker threads by slivers of output channels; each
+    piece computes its channels into the calling thread's scratch (pixels
+    x C_out) and transposes them into the output with the epilogue.
+    ``onto``: dst holds the residual."""
+
+    def __init__(self, weight, cols, dst, bias, residual, act, onto=False):
+        self.weight, self.cols, self.act = weight, cols, act
+        self.dst = dst.reshape(dst.shape[0], -1)
+        self.bias = bias
+        residual = dst if onto else residual
+        self.residual = program.no_residual(dst.dtype) if residual is None \
+            else residual.reshape(self.dst.shape)
+
+    def run(self) -> None:
+        (channels, pixels), depth = self.dst.shape, self.cols.shape[0]
+        items = -(-channels // packed.IMAGE_COLUMNS)
+        macs = channels * pixels * depth
+        moved = (depth + channels) * pixels * self.dst.itemsize
+        parallel_for(items, self.channels,
+                     grain=gemm_items(macs // items, moved // items))
+
+    def channels(self, lo, hi):
+        c0 = lo * packed.IMAGE_COLUMNS
+        c1 = min(hi * packed.IMAGE_COLUMNS, self.dst.shape[0])
+        product = program.scratch("channels", self.dst.shape[::-1],
+                                  self.dst.dtype)
+        packed.channels_product(self.cols, self.weight.slivers, c0, c1,
+                                product, self.dst, self.bias, self.residual,
+                                self.act)
+        program.activate_heavy(self.dst[c0:c1], self.act)
 
 
 class Gemm:

@@ -7,7 +7,10 @@ OpenBLAS's time on ResNet-50's 3x3 layers), :func:`multiply_image` and
 (an inverted residual block's channel-last expansion,
 ops/_kernels/separable.py: MobileNetV2's, with their bias and ReLU6,
 0.61-0.88 of the time of OpenBLAS followed by a pass over the result,
-one thread, a piece's pixels), and x W with x's rows packed at each call
+one thread, a piece's pixels; and a convolution's W x on a small output
+plane, the output channels as the vectors' lanes, its channel-last
+result transposed into the output with the epilogue:
+:func:`channels_product`), and x W with x's rows packed at each call
 (a transformer's Dense and MatMul layers, ops/_kernels/gemm.py, their
 weights stored only so: refinfer/stored.py; on an AMD EPYC with AVX-512,
 one thread, BERT's shapes (128 rows by 768 x 768, 768 x 3072, 3072 x
@@ -92,8 +95,17 @@ def tile_name(setting: str, flags: frozenset) -> str:
     return setting or ("avx512" if "avx512f" in flags else "avx2")
 
 
-TILE_ROWS, TILE_COLUMNS, VECTOR = TILES[tile_name(
-    os.environ.get("REFINFER_PACKED_TILE", ""), cpu_flags())]
+TILE_NAME = tile_name(os.environ.get("REFINFER_PACKED_TILE", ""), cpu_flags())
+TILE_ROWS, TILE_COLUMNS, VECTOR = TILES[TILE_NAME]
+# The tile of :func:`multiply_image` (the output channels as lanes, pixels
+# read in place as its rows): on AVX-512 7 x 48, whose rows fill a 7x7
+# plane (49 pixels) and 21 accumulators leave registers for its three B
+# vectors (7 x 64 spilled: 2x slower). Zen 4, one thread, GFLOP/s against
+# 12 x 32: 2048 x 512 x 49 113 against 84 (the 12 x 32 tile with the
+# pixels as lanes fills 49 of 64), 960 x 160 x 49 115 / 94, 576 x 96 x
+# 196 115 / 111, 144 x 24 x 3136 107 / 96, 256 x 64 x 3136 100 / 108.
+IMAGE_TILES = {"avx2": (6, 16), "avx512": (7, 48)}
+IMAGE_ROWS, IMAGE_COLUMNS = IMAGE_TILES[TILE_NAME]
 DEPTH_BLOCK = 256       # an A sliver (6 or 12 KB) stays in L1 across a strip
 STRIP = 256             # a strip of the B panel (256 KB) stays in L2
 COLUMN_BLOCK = 4096     # columns of B per packed panel
@@ -124,6 +136,26 @@ def enabled() -> bool:
     """:func:`choose` for this process (REFINFER_CONV_GEMM, read once)."""
     return choose(os.environ.get("REFINFER_CONV_GEMM", "auto"), cpu_flags(),
                   cpu_field("vendor_id"))
+
+
+# Output planes up to this many pixels take the channels as lanes
+# (:func:`channels_serve`); on larger ones that product and its transpose
+# took 1.0-1.3x the time of the others (Zen 4, one thread: 28x28 0.94-1.06,
+# 56x56 1.0-1.26, the 7x7 stem's 112x112 1.32).
+CHANNELS_MAX_PIXELS = 196
+
+
+def channels_serve(dtype, pixels: int) -> bool:
+    """Whether a one-group convolution of ``dtype`` with output planes of
+    ``pixels`` takes its product with the output channels as lanes
+    (:class:`PackedChannels`, :func:`channels_product`): where packed
+    weights serve, on the AVX-512 tile, and for planes of IMAGE_ROWS to
+    CHANNELS_MAX_PIXELS pixels. ResNet-50's layers on 7x7 took 0.75-0.82
+    of the time of the BLAS or of our own product with the pixels as
+    lanes (a 7x7 plane fills 49 of those 64 lanes), on 14x14 0.93-0.98
+    (Zen 4, one thread). With the AVX2 tile (6 x 16, 8 lanes): 1.02-1.29x."""
+    return serves(dtype) and TILE_NAME == "avx512" \
+        and IMAGE_ROWS <= pixels <= CHANNELS_MAX_PIXELS
 
 
 def serves(dtype) -> bool:
@@ -172,43 +204,69 @@ class PackedRight(Holder):
     dtype = np.dtype(np.float32)
     SHARED = ("slivers",)
 
-    def __init__(self, weight: np.ndarray):
-        """``weight`` (K, N) of any float dtype, rounded to float32."""
-        self.shape = weight.shape
-        self.depth, columns = weight.shape
-        count = -(-columns // TILE_COLUMNS)
-        slivers = np.zeros((count, self.depth, TILE_COLUMNS), np.float32)
+    def __init__(self, weight: np.ndarray, columns: int = TILE_COLUMNS):
+        """``weight`` (K, N) of any float dtype, rounded to float32, in
+        slivers of ``columns`` (IMAGE_COLUMNS for :func:`multiply_image`)."""
+        self.shape, self.columns = weight.shape, columns
+        self.depth, width = weight.shape
+        count = -(-width // columns)
+        slivers = np.zeros((count, self.depth, columns), np.float32)
         for s in range(count):
-            part = weight[:, s * TILE_COLUMNS:(s + 1) * TILE_COLUMNS]
+            part = weight[:, s * columns:(s + 1) * columns]
             slivers[s, :, :part.shape[1]] = part
         self.slivers = slivers.reshape(-1)
 
     @classmethod
     def of(cls, slivers: np.ndarray, shape: tuple) -> "PackedRight":
-        """The packed weight of ``shape`` (K, N) whose ``slivers`` these
-        are (another process's, in shared memory: refinfer/sharing.py)."""
+        """The packed weight of ``shape`` (K, N) whose ``slivers`` (of
+        TILE_COLUMNS) these are (another process's, in shared memory:
+        refinfer/sharing.py)."""
         packed = cls.__new__(cls)
         packed.shape, packed.slivers = tuple(shape), slivers
-        packed.depth = packed.shape[0]
+        packed.depth, packed.columns = packed.shape[0], TILE_COLUMNS
         return packed
+
+    def matrix(self) -> np.ndarray:
+        """The slivers as (count, K, columns)."""
+        count = self.slivers.size // (self.depth * self.columns)
+        return self.slivers.reshape(count, self.depth, self.columns)
 
     def unpacked(self) -> np.ndarray:
         """The weight, as it was given, in float32 (contiguous)."""
-        count = self.slivers.size // (self.depth * TILE_COLUMNS)
-        matrix = self.slivers.reshape(count, self.depth, TILE_COLUMNS)
-        return np.ascontiguousarray(matrix.transpose(1, 0, 2).reshape(
+        return np.ascontiguousarray(self.matrix().transpose(1, 0, 2).reshape(
             self.depth, -1)[:, :self.shape[1]])
+
+
+class PackedChannels(PackedRight):
+    """A convolution's float32 weight W (C_out, C_in, kh, kw) packed as
+    W^T (C_in*kh*kw, C_out) for :func:`channels_product`, whose vectors'
+    lanes are the output channels. ``shape`` is the weight's."""
+
+    def __init__(self, weight: np.ndarray):
+        super().__init__(weight.reshape(weight.shape[0], -1).T, IMAGE_COLUMNS)
+        self.shape = weight.shape
+
+    def unpacked(self) -> np.ndarray:
+        return np.ascontiguousarray(self.matrix().transpose(0, 2, 1).reshape(
+            -1, self.depth)[:self.shape[0]]).reshape(self.shape)
 
 
 NO_EPILOGUE = -1    # _tile's act where the depth block is not the last
 
 
-@intrinsic
-def _tile(typingctx, depth, a, a_off, a_step, b, b_off, c, c_off, ldc,
-          accumulate, rows, cols, bias, bias_off, along, residual, r_off, ldr,
-          act):
+def _tile_of(tile_rows: int, per_row: int):
+    """The micro-kernel of a tile of ``tile_rows`` x ``per_row`` vectors."""
+    @intrinsic
+    def tile(typingctx, depth, a, a_off, a_step, b, b_off, c, c_off, ldc,
+             accumulate, rows, cols, bias, bias_off, along, residual, r_off,
+             ldr, act):
+        return _tile_codegen(tile_rows, per_row, a, b, c, bias, residual)
+    return tile
+
+
+def _tile_codegen(shape_rows, per_row, a, b, c, bias, residual):
     """The micro-kernel: C[:rows, :cols] (+)= the A sliver at a[a_off:]
-    (element (i, p) at a[a_off + p * a_step + i]: a_step is TILE_ROWS
+    (element (i, p) at a[a_off + p * a_step + i]: a_step is the tile's rows
     where A is packed) times the B sliver at b[b_off:], over ``depth``. C
     starts at c's element c_off, rows ldc apart; the product is added to C
     where ``accumulate`` is not 0, else written. Unless ``act`` is
@@ -218,19 +276,22 @@ def _tile(typingctx, depth, a, a_off, a_step, b, b_off, c, c_off, ldc,
     i], or bias[bias_off + j] where ``along`` is not 0: along the
     columns), the residual where ldr >= 0. The whole tile is computed; only
     its first ``rows`` rows and ``cols`` columns are read and written
-    (masked where cols < TILE_COLUMNS). Each stage of the epilogue is one
-    branch for the whole tile: a branch per vector made the epilogue cost
-    as much as the product on shallow tiles (depth 16-32), and compile
-    time follows the branches."""
+    (masked where cols is less than the tile's columns). Each stage of
+    the epilogue is one branch for the whole tile: a branch per vector
+    made the epilogue cost as much as the product on shallow tiles (depth
+    16-32), and compile time follows the branches. (The intrinsic's
+    arguments: :func:`_tile_of`.)"""
     def codegen(context, builder, signature, args):
         (depth, a, a_off, a_step, b, b_off, c, c_off, ldc, accumulate, rows,
          cols, bias, bias_off, along, residual, r_off, ldr, act) = args
         types_ = signature.args
         sums = _products(builder, depth,
                          data(context, builder, types_[1], a, a_off), a_step,
-                         data(context, builder, types_[4], b, b_off))
+                         data(context, builder, types_[4], b, b_off),
+                         shape_rows, per_row)
         final = signed(builder, ">=", act, NO_EPILOGUE + 1)
-        columns, tile_rows = _Columns(builder, cols), _Rows(builder, rows)
+        columns = _Columns(builder, cols, per_row)
+        tile_rows = _Rows(builder, rows, shape_rows, per_row)
         targets = tile_rows.pointers(data(context, builder, types_[6], c, c_off), ldc)
         values = where(builder, signed(builder, "!=", accumulate, 0),
                        lambda vs: _add(builder, vs, columns.load(targets)), sums)
@@ -240,7 +301,8 @@ def _tile(typingctx, depth, a, a_off, a_step, b, b_off, c, c_off, ldc,
         values = where(builder, builder.and_(biased, builder.not_(along)),
                        lambda vs: _add(builder, vs, tile_rows.broadcasts(bias)), values)
         values = where(builder, builder.and_(biased, along),
-                       lambda vs: _add(builder, vs, columns.load([bias]) * TILE_ROWS),
+                       lambda vs: _add(builder, vs, columns.load([bias]) * len(
+                           tile_rows.at)),
                        values)
         residual = tile_rows.pointers(data(context, builder, types_[15], residual,
                                            r_off), ldr)
@@ -257,22 +319,26 @@ def _tile(typingctx, depth, a, a_off, a_step, b, b_off, c, c_off, ldc,
     return signature, codegen
 
 
-def _products(builder, depth, a, a_step, b):
-    """The tile's sums, vector j of row i at i * PER_ROW + j: sum over p <
-    depth of a[p * a_step + i] * b[p * TILE_COLUMNS + j], in registers
+_tile = _tile_of(TILE_ROWS, PER_ROW)
+_image_tile = _tile_of(IMAGE_ROWS, IMAGE_COLUMNS // VECTOR)
+
+
+def _products(builder, depth, a, a_step, b, tile_rows, per_row):
+    """The tile's sums, vector j of row i at i * per_row + j: sum over p <
+    depth of a[p * a_step + i] * b[p * per_row * VECTOR + j], in registers
     (allocas that LLVM promotes)."""
     fma = vectors.fma(builder, _VECTOR)
     sums = [[cgutils.alloca_once_value(builder, ir.Constant(
-        _VECTOR, [0.0] * VECTOR)) for _ in range(PER_ROW)] for _ in range(TILE_ROWS)]
+        _VECTOR, [0.0] * VECTOR)) for _ in range(per_row)] for _ in range(tile_rows)]
     with cgutils.for_range(builder, depth) as loop:
         a_p = builder.gep(a, [builder.mul(loop.index, a_step)])
-        b_p = builder.gep(b, [builder.mul(loop.index, index(TILE_COLUMNS))])
+        b_p = builder.gep(b, [builder.mul(loop.index, index(per_row * VECTOR))])
         bs = [builder.load(vector_at(builder, b_p, j * VECTOR, _VECTOR), align=4)
-              for j in range(PER_ROW)]
-        for i in range(TILE_ROWS):
+              for j in range(per_row)]
+        for i in range(tile_rows):
             a_i = broadcast(builder, builder.load(builder.gep(a_p, [index(i)])),
                             _VECTOR)
-            for j in range(PER_ROW):
+            for j in range(per_row):
                 builder.store(builder.call(fma, [a_i, bs[j], builder.load(
                     sums[i][j])]), sums[i][j])
     return [builder.load(s) for row in sums for s in row]
@@ -287,11 +353,11 @@ class _Rows:
     computed all the same, read the last real row's memory (their loads
     stay inside the arrays) and are never stored."""
 
-    def __init__(self, builder, rows):
-        self.builder = builder
+    def __init__(self, builder, rows, tile_rows, per_row):
+        self.builder, self.per_row = builder, per_row
         last = builder.sub(rows, index(1))
         self.at = [builder.select(signed(builder, ">", rows, i), index(i), last)
-                   for i in range(TILE_ROWS)]
+                   for i in range(tile_rows)]
 
     def pointers(self, start, step) -> list:
         """Each row's first element, rows ``step`` apart from ``start``."""
@@ -302,7 +368,7 @@ class _Rows:
         """start[i] in every vector of row i (a bias along the rows)."""
         rows = [broadcast(self.builder, self.builder.load(self.builder.gep(
             start, [i])), _VECTOR) for i in self.at]
-        return [row for row in rows for _ in range(PER_ROW)]
+        return [row for row in rows for _ in range(self.per_row)]
 
 
 class _Columns:
@@ -310,14 +376,14 @@ class _Columns:
     columns where it has fewer than TILE_COLUMNS (plain ones otherwise: a
     masked store is several times slower); one branch for the tile."""
 
-    def __init__(self, builder, cols):
-        self.builder = builder
-        self.full = signed(builder, "==", cols, TILE_COLUMNS)
+    def __init__(self, builder, cols, per_row):
+        self.builder, self.per_row = builder, per_row
+        self.full = signed(builder, "==", cols, per_row * VECTOR)
         lanes = ir.VectorType(ir.IntType(64), VECTOR)
         limit = broadcast(builder, cols, lanes)
         self.masks = [builder.icmp_signed("<", ir.Constant(lanes, [
             j * VECTOR + k for k in range(VECTOR)]), limit)
-            for j in range(PER_ROW)]
+            for j in range(per_row)]
         pointer = _VECTOR.as_pointer()
         module, mask = builder.module, ir.VectorType(ir.IntType(1), VECTOR)
         i32 = ir.IntType(32)
@@ -334,7 +400,7 @@ class _Columns:
         row by row."""
         builder, zeros = self.builder, ir.Constant(_VECTOR, [0.0] * VECTOR)
         at = [(vector_at(builder, row, j * VECTOR, _VECTOR), j) for row in rows
-              for j in range(PER_ROW)]
+              for j in range(self.per_row)]
         slots = [cgutils.alloca_once(builder, _VECTOR) for _ in at]
         with builder.if_else(self.full, likely=True) as (plain, masked):
             with plain:
@@ -355,8 +421,8 @@ class _Columns:
                     for i, row in enumerate(rows):
                         with builder.if_then(signed(builder, ">", count, i),
                                              likely=True):
-                            for j in range(PER_ROW):
-                                store(values[i * PER_ROW + j], vector_at(
+                            for j in range(self.per_row):
+                                store(values[i * self.per_row + j], vector_at(
                                     builder, row, j * VECTOR, _VECTOR), j)
 
     def _plain(self, value, address, j):
@@ -507,30 +573,108 @@ def multiply_rows(a, m, depth, b, c, bias, act, cols):
 @inlined
 def multiply_image(x, b, first, c, bias, act):
     """c = act(x^T @ W[:, first:first + N] + bias[first:first + N]), c (M,
-    N), x (K, M) (an image's channels by its pixels, M >= TILE_ROWS),
-    W the packed ``b`` (:class:`PackedRight`'s slivers; ``first`` a
-    multiple of TILE_COLUMNS), bias (the whole weight's) maybe empty, act
-    light. x is read in place, a sliver of A being TILE_ROWS pixels of
+    N), x (K, M) (an image's channels by its pixels, M >= IMAGE_ROWS),
+    W the packed ``b`` (:class:`PackedRight`'s slivers of IMAGE_COLUMNS;
+    ``first`` a multiple of IMAGE_COLUMNS), bias (the whole weight's) maybe empty, act
+    light. x is read in place, a sliver of A being IMAGE_ROWS pixels of
     each of its rows; a last, partial tile of rows is computed as the last
-    TILE_ROWS rows (those it shares with the tile before are written again,
+    IMAGE_ROWS rows (those it shares with the tile before are written again,
     equal), never reading past x's end. Rows ``c.strides[0]`` apart, unit
     column steps."""
     depth, (m, n) = x.shape[0], c.shape
-    if m < TILE_ROWS:   # its last tile would read before x's start
+    if m < IMAGE_ROWS:   # its last tile would read before x's start
         raise ValueError("multiply_image: fewer pixels than a tile")
     ldx = x.strides[0] // x.itemsize
     ldc = c.strides[0] // c.itemsize
     step = _depth_step(depth)
-    block = max(1, RIGHT_BLOCK // (step * TILE_COLUMNS)) * TILE_COLUMNS
+    block = max(1, RIGHT_BLOCK // (step * IMAGE_COLUMNS)) * IMAGE_COLUMNS
     for j0 in range(0, n, block):
-        for tile_row in range(0, m, TILE_ROWS):
-            row = min(tile_row, m - TILE_ROWS)
+        for tile_row in range(0, m, IMAGE_ROWS):
+            row = min(tile_row, m - IMAGE_ROWS)
             for pc in range(0, depth, step):
                 kc = min(step, depth - pc)
                 final = act if pc + kc == depth else NO_EPILOGUE
-                for jr in range(j0, min(j0 + block, n), TILE_COLUMNS):
-                    _tile(kc, x, pc * ldx + row, ldx, b,
-                          (first + jr) * depth + pc * TILE_COLUMNS, c,
-                          row * ldc + jr, ldc, pc, TILE_ROWS,
-                          min(TILE_COLUMNS, n - jr), bias,
+                for jr in range(j0, min(j0 + block, n), IMAGE_COLUMNS):
+                    _image_tile(kc, x, pc * ldx + row, ldx, b,
+                          (first + jr) * depth + pc * IMAGE_COLUMNS, c,
+                          row * ldc + jr, ldc, pc, IMAGE_ROWS,
+                          min(IMAGE_COLUMNS, n - jr), bias,
                           first + jr if bias.size else -1, 1, c, 0, -1, final)
+
+
+
+@intrinsic
+def _transposed_block(typingctx, src, s_off, lds, dst, d_off, ldd, bias,
+                      b_off, residual, r_off, ldr, act):
+    """dst's VECTOR x VECTOR block at d_off (rows ldd apart) = act(the
+    block of src at s_off (rows lds apart), transposed, + bias[b_off + i]
+    along its rows where b_off >= 0 + residual's block at r_off where ldr
+    >= 0), act light. The residual may be dst: it is read first."""
+    def codegen(context, builder, signature, args):
+        (src, s_off, lds, dst, d_off, ldd, bias, b_off, residual, r_off, ldr,
+         act) = args
+        types_ = signature.args
+        start = data(context, builder, types_[0], src, s_off)
+        rows = [builder.load(vector_at(builder, start, builder.mul(lds, index(
+            i)), _VECTOR), align=4) for i in range(VECTOR)]
+        values = vectors.transpose(builder, rows)
+        biases = data(context, builder, types_[6], bias, b_off)
+        values = where(builder, signed(builder, ">=", b_off, 0), lambda vs: [
+            builder.fadd(v, broadcast(builder, builder.load(builder.gep(
+                biases, [index(i)])), _VECTOR)) for i, v in enumerate(vs)],
+            values)
+        added = data(context, builder, types_[8], residual, r_off)
+        values = where(builder, signed(builder, ">=", ldr, 0), lambda vs: [
+            builder.fadd(v, builder.load(vector_at(builder, added, builder.mul(
+                ldr, index(i)), _VECTOR), align=4)) for i, v in enumerate(vs)],
+            values)
+        target = data(context, builder, types_[3], dst, d_off)
+        for i, v in enumerate(vectors.Activation(builder, _VECTOR, act)(values)):
+            builder.store(v, vector_at(builder, target, builder.mul(ldd, index(
+                i)), _VECTOR), align=4)
+        return context.get_dummy_value()
+
+    signature = types.void(src, types.intp, types.intp, dst, types.intp,
+                           types.intp, bias, types.intp, residual, types.intp,
+                           types.intp, types.intp)
+    return signature, codegen
+
+
+@inlined
+def _transposed_out(product, dst, bias, residual, act, c0, c1):
+    """dst[c0:c1] (C_out, pixels) = act(product[:, c0:c1]^T + bias +
+    residual) of the channel-last product (pixels, C_out): VECTOR x
+    VECTOR blocks transposed in registers (a loop of scalars took 1 ns an
+    element, as long as the product's columns), the edges one by one.
+    residual may be dst (each element is read before it is written)."""
+    pixels, item = dst.shape[1], dst.itemsize
+    lds, ldd = product.strides[0] // item, dst.strides[0] // item
+    ldr = residual.strides[0] // item if residual.size else -1
+    full_o = c0 + (c1 - c0) // VECTOR * VECTOR
+    full_j = pixels // VECTOR * VECTOR
+    for o0 in range(c0, full_o, VECTOR):
+        for j0 in range(0, full_j, VECTOR):
+            _transposed_block(product, j0 * lds + o0, lds, dst, o0 * ldd + j0,
+                              ldd, bias, o0 if bias.size else -1, residual,
+                              max(o0 * ldr + j0, 0), ldr, act)
+    zero = dst.dtype.type(0)
+    for o in range(c0, c1):
+        first = full_j if o < full_o else 0
+        b = bias[o] if bias.size else zero
+        for j in range(first, pixels):
+            value = product[j, o] + b
+            dst[o, j] = value + residual[o, j] if residual.size else value
+        program.activate_light(dst, o, first, pixels - first, act)
+
+
+@kernel
+def channels_product(x, b, c0, c1, product, dst, bias, residual, act):
+    """Output channels c0:c1 of a convolution whose weight W is the
+    :class:`PackedChannels` slivers ``b``: dst (C_out, pixels) = act(W x +
+    bias + residual), x (depth, pixels) its image's columns. The product
+    goes channel-last into ``product`` (pixels, C_out; scratch), x read in
+    place by :func:`multiply_image`, then into dst with the epilogue
+    (:func:`_transposed_out`; residual may be dst). c0 a multiple of
+    IMAGE_COLUMNS, act light."""
+    multiply_image(x, b, c0, product[:, c0:c1], bias[:0], program.ACT_NONE)
+    _transposed_out(product, dst, bias, residual, act, c0, c1)

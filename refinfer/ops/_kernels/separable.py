@@ -75,7 +75,7 @@ class InvertedResidual(Holder):
         self.taps = expand.shape[2:]
         weight = expand.reshape(self.expanded, -1).T
         self.dtype, self.depth = weight.dtype, weight.shape[0]
-        self.packed = packed.PackedRight(weight) \
+        self.packed = packed.PackedRight(weight, packed.IMAGE_COLUMNS) \
             if packed.serves(weight.dtype) else None
         self.expand = None if self.packed else np.ascontiguousarray(weight)
         self.depthwise = np.ascontiguousarray(
@@ -96,7 +96,7 @@ class InvertedResidual(Holder):
         once where need be. (Two kernels, not a branch in one: Numba
         compiles both sides of a branch on an argument's type, and the
         side not taken cost seconds of the block's first compilation.)"""
-        if self.packed is not None and pixels >= packed.TILE_ROWS:
+        if self.packed is not None and pixels >= packed.IMAGE_ROWS:
             return _packed_piece, self.packed.slivers
         if self.expand is None:
             self.expand = self.packed.unpacked()
@@ -283,7 +283,7 @@ class _Channels:
     all of them (and expand their halo rows twice), ranges of channels read
     their share."""
 
-    STEP = packed.TILE_COLUMNS  # channels: whole slivers, whole SIMD vectors
+    STEP = packed.IMAGE_COLUMNS  # channels: whole slivers, whole SIMD vectors
 
     def __init__(self, block, image, out, residual, top, left):
         self.block, self.top, self.left = block, top, left

@@ -63,6 +63,25 @@ def fma(builder, vector: ir.VectorType):
         f"llvm.fma.v{vector.count}f{bits}")
 
 
+def transpose(builder, rows: list) -> list:
+    """The n vectors of n lanes ``rows`` transposed (lane c of result r is
+    lane r of rows[c]): log2(n) stages of butterflies, each pairing rows
+    s apart and swapping the lanes whose bit s differs from their row's."""
+    rows, n = list(rows), len(rows)
+    lanes = ir.VectorType(ir.IntType(32), n)
+    s = n // 2
+    while s:
+        low = ir.Constant(lanes, [l if not l & s else l - s + n for l in range(n)])
+        high = ir.Constant(lanes, [l + s if not l & s else l + n for l in range(n)])
+        for i in range(n):
+            if not i & s:
+                a, b = rows[i], rows[i + s]
+                rows[i] = builder.shuffle_vector(a, b, low)
+                rows[i + s] = builder.shuffle_vector(a, b, high)
+        s //= 2
+    return rows
+
+
 def where(builder, condition, compute, values: list) -> list:
     """compute(values) where ``condition`` holds, else ``values``: IR
     values, one branch for them all (the other side may read memory that

@@ -113,7 +113,7 @@ def write_onto_residuals(editor: GraphEditor) -> None:
     nodes = editor.graph.nodes
     reads = Counter(arg.ref.key for node in nodes for arg in all_args(node)
                     if arg.ref.kind is RefKind.NODE)
-    convolutions = {n.name: n for n in nodes if _is_fused_conv(n)}
+    convolutions = {n.name: n for n in nodes if is_fused_convolution(n)}
     seen: Counter = Counter()
     for node in nodes:
         for arg in all_args(node):
@@ -129,8 +129,9 @@ def write_onto_residuals(editor: GraphEditor) -> None:
                 *node.args, Arg(Ref(RefKind.CONST, True)))))
 
 
-def _is_fused_conv(node: Node) -> bool:
-    return node.op is not None \
+def is_fused_convolution(node: Node | None) -> bool:
+    """Whether ``node`` is a convolution this pass fused."""
+    return node is not None and node.op is not None \
         and node.op.kernels.get(FUSED_BACKEND) is fused_conv2d
 
 

@@ -22,10 +22,10 @@ import numpy as np
 
 from ..graph import Node, Ref, RefKind
 from ..ops._kernels import blas, program
-from ..ops._kernels.conv import fused_conv2d
 from ..ops._kernels.packed import PackedChannels, PackedWeight
 from ..ops._kernels.separable import InvertedResidual, inverted_residual
-from .fused import (FUSED_BACKEND, GraphEditor, const, fused_node,
+from .conv import is_fused_convolution
+from .fused import (GraphEditor, const, fused_node,
                     tensor_abstract)
 
 # the ops a block starts from, before the conv pass fused them
@@ -90,10 +90,8 @@ def _fuse(editor: GraphEditor, expand: Node) -> None:
 # A fused convolution's arguments (passes/conv.py): x, residual (None when
 # it has none), weight, bias, act, pad_mode, pads, stride, dilation, group.
 def _is_fused_convolution(node: Node | None) -> bool:
-    return node is not None and node.op is not None \
-        and node.op.kernels.get(FUSED_BACKEND) is fused_conv2d \
-        and isinstance(_weight(node), (np.ndarray, PackedWeight,
-                                       PackedChannels))
+    return is_fused_convolution(node) and isinstance(
+        _weight(node), (np.ndarray, PackedWeight, PackedChannels))
 
 
 def _weight(node: Node):

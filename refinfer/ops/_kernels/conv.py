@@ -364,6 +364,16 @@ def _gemm_convolution(x, weight, bias, residual, act, top_left, stride,
                  onto).run()
 
 
+def _addend(dst2d, residual, onto: bool) -> np.ndarray:
+    """The residual a product adds, shaped like dst2d (C, pixels): dst2d
+    itself where it holds the residual (``onto``), empty where there is
+    none."""
+    if onto:
+        return dst2d
+    return program.no_residual(dst2d.dtype) if residual is None \
+        else residual.reshape(dst2d.shape)
+
+
 class ChannelsProduct:
     """One image's convolution by a :class:`packed.PackedChannels` weight,
     the output channels as the vectors' lanes (packed.channels_product),
@@ -376,9 +386,7 @@ class ChannelsProduct:
         self.weight, self.cols, self.act = weight, cols, act
         self.dst = dst.reshape(dst.shape[0], -1)
         self.bias = bias
-        residual = dst if onto else residual
-        self.residual = program.no_residual(dst.dtype) if residual is None \
-            else residual.reshape(self.dst.shape)
+        self.residual = _addend(self.dst, residual, onto)
 
     def run(self) -> None:
         (channels, pixels), depth = self.dst.shape, self.cols.shape[0]
@@ -417,9 +425,7 @@ class Gemm:
         self.width = dst.shape[2]
         self.bias, self.act = bias, act
         self.onto = int(onto)
-        residual = dst if onto else residual
-        self.residual = program.no_residual(dst.dtype) if residual is None \
-            else residual.reshape(self.dst.shape)
+        self.residual = _addend(self.dst, residual, onto)
         self.plain = bias.size == 0 and residual is None and act == program.ACT_NONE
         self.product = self.dst if pitch == self.width else program.scratch(
             "product", (dst.shape[0], dst.shape[1] * pitch), dst.dtype)

@@ -586,7 +586,7 @@ def test_inverted_residual_equals_its_three_convolutions(geometry, dtype, acts,
     x = rng.standard_normal((2, c, h * e_stride, w * e_stride)).astype(dtype)
     weights = [rng.standard_normal(shape).astype(dtype) * 0.3 for shape in
                ((ce, c) + kernel, (ce, 1, 3, 3), (cp, ce, 1, 1))]
-    biases = [rng.standard_normal(n).astype(dtype) for n in (ce, ce)] + [None]
+    biases = [rng.standard_normal(n).astype(dtype) for n in (ce, ce, cp)]
     layers = [(e_mode, e_pads, (e_stride,) * 2, (e_dilation,) * 2, 1),
               (pad_mode, pads, (stride, stride), (1, 1), ce),
               ("VALID", (0,) * 4, (1, 1), (1, 1), 1)]

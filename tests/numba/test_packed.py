@@ -215,6 +215,45 @@ def test_the_channel_lanes_product_equals_numpy(pixels, depth, c_out, cols,
             assert np.isnan(dst[:c0]).all() and np.isnan(dst[c1:]).all()
 
 
+@pytest.mark.parametrize("pixels, depth, c0, k, n", [
+    (packed.VECTOR, 1, 0, 1, 1), (49, 960, 0, 960, 160),
+    (3 * packed.VECTOR + 5, 300, 48, 100, 24), (196, 64, 16, 48, 2 * packed.VECTOR),
+    (packed.VECTOR + 1, 40, 39, 1, 17)])
+@pytest.mark.parametrize("act", LIGHT)
+def test_channel_last_rows_times_a_right_weight_transposed_equal_numpy(
+        pixels, depth, c0, k, n, act):
+    """multiply_transposed: (x W[c0:c0 + k])^T + bias + residual, act, x
+    channel-last and read in place (a strided view; a last partial tile
+    of pixels), W packed in slivers of a vector (a partial last one),
+    dst and the residual views with rows apart; bias and residual, or
+    neither; nothing outside dst's view is written."""
+    x = _view(pixels, k, 3)
+    weight = rng.standard_normal((depth, n), dtype=F32)
+    slivers = packed.PackedRight(weight, packed.VECTOR).slivers
+    bias = rng.standard_normal(n, dtype=F32)
+    residual = _view(n, pixels, 2)
+    product = (x.astype(np.float64) @ weight[c0:c0 + k]).T
+    for bias_, residual_ in ((bias, residual),
+                             (program.no_bias(F32), program.no_residual(F32))):
+        out = np.full((n, pixels + 4), np.nan, F32)
+        packed.multiply_transposed(x, slivers, c0, out[:, 2:-2], bias_,
+                                   residual_, act)
+        want = _epilogue(product, bias_, residual_ if residual_.size else
+                         program.no_residual(F32), act)
+        np.testing.assert_allclose(out[:, 2:-2], want, rtol=1e-5,
+                                   atol=1e-6 * np.sqrt(k) * 4)
+        assert np.isnan(out[:, :2]).all() and np.isnan(out[:, -2:]).all()
+
+
+def test_fewer_pixels_than_a_vector_are_refused_by_the_transposed_product():
+    weight = packed.PackedRight(np.ones((2, 3), F32), packed.VECTOR)
+    with pytest.raises(ValueError, match="multiply_transposed: fewer pixels"):
+        packed.multiply_transposed(
+            np.ones((packed.VECTOR - 1, 2), F32), weight.slivers, 0,
+            np.empty((3, packed.VECTOR - 1), F32), program.no_bias(F32),
+            program.no_residual(F32), program.ACT_NONE)
+
+
 @pytest.mark.parametrize("m, k, n, cols", [
     (1, 1, 1, None), (12, 256, 32, None), (13, 600, 37, None),
     (128, 96, 100, (32, 90)), (5, 513, 70, (64, 70)), (40, 33, 64, (0, 32))])

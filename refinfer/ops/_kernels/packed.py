@@ -10,7 +10,10 @@ ops/_kernels/separable.py: MobileNetV2's, with their bias and ReLU6,
 one thread, a piece's pixels; and a convolution's W x on a small output
 plane, the output channels as the vectors' lanes, its channel-last
 result transposed into the output with the epilogue:
-:func:`channels_product`), and x W with x's rows packed at each call
+:func:`channels_product`; a channel-last x read in place, each tile
+transposed into the output in registers: :func:`multiply_transposed`, an
+inverted residual block's projection), and x W with x's rows packed at
+each call
 (a transformer's Dense and MatMul layers, ops/_kernels/gemm.py, their
 weights stored only so: refinfer/stored.py; on an AMD EPYC with AVX-512,
 one thread, BERT's shapes (128 rows by 768 x 768, 768 x 3072, 3072 x
@@ -323,20 +326,22 @@ _tile = _tile_of(TILE_ROWS, PER_ROW)
 _image_tile = _tile_of(IMAGE_ROWS, IMAGE_COLUMNS // VECTOR)
 
 
-def _products(builder, depth, a, a_step, b, tile_rows, per_row):
+def _products(builder, depth, a, a_step, b, tile_rows, per_row, a_row=None):
     """The tile's sums, vector j of row i at i * per_row + j: sum over p <
-    depth of a[p * a_step + i] * b[p * per_row * VECTOR + j], in registers
-    (allocas that LLVM promotes)."""
+    depth of a[p * a_step + i * a_row] * b[p * per_row * VECTOR + j], in
+    registers (allocas that LLVM promotes); a_row (an IR value) None: 1."""
     fma = vectors.fma(builder, _VECTOR)
     sums = [[cgutils.alloca_once_value(builder, ir.Constant(
         _VECTOR, [0.0] * VECTOR)) for _ in range(per_row)] for _ in range(tile_rows)]
+    rows = [index(i) if a_row is None else builder.mul(a_row, index(i))
+            for i in range(tile_rows)]
     with cgutils.for_range(builder, depth) as loop:
         a_p = builder.gep(a, [builder.mul(loop.index, a_step)])
         b_p = builder.gep(b, [builder.mul(loop.index, index(per_row * VECTOR))])
         bs = [builder.load(vector_at(builder, b_p, j * VECTOR, _VECTOR), align=4)
               for j in range(per_row)]
         for i in range(tile_rows):
-            a_i = broadcast(builder, builder.load(builder.gep(a_p, [index(i)])),
+            a_i = broadcast(builder, builder.load(builder.gep(a_p, [rows[i]])),
                             _VECTOR)
             for j in range(per_row):
                 builder.store(builder.call(fma, [a_i, bs[j], builder.load(
@@ -611,33 +616,71 @@ def _transposed_block(typingctx, src, s_off, lds, dst, d_off, ldd, bias,
     along its rows where b_off >= 0 + residual's block at r_off where ldr
     >= 0), act light. The residual may be dst: it is read first."""
     def codegen(context, builder, signature, args):
-        (src, s_off, lds, dst, d_off, ldd, bias, b_off, residual, r_off, ldr,
-         act) = args
-        types_ = signature.args
-        start = data(context, builder, types_[0], src, s_off)
+        src, s_off, lds = args[:3]
+        start = data(context, builder, signature.args[0], src, s_off)
         rows = [builder.load(vector_at(builder, start, builder.mul(lds, index(
             i)), _VECTOR), align=4) for i in range(VECTOR)]
-        values = vectors.transpose(builder, rows)
-        biases = data(context, builder, types_[6], bias, b_off)
-        values = where(builder, signed(builder, ">=", b_off, 0), lambda vs: [
-            builder.fadd(v, broadcast(builder, builder.load(builder.gep(
-                biases, [index(i)])), _VECTOR)) for i, v in enumerate(vs)],
-            values)
-        added = data(context, builder, types_[8], residual, r_off)
-        values = where(builder, signed(builder, ">=", ldr, 0), lambda vs: [
-            builder.fadd(v, builder.load(vector_at(builder, added, builder.mul(
-                ldr, index(i)), _VECTOR), align=4)) for i, v in enumerate(vs)],
-            values)
-        target = data(context, builder, types_[3], dst, d_off)
-        for i, v in enumerate(vectors.Activation(builder, _VECTOR, act)(values)):
-            builder.store(v, vector_at(builder, target, builder.mul(ldd, index(
-                i)), _VECTOR), align=4)
+        _channels_epilogue(context, builder, signature.args[3:], args[3:],
+                           vectors.transpose(builder, rows))
         return context.get_dummy_value()
 
     signature = types.void(src, types.intp, types.intp, dst, types.intp,
                            types.intp, bias, types.intp, residual, types.intp,
                            types.intp, types.intp)
     return signature, codegen
+
+
+@intrinsic
+def _transposed_tile(typingctx, depth, a, a_off, lda, b, b_off, dst, d_off,
+                     ldd, bias, bias_off, residual, r_off, ldr, act, count):
+    """The first ``count`` rows of dst's VECTOR x VECTOR block at d_off
+    (rows ldd apart) = act((A B)^T + bias + residual), as
+    :func:`_transposed_block` adds them: A the VECTOR rows of a at a_off,
+    lda apart, of ``depth`` contiguous values each (pixels of a
+    channel-last image), B the sliver of VECTOR columns at b[b_off:]
+    (depth-major), the product in registers throughout."""
+    def codegen(context, builder, signature, args):
+        depth, a, a_off, lda, b, b_off = args[:6]
+        types_ = signature.args
+        sums = _products(builder, depth, data(context, builder, types_[1], a,
+                                              a_off), index(1),
+                         data(context, builder, types_[4], b, b_off), VECTOR,
+                         1, lda)
+        _channels_epilogue(context, builder, types_[6:15], args[6:15],
+                           vectors.transpose(builder, sums), args[15])
+        return context.get_dummy_value()
+
+    signature = types.void(types.intp, a, types.intp, types.intp, b,
+                           types.intp, dst, types.intp, types.intp, bias,
+                           types.intp, residual, types.intp, types.intp,
+                           types.intp, types.intp)
+    return signature, codegen
+
+
+def _channels_epilogue(context, builder, types_, args, values, count=None):
+    """Store VECTOR vectors, row i an output channel's pixels, with the
+    epilogue: args (dst, d_off, ldd, bias, b_off, residual, r_off, ldr,
+    act) as :func:`_transposed_block` takes them (types_ theirs); only the
+    first ``count`` rows (an IR value; None: all) are stored."""
+    dst, d_off, ldd, bias, b_off, residual, r_off, ldr, act = args
+    biases = data(context, builder, types_[3], bias, b_off)
+    values = where(builder, signed(builder, ">=", b_off, 0), lambda vs: [
+        builder.fadd(v, broadcast(builder, builder.load(builder.gep(
+            biases, [index(i)])), _VECTOR)) for i, v in enumerate(vs)],
+        values)
+    added = data(context, builder, types_[5], residual, r_off)
+    values = where(builder, signed(builder, ">=", ldr, 0), lambda vs: [
+        builder.fadd(v, builder.load(vector_at(builder, added, builder.mul(
+            ldr, index(i)), _VECTOR), align=4)) for i, v in enumerate(vs)],
+        values)
+    target = data(context, builder, types_[0], dst, d_off)
+    for i, v in enumerate(vectors.Activation(builder, _VECTOR, act)(values)):
+        address = vector_at(builder, target, builder.mul(ldd, index(i)), _VECTOR)
+        if count is None:
+            builder.store(v, address, align=4)
+            continue
+        with builder.if_then(signed(builder, ">", count, i), likely=True):
+            builder.store(v, address, align=4)
 
 
 @inlined
@@ -665,6 +708,37 @@ def _transposed_out(product, dst, bias, residual, act, c0, c1):
             value = product[j, o] + b
             dst[o, j] = value + residual[o, j] if residual.size else value
         program.activate_light(dst, o, first, pixels - first, act)
+
+
+@inlined
+def multiply_transposed(x, b, c0, dst, bias, residual, act):
+    """dst (N, M) = act((x @ W[c0:c0 + K])^T + bias[:, None] + residual):
+    x (M, K) channel-last (M pixels of K channels), W the packed ``b``
+    (:class:`PackedRight`'s slivers of VECTOR columns; N, dst's rows, its
+    columns) from its depth c0 on, bias (N,) and residual (N, M) maybe
+    empty (residual not dst), act light. Each tile, VECTOR pixels by a
+    sliver, is transposed in registers (:func:`_transposed_tile`): no
+    channel-last product in memory. M >= VECTOR: a last, partial tile of
+    pixels is computed as the last VECTOR pixels (those it shares with
+    the tile before are written again, equal). Rows of x, dst and
+    residual their strides apart, unit column steps."""
+    (m, depth), n = x.shape, dst.shape[0]
+    if m < VECTOR:      # its last tile would read before x's start
+        raise ValueError("multiply_transposed: fewer pixels than a vector")
+    whole = b.size // (-(-n // VECTOR) * VECTOR)    # W's depth
+    item = x.itemsize
+    ldx, ldd = x.strides[0] // item, dst.strides[0] // item
+    ldr = residual.strides[0] // item if residual.size else -1
+    block = max(1, RIGHT_BLOCK // (depth * VECTOR)) * VECTOR
+    for j0 in range(0, n, block):
+        for tile_row in range(0, m, VECTOR):
+            row = min(tile_row, m - VECTOR)
+            for j in range(j0, min(j0 + block, n), VECTOR):
+                _transposed_tile(depth, x, row * ldx, ldx, b,
+                                 j * whole + c0 * VECTOR, dst, j * ldd + row,
+                                 ldd, bias, j if bias.size else -1, residual,
+                                 max(j * ldr + row, 0), ldr, act,
+                                 min(VECTOR, n - j))
 
 
 @kernel

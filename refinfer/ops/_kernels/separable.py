@@ -11,20 +11,24 @@ padding, copying out and set-up than on arithmetic. Inside the block the
 expanded activations are channel-last instead, at no cost: the expansion
 computes x^T W_e^T, (pixels, C_e), rather than W_e x. The depthwise kernel
 then runs across channels with no copies, in vectors of channels it keeps
-in registers for a few pixels at a time, and the projection reads
-its channel-last input as the transposed operand of W_p d^T, which is NCHW
-again. Measured on one thread (AMD EPYC, MobileNetV2's blocks, against the
-three convolutions): 0.66-1.00 of the time, the depthwise kernel alone 2-6x
-faster on planes up to 28x28. With more threads each takes a band of output
-rows through all three stages: one hand-off per block instead of three
-(MobileNetV2 on two threads 10.6-10.7 -> 9.0-9.3 ms); on planes up to 14x14,
-a range of the expanded channels instead (each thread reads its share of the
-weights, which are most of what such a block reads). Either piece is one
-GIL-free call, its products by ``blas.gemm``: the other thread never waits
-for the GIL in the middle of a piece. A band is computed a few output rows
-at a time (PIECE_BYTES), so that its expanded activations stay in cache
-through the three stages (16-96-24 at 112x112 / 2, one thread: 2.88 ->
-1.84 ms).
+in registers for a few pixels at a time, and the projection reads its
+channel-last input in place, the output channels as the vectors' lanes,
+each tile transposed in registers into the NCHW output
+(packed.multiply_transposed; OpenBLAS's W_p d^T, of 16-320 rows, ran at
+37-84 GFLOP/s on MobileNetV2's projections, this at 78-109, one thread,
+Zen 4: the model took 0.85 of the time). Measured on one thread (AMD
+EPYC, MobileNetV2's blocks, against the three convolutions): 0.66-1.00 of
+the time, the depthwise kernel alone 2-6x faster on planes up to 28x28.
+With more threads each takes a band of output rows through all three
+stages: one hand-off per block instead of three (MobileNetV2 on two
+threads 10.6-10.7 -> 9.0-9.3 ms); on planes up to 14x14, a range of the
+expanded channels instead (each thread reads its share of the weights,
+which are most of what such a block reads). Either piece is one GIL-free
+call (its products our own or ``blas.gemm``): the other thread never
+waits for the GIL in the middle of a piece. A band is computed a few
+output rows at a time (PIECE_BYTES), so that its expanded activations
+stay in cache through the three stages (16-96-24 at 112x112 / 2, one
+thread: 2.88 -> 1.84 ms).
 """
 from __future__ import annotations
 
@@ -50,9 +54,10 @@ class InvertedResidual(Holder):
     activation in its tiles, MobileNetV2's expansions 0.61-0.88 of the
     time of OpenBLAS and a pass; else plain, a right operand OpenBLAS
     packs faster than a transposed view: 160 -> 960 on 7x7 0.89 of the
-    time, 96 -> 576 on 14x14 0.95, larger planes level), and
-    ``project`` (C_p, C_e) weights, ``depthwise`` (3, 3, C_e) channel-last,
-    their biases (None: zeros) and ``program.ACT_*`` codes (light ones:
+    time, 96 -> 576 on 14x14 0.95, larger planes level); the projection's
+    likewise, packed as W_p^T in slivers of packed.VECTOR
+    (``projected``, for packed.multiply_transposed) or plain (``project``,
+    (C_p, C_e)); ``depthwise`` (3, 3, C_e) channel-last, their biases (None: zeros) and ``program.ACT_*`` codes (light ones:
     ``program.activate_light``), the depthwise convolution's ``window``
     (pad_mode, pads, stride) as Conv2D takes it, and the expansion's
     (pad_mode, pads, stride, dilation): a 1x1 expansion by default, or a
@@ -61,7 +66,7 @@ class InvertedResidual(Holder):
     POINTWISE = ("VALID", (0,) * 4, (1, 1), (1, 1))
     # Weight sharing may replace these before any run (the depthwise parts
     # are made from ``depthwise`` when first needed).
-    SHARED = ("expand", "packed", "depthwise", "project")
+    SHARED = ("expand", "packed", "depthwise", "project", "projected")
 
     def __init__(self, expand, depthwise, project, biases, acts, window,
                  expansion=POINTWISE):
@@ -80,27 +85,36 @@ class InvertedResidual(Holder):
         self.expand = None if self.packed else np.ascontiguousarray(weight)
         self.depthwise = np.ascontiguousarray(
             depthwise[:, 0].transpose(1, 2, 0))
-        self.project = np.ascontiguousarray(project[:, :, 0, 0])
+        project = np.ascontiguousarray(project[:, :, 0, 0])
+        self.outputs = len(project)
+        self.projected = packed.PackedRight(project.T, packed.VECTOR) \
+            if self.packed else None
+        self.project = None if self.packed else project
         self.biases = tuple(np.zeros(len(weight), weight.dtype) if b is None
                             else b for b, weight in zip(biases, (
-                                depthwise, depthwise, self.project)))
+                                depthwise, depthwise, project)))
         self.acts, self.window = tuple(int(a) for a in acts), window
         self.expansion = expansion
         self._depthwise_parts = {}
 
-    def piece_kernel(self, pixels: int):
-        """(piece kernel, expansion weight) for a piece of ``pixels``
-        pixels: :func:`_packed_piece` and the packed slivers where the
-        block has them and the piece has a tile's rows, else
-        :func:`_blas_piece` and the plain (C*kh*kw, C_e) weight, unpacked
-        once where need be. (Two kernels, not a branch in one: Numba
-        compiles both sides of a branch on an argument's type, and the
-        side not taken cost seconds of the block's first compilation.)"""
-        if self.packed is not None and pixels >= packed.IMAGE_ROWS:
-            return _packed_piece, self.packed.slivers
+    def piece_kernel(self, pixels: int, outputs: int):
+        """(piece kernel, expansion weight, projection weight) for a piece
+        of ``pixels`` input and ``outputs`` output pixels:
+        :func:`_packed_piece` and the packed slivers where the block has
+        them and the piece has a tile's rows (packed.IMAGE_ROWS and
+        packed.VECTOR), else :func:`_blas_piece` and the plain (C*kh*kw,
+        C_e) and (C_p, C_e) weights, unpacked once where need be. (Two
+        kernels, not a branch in one: Numba compiles both sides of a
+        branch on an argument's type, and the side not taken cost seconds
+        of the block's first compilation.)"""
+        if self.packed is not None and pixels >= packed.IMAGE_ROWS \
+                and outputs >= packed.VECTOR:
+            return _packed_piece, self.packed.slivers, self.projected.slivers
         if self.expand is None:
             self.expand = self.packed.unpacked()
-        return _blas_piece, self.expand
+        if self.project is None:
+            self.project = np.ascontiguousarray(self.projected.unpacked().T)
+        return _blas_piece, self.expand, self.project
 
     def expanded_plane(self, hw):
         """(top, left, OH, OW) of the expansion on an H x W image."""
@@ -144,7 +158,7 @@ def inverted_residual(x, residual, block: InvertedResidual):
     pad_mode, pads, stride = block.window
     top, left, oh, ow = conv_geometry((n, expanded, h, w), (expanded, 1, 3, 3),
                                       pad_mode, pads, stride, (1, 1))
-    y = np.empty((n, block.project.shape[0], oh, ow), x.dtype)
+    y = np.empty((n, block.outputs, oh, ow), x.dtype)
     if residual is not None and (not isinstance(residual, np.ndarray)
                                  or residual.shape != y.shape
                                  or residual.dtype != y.dtype):
@@ -210,8 +224,9 @@ class _Bands:
         channels = block.expanded
         expanded = program.scratch("expanded", ((last - first) * width, channels),
                                    self.out.dtype)
-        piece, weight = block.piece_kernel((last - first) * width)
-        piece(self.image, weight, block.depthwise, block.project, block.biases,
+        piece, weight, project = block.piece_kernel(
+            (last - first) * width, (hi - lo) * self.depthwise_out.shape[1])
+        piece(self.image, weight, block.depthwise, project, block.biases,
               block.acts, self.stride, self.top, self.left, 0, channels,
               first, last, lo, hi, expanded, self.depthwise_out, self.out,
               self.residual, True)
@@ -221,28 +236,41 @@ class _Bands:
 def _packed_piece(image, weight, depthwise, project, biases, acts, stride,
                   top, left, c0, c1, first, last, lo, hi, expanded,
                   depthwise_out, out, residual, finish):
-    """A piece of a block (:func:`_finish_piece`) whose expansion is
-    act_e(x^T W_e^T + b_e) by the packed ``weight``, in one pass."""
+    """A piece of a block (:func:`_depthwise_rows`) whose expansion is
+    act_e(x^T W_e^T + b_e) by the packed ``weight``, in one pass, and
+    whose projection reads the channel-last rows in place, the packed
+    ``project`` (W_p^T) on the right, its tiles transposed into the NCHW
+    output with the epilogue in registers (packed.multiply_transposed)."""
     packed.multiply_image(_piece_pixels(image, first, last), weight, c0,
                           expanded, biases[0], acts[0])
-    _finish_piece(image.shape[2], depthwise, project, biases, acts, stride,
-                  top, left, c0, c1, first, last, lo, hi, expanded,
-                  depthwise_out, out, residual, finish)
+    rows = _depthwise_rows(image.shape[2], depthwise, biases, acts, stride,
+                           top, left, c0, c1, first, last, lo, hi, expanded,
+                           depthwise_out)
+    p0, p1 = lo * depthwise_out.shape[1], hi * depthwise_out.shape[1]
+    kept = out.shape[0] if finish else 0    # the epilogue's rows
+    packed.multiply_transposed(rows, project, c0, out[:, p0:p1],
+                               biases[2][:kept], residual[:kept, p0:p1],
+                               acts[2] if finish else program.ACT_NONE)
 
 
 @kernel
 def _blas_piece(image, weight, depthwise, project, biases, acts, stride,
                 top, left, c0, c1, first, last, lo, hi, expanded,
                 depthwise_out, out, residual, finish):
-    """A piece of a block (:func:`_finish_piece`) whose expansion is
+    """A piece of a block (:func:`_depthwise_rows`) whose expansion is
     x^T W_e^T by BLAS (``weight`` plain, (C*kh*kw, C_e)), then a pass for
-    the bias and activation."""
+    the bias and activation, and whose projection is W_p rows^T by BLAS
+    (``project`` plain, (C_p, C_e)), then a pass for the epilogue."""
     blas.gemm(True, _piece_pixels(image, first, last), False,
               weight[:, c0:c1], expanded)
     bias_activation_rows(expanded, biases[0][c0:c1], acts[0])
-    _finish_piece(image.shape[2], depthwise, project, biases, acts, stride,
-                  top, left, c0, c1, first, last, lo, hi, expanded,
-                  depthwise_out, out, residual, finish)
+    rows = _depthwise_rows(image.shape[2], depthwise, biases, acts, stride,
+                           top, left, c0, c1, first, last, lo, hi, expanded,
+                           depthwise_out)
+    p0, p1 = lo * depthwise_out.shape[1], hi * depthwise_out.shape[1]
+    blas.gemm(False, project[:, c0:c1], True, rows, out[:, p0:p1])
+    if finish:
+        program.epilogue(out, biases[2], residual, acts[2], p0, p1)
 
 
 @inlined
@@ -253,25 +281,23 @@ def _piece_pixels(image, first, last):
 
 
 @inlined
-def _finish_piece(width, depthwise, project, biases, acts, stride, top, left,
-                  c0, c1, first, last, lo, hi, expanded, depthwise_out, out,
-                  residual, finish):
-    """The rest of a piece of a block, its expanded channels c0 <= c < c1
-    for output rows lo <= i < hi: the input rows first <= r < last (the
+def _depthwise_rows(width, depthwise, biases, acts, stride, top, left, c0, c1,
+                    first, last, lo, hi, expanded, depthwise_out):
+    """The middle of a piece of a block, its expanded channels c0 <= c <
+    c1 for output rows lo <= i < hi: the input rows first <= r < last (the
     piece's and the halo its 3x3 window adds), ``width`` pixels each, are
     in ``expanded`` (this thread's), channel-last; their depthwise
     convolution (``depthwise``: those channels' weights) goes to rows lo..hi
-    of depthwise_out (OH, OW, c1 - c0); out (C_p, OH*OW) gets those rows'
-    pixels of the projection, with its bias, residual and activation if
-    ``finish`` (else the bare partial product of these channels)."""
+    of depthwise_out (OH, OW, c1 - c0), and those rows are returned as
+    ((hi - lo) * OW, c1 - c0). The piece kernel then projects them into
+    out (C_p, OH*OW), those rows' pixels, with the projection's bias,
+    residual and activation if ``finish`` (else the bare partial product
+    of these channels)."""
     depthwise3x3_nhwc(expanded.reshape(last - first, width, c1 - c0),
                       depthwise, biases[1][c0:c1], depthwise_out, stride,
                       top + first, left, acts[1], lo, hi)
     ow = depthwise_out.shape[1]
-    rows = depthwise_out[lo:hi].reshape((hi - lo) * ow, c1 - c0)
-    blas.gemm(False, project[:, c0:c1], True, rows, out[:, lo * ow:hi * ow])
-    if finish:
-        program.epilogue(out, biases[2], residual, acts[2], lo * ow, hi * ow)
+    return depthwise_out[lo:hi].reshape((hi - lo) * ow, c1 - c0)
 
 
 class _Channels:
@@ -312,9 +338,10 @@ class _Channels:
         # The first range writes the output, the others a partial sum each
         # (not in a thread's scratch: a thread may run two ranges).
         dst = self.out if c0 == 0 else np.empty(self.out.shape, dtype)
-        piece, weight = block.piece_kernel(self.out.shape[1])
+        piece, weight, project = block.piece_kernel(self.image[0].size,
+                                                    self.out.shape[1])
         piece(
-            self.image, weight, block.depthwise_part(c0, c1), block.project,
+            self.image, weight, block.depthwise_part(c0, c1), project,
             block.biases, block.acts, block.window[2][0], self.top, self.left,
             c0, c1, 0, self.image.shape[1], 0, self.shape[0],
             program.scratch("expanded", (self.image[0].size, c1 - c0), dtype),

@@ -488,28 +488,34 @@ def test_convolutions_keep_their_weights_packed_for_our_own_products(
     resnet18_narrow's 3x3 ones on 8x8, 4x4 and 2x2 (a partial tile), not
     those on 16x16 (Winograd's); nowhere where it is not enabled. With the
     AVX-512 tile, every one-group convolution with an output plane of
-    IMAGE_ROWS to CHANNELS_MAX_PIXELS pixels that is not Winograd's takes
-    the channels as lanes instead (8x8 and 4x4; the 2x2 planes are too
-    small)."""
+    IMAGE_ROWS pixels or more that is not Winograd's takes the channels as
+    lanes instead: in slivers of IMAGE_COLUMNS below LANES_MIN_PIXELS
+    (4x4), of a vector from there (8x8, the stem's 32x32); the 2x2 planes
+    are too small."""
     monkeypatch.setattr(packed, "enabled", lambda: enabled)
     monkeypatch.setattr(packed, "TILE_NAME", tile)
     case = golden_case("resnet18_narrow")
     fast = LoadedModel(case.model_path, "numba")
-    kinds = [(next((type(a).__name__ for a in step.template if isinstance(
-              a, (PackedWeight, packed.PackedChannels))), None),
-              step.node.op.name.endswith("+Add+ReLU"), step.node.abstract.shape[2:])
-             for step in fast.program.plans[fast.program.main].steps
-             if step.node.op.family == "fused"
-             and step.node.op.name.startswith("Conv2D")]
-    with_residual = sorted(plane for _, residual, plane in kinds if residual)
+    weights = [(next((a for a in step.template if isinstance(
+                a, (PackedWeight, packed.PackedChannels))), None),
+                step.node.op.name.endswith("+Add+ReLU"),
+                step.node.abstract.shape[2:])
+               for step in fast.program.plans[fast.program.main].steps
+               if step.node.op.family == "fused"
+               and step.node.op.name.startswith("Conv2D")]
+    kinds = [(type(weight).__name__ if weight is not None else None, residual,
+              plane, getattr(weight, "columns", None))
+             for weight, residual, plane in weights]
+    with_residual = sorted(plane for _, residual, plane, _ in kinds if residual)
     assert with_residual == [(2, 2)] * 2 + [(4, 4)] * 2 + [(8, 8)] * 2 + [(16, 16)] * 2
-    left = sorted(plane for kind, _, plane in kinds if kind == "PackedWeight")
-    lanes = sorted(set(plane for kind, _, plane in kinds
+    left = sorted(plane for kind, _, plane, _ in kinds if kind == "PackedWeight")
+    lanes = sorted(set((plane, columns) for kind, _, plane, columns in kinds
                        if kind == "PackedChannels"))
     channels = enabled and tile == "avx512"
     assert left == ([] if not enabled else [(2, 2)] * 2 if channels
                     else [(2, 2)] * 2 + [(4, 4)] * 2 + [(8, 8)] * 2)
-    assert lanes == ([(4, 4), (8, 8)] if channels else [])
+    assert lanes == ([((4, 4), packed.IMAGE_COLUMNS), ((8, 8), packed.VECTOR),
+                      ((32, 32), packed.VECTOR)] if channels else [])
     np.testing.assert_allclose(fast.run(case.inputs())[0], case.outputs()[0],
                                **case.tolerance)
 

@@ -205,7 +205,7 @@ def test_constants_the_fast_plan_derives_are_shared_too(name, inside):
     copies of them must be the master's pages as well. (LeNet-5's are inside objects
     where its convolutions' small planes take the channels as lanes.)"""
     if inside is None:
-        inside = packed.channels_serve(np.float32, 100)
+        inside = packed.channels_columns(np.float32, 100) > 0
     path = os.path.join(ROOT, "golden", name, "model.mindir")
     own = master([os.getpid()], path)
     other = worker(own.get_model_info("shareable_weight_mem_handle"), path)

@@ -140,8 +140,8 @@ def _pack(editor: GraphEditor, conv: Node, weight64: np.ndarray, dtype,
     """The folded weight, in ``dtype``, as the fused kernel multiplies it:
     Winograd's transform (3x3 stride 1, a large enough plane), else
     packed for our own product with the output channels as lanes where
-    its recorded output plane is small (:func:`packed.channels_serve`),
-    or with the pixels as lanes where it has a residual to add (one group,
+    its output plane was recorded (:func:`packed.channels_columns`), or
+    with the pixels as lanes where it has a residual to add (one group,
     float32, where :func:`packed.enabled`: see that module for why only
     there; packed from float64, with no float32 copy left behind in the
     heap), else contiguous."""
@@ -152,9 +152,10 @@ def _pack(editor: GraphEditor, conv: Node, weight64: np.ndarray, dtype,
         and winograd_pays(None if plane is None else
                           -(-plane[0] // 2) * -(-plane[1] // 2),
                           weight64.shape[1], packs)
-    if not winograd and group == 1 and plane is not None \
-            and packed.channels_serve(dtype, plane[0] * plane[1]):
-        return packed.PackedChannels(weight64)
+    columns = 0 if winograd or group > 1 or plane is None \
+        else packed.channels_columns(dtype, plane[0] * plane[1])
+    if columns:
+        return packed.PackedChannels(weight64, columns)
     if not winograd and residual and group == 1 and packs:
         return packed.PackedWeight(weight64)
     weight = np.ascontiguousarray(weight64.astype(dtype))

@@ -225,19 +225,23 @@ def test_channel_last_rows_times_a_right_weight_transposed_equal_numpy(
     """multiply_transposed: (x W[c0:c0 + k])^T + bias + residual, act, x
     channel-last and read in place (a strided view; a last partial tile
     of pixels), W packed in slivers of a vector (a partial last one),
-    dst and the residual views with rows apart; bias and residual, or
-    neither; nothing outside dst's view is written."""
+    dst and the residual views with rows apart; bias and residual (read,
+    or in dst itself: the last partial tile adds it to its new pixels
+    only), or neither; nothing outside dst's view is written."""
     x = _view(pixels, k, 3)
     weight = rng.standard_normal((depth, n), dtype=F32)
     slivers = packed.PackedRight(weight, packed.VECTOR).slivers
     bias = rng.standard_normal(n, dtype=F32)
     residual = _view(n, pixels, 2)
     product = (x.astype(np.float64) @ weight[c0:c0 + k]).T
-    for bias_, residual_ in ((bias, residual),
-                             (program.no_bias(F32), program.no_residual(F32))):
+    for bias_, residual_, onto in (
+            (bias, residual, False), (bias, residual, True),
+            (program.no_bias(F32), program.no_residual(F32), False)):
         out = np.full((n, pixels + 4), np.nan, F32)
+        if onto:
+            out[:, 2:-2] = residual
         packed.multiply_transposed(x, slivers, c0, out[:, 2:-2], bias_,
-                                   residual_, act)
+                                   out[:, 2:-2] if onto else residual_, act)
         want = _epilogue(product, bias_, residual_ if residual_.size else
                          program.no_residual(F32), act)
         np.testing.assert_allclose(out[:, 2:-2], want, rtol=1e-5,
@@ -299,16 +303,21 @@ def test_an_image_of_fewer_pixels_than_a_tile_is_refused():
     (5, 7, 17, 3, 1, (2, 0, 1, 3), 2), (6, 9, 16, 3, 2, (1, 0, 0, 1), 1),
     (4, 70, 2, 1, 1, (0,) * 4, 1)])
 @pytest.mark.parametrize("act", (program.ACT_RELU, program.ACT_SILU))
-@pytest.mark.parametrize("packing", [packed.PackedWeight, packed.PackedChannels])
+@pytest.mark.parametrize("packing", [
+    packed.PackedWeight, packed.PackedChannels,
+    lambda weight: packed.PackedChannels(weight, packed.VECTOR)],
+    ids=["pixels", "channels", "lanes"])
 def test_a_packed_convolution_equals_the_blas_path(
         c_in, c_out, hw, kernel, stride, pads, dilation, act, packing):
-    """With a residual and without; split across the workers by output
-    rows or by channels (whole slivers); the image's own rows (1x1) or
-    its im2col matrix (a stem's 7x7 / 2, a strided 1x1, a dilated and an
-    unevenly padded 3x3, the wide-column layout of a 3x3 stride 1 on 29
-    columns, its epilogue after the product); a heavy activation applied
-    after. The weight packed for the pixels as lanes or for the channels
-    (a 2x2 plane, fewer pixels than its tile's rows: the BLAS's)."""
+    """With a residual (read, or written over) and without; split across
+    the workers by output rows, channels (whole slivers) or pixels; the
+    image's own rows (1x1) or its im2col matrix (a stem's 7x7 / 2, a
+    strided 1x1, a dilated and an unevenly padded 3x3, the wide-column
+    layout of a 3x3 stride 1 on 29 columns, its epilogue after the
+    product); a heavy activation applied after. The weight packed for the
+    pixels as lanes or for the channels, in slivers of IMAGE_COLUMNS or
+    of a vector (a 2x2 plane, fewer pixels than its tile's rows: the
+    BLAS's)."""
     x = rng.standard_normal((2, c_in, hw, hw), dtype=F32)
     weight = rng.standard_normal((c_out, c_in, kernel, kernel), dtype=F32) / 8
     bias = rng.standard_normal(c_out, dtype=F32)
@@ -319,3 +328,9 @@ def test_a_packed_convolution_equals_the_blas_path(
         want = fused_conv2d(x, res, weight, *args)
         got = fused_conv2d(x, res, packing(weight), *args)
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    over, packed_weight = residual.copy(), packing(weight)
+    got = fused_conv2d(x, over, packed_weight, *args, onto_residual=True)
+    unpacked = plain[0, 0].size < getattr(packed_weight, "min_pixels", 0)
+    assert (got is over) is not unpacked   # (the BLAS's result is new)
+    np.testing.assert_allclose(got, fused_conv2d(x, residual, weight, *args),
+                               rtol=1e-5, atol=1e-5)

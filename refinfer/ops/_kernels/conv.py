@@ -303,7 +303,7 @@ def fused_conv2d(x, residual, weight, bias, act, pad_mode, pads, stride,
                                  or residual.dtype != x.dtype):
         return None
     x = program.writable(x)
-    if isinstance(weight, packed.PackedChannels) and oh * ow < packed.IMAGE_ROWS:
+    if isinstance(weight, packed.PackedChannels) and oh * ow < weight.min_pixels:
         weight = weight.unpacked()  # too few pixels for its product: the BLAS's
     if onto_residual and isinstance(weight, ONTO_WEIGHTS) \
             and residual.flags.c_contiguous and residual.flags.writeable:
@@ -376,11 +376,15 @@ def _addend(dst2d, residual, onto: bool) -> np.ndarray:
 
 class ChannelsProduct:
     """One image's convolution by a :class:`packed.PackedChannels` weight,
-    the output channels as the vectors' lanes (packed.channels_product),
-    split across the worker threads by slivers of output channels; each
-    piece computes its channels into the calling thread's scratch (pixels
-    x C_out) and transposes them into the output with the epilogue.
-    ``onto``: dst holds the residual."""
+    the output channels as the vectors' lanes, split across the worker
+    threads. Slivers of IMAGE_COLUMNS (small planes): by slivers, each
+    piece computing its channels into the calling thread's scratch
+    (pixels x C_out) and transposing them into the output with the
+    epilogue (packed.channels_product). Slivers of VECTOR: each tile
+    transposed into the output in registers (packed.lanes_product), split
+    by ranges of pixels where there are more of them than channels (each
+    thread reads its part of the image), else by slivers (its part of
+    the weight). ``onto``: dst holds the residual."""
 
     def __init__(self, weight, cols, dst, bias, residual, act, onto=False):
         self.weight, self.cols, self.act = weight, cols, act
@@ -390,10 +394,15 @@ class ChannelsProduct:
 
     def run(self) -> None:
         (channels, pixels), depth = self.dst.shape, self.cols.shape[0]
-        items = -(-channels // packed.IMAGE_COLUMNS)
+        step = self.weight.columns
+        if step == packed.VECTOR and pixels > channels:
+            items, piece = pixels // packed.VECTOR, self.pixels
+        else:
+            items = -(-channels // step)
+            piece = self.lanes if step == packed.VECTOR else self.channels
         macs = channels * pixels * depth
         moved = (depth + channels) * pixels * self.dst.itemsize
-        parallel_for(items, self.channels,
+        parallel_for(items, piece,
                      grain=gemm_items(macs // items, moved // items))
 
     def channels(self, lo, hi):
@@ -405,6 +414,23 @@ class ChannelsProduct:
                                 product, self.dst, self.bias, self.residual,
                                 self.act)
         program.activate_heavy(self.dst[c0:c1], self.act)
+
+    def lanes(self, lo, hi):
+        """Slivers lo..hi of VECTOR output channels, every pixel."""
+        c1 = min(hi * packed.VECTOR, self.dst.shape[0])
+        self._lanes(lo * packed.VECTOR, c1, 0, self.dst.shape[1])
+
+    def pixels(self, lo, hi):
+        """Pixels of tiles lo..hi (the last range to the end), every
+        output channel."""
+        pixels = self.dst.shape[1]
+        last = pixels if hi == pixels // packed.VECTOR else hi * packed.VECTOR
+        self._lanes(0, self.dst.shape[0], lo * packed.VECTOR, last)
+
+    def _lanes(self, c0, c1, p0, p1):
+        packed.lanes_product(self.cols, self.weight.slivers, c0, c1, p0, p1,
+                             self.dst, self.bias, self.residual, self.act)
+        program.activate_heavy(self.dst[c0:c1, p0:p1], self.act)
 
 
 class Gemm:

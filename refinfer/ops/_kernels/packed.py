@@ -113,6 +113,7 @@ DEPTH_BLOCK = 256       # an A sliver (6 or 12 KB) stays in L1 across a strip
 STRIP = 256             # a strip of the B panel (256 KB) stays in L2
 COLUMN_BLOCK = 4096     # columns of B per packed panel
 RIGHT_BLOCK = 1 << 15   # floats of a packed right weight that stay in L2
+STRIP_FLOATS = 1 << 15  # floats of x multiply_transposed reads per strip
 CHOICES = ("auto", "packed", "blas")
 _VECTOR = vectors.float_vector(types.float32, VECTOR)
 PER_ROW = TILE_COLUMNS // VECTOR    # vectors in a row of a tile
@@ -141,24 +142,30 @@ def enabled() -> bool:
                   cpu_field("vendor_id"))
 
 
-# Output planes up to this many pixels take the channels as lanes
-# (:func:`channels_serve`); on larger ones that product and its transpose
-# took 1.0-1.3x the time of the others (Zen 4, one thread: 28x28 0.94-1.06,
-# 56x56 1.0-1.26, the 7x7 stem's 112x112 1.32).
-CHANNELS_MAX_PIXELS = 196
+# Output planes of fewer pixels than this take the 7 x 48 tile and a
+# transpose (channels_product), larger ones the VECTOR x VECTOR tile
+# transposed in registers (lanes_product): its pixels fill 49 of the 64
+# lanes of a 7x7 plane's four tiles.
+LANES_MIN_PIXELS = 64
 
 
-def channels_serve(dtype, pixels: int) -> bool:
-    """Whether a one-group convolution of ``dtype`` with output planes of
-    ``pixels`` takes its product with the output channels as lanes
-    (:class:`PackedChannels`, :func:`channels_product`): where packed
-    weights serve, on the AVX-512 tile, and for planes of IMAGE_ROWS to
-    CHANNELS_MAX_PIXELS pixels. ResNet-50's layers on 7x7 took 0.75-0.82
-    of the time of the BLAS or of our own product with the pixels as
-    lanes (a 7x7 plane fills 49 of those 64 lanes), on 14x14 0.93-0.98
-    (Zen 4, one thread). With the AVX2 tile (6 x 16, 8 lanes): 1.02-1.29x."""
-    return serves(dtype) and TILE_NAME == "avx512" \
-        and IMAGE_ROWS <= pixels <= CHANNELS_MAX_PIXELS
+def channels_columns(dtype, pixels: int) -> int:
+    """The sliver width of a one-group convolution's weight packed with
+    the output channels as lanes (:class:`PackedChannels`) for output
+    planes of ``pixels``: IMAGE_COLUMNS (:func:`channels_product`) for
+    IMAGE_ROWS to LANES_MIN_PIXELS - 1 pixels, VECTOR
+    (:func:`lanes_product`) from there on; 0 (not so packed) for smaller
+    planes, other dtypes, where packed weights do not serve and on the
+    AVX2 tile. Zen 4, one thread, ResNet-50's layers against the better of
+    the BLAS and our product with the pixels as lanes, hot: on 7x7
+    channels_product 0.75-0.82 of the time; from 14x14 on lanes_product
+    0.77-0.93 without a residual to add, 0.95-0.99 with one (level,
+    caches flushed), the stem and the 3x3 stride-2 convolutions (im2col)
+    0.85-0.92. With the AVX2 tile (8 lanes, 8 accumulators) these took
+    1.02-1.29x and 1.2-1.9x."""
+    if not serves(dtype) or TILE_NAME != "avx512" or pixels < IMAGE_ROWS:
+        return 0
+    return IMAGE_COLUMNS if pixels < LANES_MIN_PIXELS else VECTOR
 
 
 def serves(dtype) -> bool:
@@ -242,12 +249,19 @@ class PackedRight(Holder):
 
 class PackedChannels(PackedRight):
     """A convolution's float32 weight W (C_out, C_in, kh, kw) packed as
-    W^T (C_in*kh*kw, C_out) for :func:`channels_product`, whose vectors'
-    lanes are the output channels. ``shape`` is the weight's."""
+    W^T (C_in*kh*kw, C_out) for a product whose vectors' lanes are the
+    output channels: in slivers of IMAGE_COLUMNS for
+    :func:`channels_product`, of VECTOR for :func:`lanes_product`
+    (:func:`channels_columns`). ``shape`` is the weight's."""
 
-    def __init__(self, weight: np.ndarray):
-        super().__init__(weight.reshape(weight.shape[0], -1).T, IMAGE_COLUMNS)
+    def __init__(self, weight: np.ndarray, columns: int = IMAGE_COLUMNS):
+        super().__init__(weight.reshape(weight.shape[0], -1).T, columns)
         self.shape = weight.shape
+
+    @property
+    def min_pixels(self) -> int:
+        """The fewest output pixels its product takes (a tile's rows)."""
+        return VECTOR if self.columns == VECTOR else IMAGE_ROWS
 
     def unpacked(self) -> np.ndarray:
         return np.ascontiguousarray(self.matrix().transpose(0, 2, 1).reshape(
@@ -631,37 +645,43 @@ def _transposed_block(typingctx, src, s_off, lds, dst, d_off, ldd, bias,
 
 
 @intrinsic
-def _transposed_tile(typingctx, depth, a, a_off, lda, b, b_off, dst, d_off,
-                     ldd, bias, bias_off, residual, r_off, ldr, act, count):
+def _transposed_tile(typingctx, depth, a, a_off, a_step, lda, b, b_off, dst,
+                     d_off, ldd, bias, bias_off, residual, r_off, ldr, act,
+                     count, skip):
     """The first ``count`` rows of dst's VECTOR x VECTOR block at d_off
     (rows ldd apart) = act((A B)^T + bias + residual), as
-    :func:`_transposed_block` adds them: A the VECTOR rows of a at a_off,
-    lda apart, of ``depth`` contiguous values each (pixels of a
-    channel-last image), B the sliver of VECTOR columns at b[b_off:]
-    (depth-major), the product in registers throughout."""
+    :func:`_transposed_block` adds them, but for each row's first ``skip``
+    columns (left as they are): A the VECTOR rows (pixels) of a from
+    a_off, lda apart, their ``depth`` values a_step apart, B the sliver of
+    VECTOR columns at b[b_off:] (depth-major), the product in registers
+    throughout."""
     def codegen(context, builder, signature, args):
-        depth, a, a_off, lda, b, b_off = args[:6]
+        depth, a, a_off, a_step, lda, b, b_off = args[:7]
         types_ = signature.args
         sums = _products(builder, depth, data(context, builder, types_[1], a,
-                                              a_off), index(1),
-                         data(context, builder, types_[4], b, b_off), VECTOR,
+                                              a_off), a_step,
+                         data(context, builder, types_[5], b, b_off), VECTOR,
                          1, lda)
-        _channels_epilogue(context, builder, types_[6:15], args[6:15],
-                           vectors.transpose(builder, sums), args[15])
+        _channels_epilogue(context, builder, types_[7:16], args[7:16],
+                           vectors.transpose(builder, sums), args[16],
+                           args[17])
         return context.get_dummy_value()
 
-    signature = types.void(types.intp, a, types.intp, types.intp, b,
-                           types.intp, dst, types.intp, types.intp, bias,
+    signature = types.void(types.intp, a, types.intp, types.intp, types.intp,
+                           b, types.intp, dst, types.intp, types.intp, bias,
                            types.intp, residual, types.intp, types.intp,
-                           types.intp, types.intp)
+                           types.intp, types.intp, types.intp)
     return signature, codegen
 
 
-def _channels_epilogue(context, builder, types_, args, values, count=None):
+def _channels_epilogue(context, builder, types_, args, values, count=None,
+                       skip=None):
     """Store VECTOR vectors, row i an output channel's pixels, with the
     epilogue: args (dst, d_off, ldd, bias, b_off, residual, r_off, ldr,
     act) as :func:`_transposed_block` takes them (types_ theirs); only the
-    first ``count`` rows (an IR value; None: all) are stored."""
+    first ``count`` rows (an IR value; None: all) are stored, and of each
+    only the lanes from ``skip`` on (an IR value; None: all; a masked
+    store where it is not 0)."""
     dst, d_off, ldd, bias, b_off, residual, r_off, ldr, act = args
     biases = data(context, builder, types_[3], bias, b_off)
     values = where(builder, signed(builder, ">=", b_off, 0), lambda vs: [
@@ -673,14 +693,51 @@ def _channels_epilogue(context, builder, types_, args, values, count=None):
         builder.fadd(v, builder.load(vector_at(builder, added, builder.mul(
             ldr, index(i)), _VECTOR), align=4)) for i, v in enumerate(vs)],
         values)
-    target = data(context, builder, types_[0], dst, d_off)
-    for i, v in enumerate(vectors.Activation(builder, _VECTOR, act)(values)):
-        address = vector_at(builder, target, builder.mul(ldd, index(i)), _VECTOR)
-        if count is None:
-            builder.store(v, address, align=4)
-            continue
-        with builder.if_then(signed(builder, ">", count, i), likely=True):
-            builder.store(v, address, align=4)
+    rows = _RowStores(builder, vectors.Activation(builder, _VECTOR, act)(
+        values), data(context, builder, types_[0], dst, d_off), ldd, count)
+    if skip is None:
+        rows.store()
+        return
+    with builder.if_else(signed(builder, "==", skip, 0), likely=True) as (
+            whole, part):
+        with whole:
+            rows.store()
+        with part:
+            rows.store(skip)
+
+
+class _RowStores:
+    """IR storing a block's rows (vectors ``values``) at ``target``, rows
+    ldd apart, the first ``count`` of them (an IR value; None: all)."""
+
+    def __init__(self, builder, values, target, ldd, count):
+        self.builder, self.values = builder, values
+        self.target, self.ldd, self.count = target, ldd, count
+
+    def store(self, skip=None):
+        """Whole rows, or each from lane ``skip`` on (a masked store)."""
+        builder = self.builder
+        if skip is not None:
+            lanes = ir.VectorType(ir.IntType(64), VECTOR)
+            mask = builder.icmp_signed(">=", ir.Constant(lanes, list(range(
+                VECTOR))), broadcast(builder, skip, lanes))
+            masked = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(ir.VoidType(), [
+                    _VECTOR, _VECTOR.as_pointer(), ir.IntType(32),
+                    mask.type]),
+                f"llvm.masked.store.v{VECTOR}f32.p0v{VECTOR}f32")
+        for i, v in enumerate(self.values):
+            address = vector_at(builder, self.target, builder.mul(
+                self.ldd, index(i)), _VECTOR)
+            with builder.if_then(signed(builder, ">", self.count, i)
+                                 if self.count is not None
+                                 else ir.Constant(ir.IntType(1), 1),
+                                 likely=True):
+                if skip is None:
+                    builder.store(v, address, align=4)
+                else:
+                    builder.call(masked, [v, address, ir.Constant(
+                        ir.IntType(32), 4), mask])
 
 
 @inlined
@@ -713,32 +770,52 @@ def _transposed_out(product, dst, bias, residual, act, c0, c1):
 @inlined
 def multiply_transposed(x, b, c0, dst, bias, residual, act):
     """dst (N, M) = act((x @ W[c0:c0 + K])^T + bias[:, None] + residual):
-    x (M, K) channel-last (M pixels of K channels), W the packed ``b``
+    x (M, K), M pixels of K channels (channel-last, or an NCHW image's
+    columns transposed: any strides), W the packed ``b``
     (:class:`PackedRight`'s slivers of VECTOR columns; N, dst's rows, its
     columns) from its depth c0 on, bias (N,) and residual (N, M) maybe
-    empty (residual not dst), act light. Each tile, VECTOR pixels by a
-    sliver, is transposed in registers (:func:`_transposed_tile`): no
+    empty, act light; the residual may be dst. Each tile, VECTOR pixels by
+    a sliver, is transposed in registers (:func:`_transposed_tile`): no
     channel-last product in memory. M >= VECTOR: a last, partial tile of
-    pixels is computed as the last VECTOR pixels (those it shares with
-    the tile before are written again, equal). Rows of x, dst and
-    residual their strides apart, unit column steps."""
+    pixels is computed as the last VECTOR pixels, those it shares with
+    the tile before left as they are. Rows of dst and residual their
+    strides apart, unit column steps."""
     (m, depth), n = x.shape, dst.shape[0]
     if m < VECTOR:      # its last tile would read before x's start
         raise ValueError("multiply_transposed: fewer pixels than a vector")
     whole = b.size // (-(-n // VECTOR) * VECTOR)    # W's depth
     item = x.itemsize
-    ldx, ldd = x.strides[0] // item, dst.strides[0] // item
+    ldx, step = x.strides[0] // item, x.strides[1] // item
+    ldd = dst.strides[0] // item
     ldr = residual.strides[0] // item if residual.size else -1
     block = max(1, RIGHT_BLOCK // (depth * VECTOR)) * VECTOR
+    strip = min(max(1, STRIP_FLOATS // (depth * VECTOR)), 32) * VECTOR
     for j0 in range(0, n, block):
-        for tile_row in range(0, m, VECTOR):
-            row = min(tile_row, m - VECTOR)
+        for p0 in range(0, m, strip):
             for j in range(j0, min(j0 + block, n), VECTOR):
-                _transposed_tile(depth, x, row * ldx, ldx, b,
-                                 j * whole + c0 * VECTOR, dst, j * ldd + row,
-                                 ldd, bias, j if bias.size else -1, residual,
-                                 max(j * ldr + row, 0), ldr, act,
-                                 min(VECTOR, n - j))
+                for tile_row in range(p0, min(p0 + strip, m), VECTOR):
+                    row = min(tile_row, m - VECTOR)
+                    _transposed_tile(
+                        depth, x, row * ldx, step, ldx, b,
+                        j * whole + c0 * VECTOR, dst, j * ldd + row, ldd,
+                        bias, j if bias.size else -1, residual,
+                        max(j * ldr + row, 0), ldr, act, min(VECTOR, n - j),
+                        tile_row - row)
+
+
+@kernel
+def lanes_product(x, b, c0, c1, p0, p1, dst, bias, residual, act):
+    """Output channels c0:c1 and pixels p0:p1 of a convolution whose
+    weight W is the :class:`PackedChannels` slivers ``b`` of VECTOR: dst
+    (C_out, pixels) = act(W x + bias + residual), x (depth, pixels) its
+    image's columns, read in place (:func:`multiply_transposed`; the
+    residual may be dst). c0 a multiple of VECTOR, p1 - p0 >= VECTOR, act
+    light."""
+    depth = x.shape[0]
+    slivers = b[c0 * depth:(c0 + -(-(c1 - c0) // VECTOR) * VECTOR) * depth]
+    kept = c1 if bias.size else 0
+    multiply_transposed(x[:, p0:p1].T, slivers, 0, dst[c0:c1, p0:p1],
+                        bias[c0:kept], residual[c0:c1, p0:p1], act)
 
 
 @kernel

@@ -271,7 +271,7 @@ class _Pool:
     its ranges began 25-37 us after the caller's, 11-14 us having polled
     on). Two threads, against no settling (tools/bench_ab.py, two runs):
     MobileNetV2 0.87-0.94 of the time, GPT-2-tiny 0.75-0.86, BERT-tiny
-    0.57-0.96, ResNet-50-narrow 0.98-0.99; full-size ResNet-50 0.93-0.96
+    0.57-0.96, ResNet-50-narrow 0.98-0.99; full-size ResNet-50 0.93-0.99
     in one process."""
 
     def __init__(self):

@@ -410,9 +410,7 @@ class _Columns:
         self.masked_load = cgutils.get_or_insert_function(module, ir.FunctionType(
             _VECTOR, [pointer, i32, mask, _VECTOR]),
             f"llvm.masked.load.v{VECTOR}f32.p0v{VECTOR}f32")
-        self.masked_store = cgutils.get_or_insert_function(module, ir.FunctionType(
-            ir.VoidType(), [_VECTOR, pointer, i32, mask]),
-            f"llvm.masked.store.v{VECTOR}f32.p0v{VECTOR}f32")
+        self.masked_store = _masked_store(module)
 
     def load(self, rows: list) -> list:
         """The vectors of rows starting at these pointers (0 beyond cols),
@@ -449,6 +447,15 @@ class _Columns:
 
     def _masked(self, value, address, j):
         self.builder.call(self.masked_store, [value, address, self.four, self.masks[j]])
+
+
+def _masked_store(module):
+    """LLVM's masked store of a vector of floats (value, pointer, alignment,
+    mask)."""
+    return cgutils.get_or_insert_function(module, ir.FunctionType(
+        ir.VoidType(), [_VECTOR, _VECTOR.as_pointer(), ir.IntType(32),
+                        ir.VectorType(ir.IntType(1), VECTOR)]),
+        f"llvm.masked.store.v{VECTOR}f32.p0v{VECTOR}f32")
 
 
 @intrinsic
@@ -717,27 +724,30 @@ class _RowStores:
     def store(self, skip=None):
         """Whole rows, or each from lane ``skip`` on (a masked store)."""
         builder = self.builder
-        if skip is not None:
-            lanes = ir.VectorType(ir.IntType(64), VECTOR)
-            mask = builder.icmp_signed(">=", ir.Constant(lanes, list(range(
-                VECTOR))), broadcast(builder, skip, lanes))
-            masked = cgutils.get_or_insert_function(
-                builder.module, ir.FunctionType(ir.VoidType(), [
-                    _VECTOR, _VECTOR.as_pointer(), ir.IntType(32),
-                    mask.type]),
-                f"llvm.masked.store.v{VECTOR}f32.p0v{VECTOR}f32")
+        put = self._plain if skip is None else self._masked(skip)
         for i, v in enumerate(self.values):
             address = vector_at(builder, self.target, builder.mul(
                 self.ldd, index(i)), _VECTOR)
-            with builder.if_then(signed(builder, ">", self.count, i)
-                                 if self.count is not None
-                                 else ir.Constant(ir.IntType(1), 1),
+            if self.count is None:
+                put(v, address)
+                continue
+            with builder.if_then(signed(builder, ">", self.count, i),
                                  likely=True):
-                if skip is None:
-                    builder.store(v, address, align=4)
-                else:
-                    builder.call(masked, [v, address, ir.Constant(
-                        ir.IntType(32), 4), mask])
+                put(v, address)
+
+    def _plain(self, value, address):
+        self.builder.store(value, address, align=4)
+
+    def _masked(self, skip):
+        """A store of the lanes from ``skip`` on."""
+        builder = self.builder
+        lanes = ir.VectorType(ir.IntType(64), VECTOR)
+        mask = builder.icmp_signed(">=", ir.Constant(lanes, list(range(
+            VECTOR))), broadcast(builder, skip, lanes))
+        masked = _masked_store(builder.module)
+        four = ir.Constant(ir.IntType(32), 4)
+        return lambda value, address: builder.call(masked, [
+            value, address, four, mask])
 
 
 @inlined

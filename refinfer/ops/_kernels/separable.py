@@ -55,13 +55,14 @@ class InvertedResidual(Holder):
     time of OpenBLAS and a pass; else plain, a right operand OpenBLAS
     packs faster than a transposed view: 160 -> 960 on 7x7 0.89 of the
     time, 96 -> 576 on 14x14 0.95, larger planes level); the projection's
-    likewise, packed as W_p^T in slivers of packed.VECTOR
-    (``projected``, for packed.multiply_transposed) or plain (``project``,
-    (C_p, C_e)); ``depthwise`` (3, 3, C_e) channel-last, their biases (None: zeros) and ``program.ACT_*`` codes (light ones:
-    ``program.activate_light``), the depthwise convolution's ``window``
-    (pad_mode, pads, stride) as Conv2D takes it, and the expansion's
-    (pad_mode, pads, stride, dilation): a 1x1 expansion by default, or a
-    network's stem (passes/separable.py, STEM_DEPTH)."""
+    likewise, packed as W_p^T in slivers of packed.VECTOR (``projected``,
+    for packed.multiply_transposed) or plain (``project``, (C_p, C_e));
+    ``depthwise`` (3, 3, C_e) channel-last, their biases (None: zeros) and
+    ``program.ACT_*`` codes (light ones: ``program.activate_light``), the
+    depthwise convolution's ``window`` (pad_mode, pads, stride) as Conv2D
+    takes it, and the expansion's (pad_mode, pads, stride, dilation): a
+    1x1 expansion by default, or a network's stem (passes/separable.py,
+    STEM_DEPTH)."""
 
     POINTWISE = ("VALID", (0,) * 4, (1, 1), (1, 1))
     # Weight sharing may replace these before any run (the depthwise parts

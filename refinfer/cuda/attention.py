@@ -44,8 +44,8 @@ import numpy as np
 
 from refinfer import registry
 from refinfer.ops._ref.common import compute_dtype
-from refinfer.ops._ref.attention import (UNBOUNDED, from_bnsd, kv_heads, per_batch,
-                                         to_bnsd)
+from refinfer.ops._ref.attention import (UNBOUNDED, decode_mask_shapes, from_bnsd,
+                                         kv_heads, per_batch, to_bnsd)
 
 from . import device
 from .device import cuda, dmath
@@ -441,15 +441,17 @@ def incre_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=
                                    antiquant_offset, block_table, kv_padding_size)):
         return None
     key, value = _joined(key), _joined(value)
-    if key is None or value is None or attn_mask is not None and (
-            not attn_mask.ndim or not attn_mask.shape[0]):
+    if key is None or value is None:
         return None
     operands = _layout_heads(query, key, value, input_layout, num_heads,
                              num_key_value_heads or num_heads)
     if operands is None:
         return None
-    mask = None if attn_mask is None else attn_mask.reshape(
-        attn_mask.shape[0], 1, 1, attn_mask.size // attn_mask.shape[0])
+    batch, keys = operands[0].dims[0], operands[1].dims[2]
+    if attn_mask is not None and tuple(attn_mask.shape) not in \
+            decode_mask_shapes(batch, keys):
+        return None     # (the reference names the shapes it takes)
+    mask = None if attn_mask is None else attn_mask.reshape(batch, 1, 1, keys)
     result = _attention(query, operands, input_layout, scale_value, mask=mask,
                         bias=pse_shift, kv_len=actual_seq_lengths)
     return None if result is None else result[0]

@@ -4,8 +4,8 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
-from ._ref.attention import (QUANTISED, attend, from_bnsd, past_lengths, per_batch,
-                             to_bnsd)
+from ._ref.attention import (QUANTISED, attend, decode_mask_shapes, from_bnsd,
+                             past_lengths, per_batch, to_bnsd)
 from ._ref.common import FLOATS, none_of, optional
 
 OP = "IncreFlashAttention"
@@ -48,15 +48,24 @@ def incre_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=
     q = to_bnsd(query, input_layout, num_heads, OP, "query")
     k, v = (to_bnsd(_joined(x, name), input_layout, num_key_value_heads or num_heads,
                     OP, name) for x, name in ((key, "key"), (value, "value")))
-    discard = None
-    if attn_mask is not None:
-        discard = attn_mask.astype(bool).reshape(attn_mask.shape[0], 1, 1, -1)
+    discard = None if attn_mask is None else _mask(attn_mask, q.shape[0], k.shape[2])
     if actual_seq_lengths is not None:
         kv_past = past_lengths(per_batch(OP, "actual_seq_lengths", actual_seq_lengths,
                                          q.shape[0]), k.shape[2])
         discard = kv_past if discard is None else discard | kv_past
     out, _, _ = attend(q, k, v, scale_value, discard, pse_shift, op=OP)
     return from_bnsd(out, input_layout).astype(query.dtype)
+
+
+def _mask(attn_mask, batch: int, keys: int) -> np.ndarray:
+    """attn_mask as the discard mask (B, 1, 1, S); its shape must be one
+    the docstring names."""
+    shape, allowed = tuple(np.shape(attn_mask)), decode_mask_shapes(batch, keys)
+    if shape not in allowed:
+        raise ValueError(f"{OP}: attn_mask must be "
+                         f"{' or '.join(str(list(a)) for a in allowed)} (batch "
+                         f"{batch}, {keys} cached keys), got {list(shape)}")
+    return np.asarray(attn_mask).astype(bool).reshape(batch, 1, 1, keys)
 
 
 def _joined(tensors, name):

@@ -322,6 +322,12 @@ def test_incre_flash_attention_joins_per_batch_caches(call, rng):
                        r"must hold one length or one per batch entry \(2\), got 3"):
         call("IncreFlashAttention", q, ks, vs, None, (5, 2, 1), num_heads=2,
              num_key_value_heads=1)
+    for bad in (np.zeros((), bool), np.zeros((2, 6), bool), np.zeros((1, 5), bool)):
+        with pytest.raises(ValueError, match=r"IncreFlashAttention: attn_mask must be "
+                           r"\[2, 5\] or \[2, 1, 5\] or \[2, 1, 1, 5\] \(batch 2, 5 "
+                           r"cached keys\), got \[" + ", ".join(map(str, bad.shape))):
+            call("IncreFlashAttention", q, ks, vs, bad, None, num_heads=2,
+                 num_key_value_heads=1)
 
 
 def test_paged_attention_reads_its_blocks(call, rng):

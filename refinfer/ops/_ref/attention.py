@@ -120,6 +120,12 @@ def band(s1: int, s2: int, pre_tokens: int, next_tokens: int, offset=0) -> np.nd
     return (distance > next_tokens) | (-distance > pre_tokens)
 
 
+def decode_mask_shapes(batch: int, keys: int) -> tuple:
+    """The shapes a decoding step's attn_mask may have (IncreFlashAttention:
+    one query row per sequence): (B, S), (B, 1, S), (B, 1, 1, S)."""
+    return (batch, keys), (batch, 1, keys), (batch, 1, 1, keys)
+
+
 def mask_bnss(mask: np.ndarray, op: str) -> np.ndarray:
     """An attention mask ((S1, S2), (B, S1, S2), (B, 1 or N, S1, S2); nonzero
     = discard) as a bool array that broadcasts to (B, N, S1, S2)."""

@@ -16,11 +16,13 @@ Weights are packed once here: contiguous, and for 3x3 stride-1 one-group
 convolutions transformed for Winograd F(2x2, 3x3)
 (:class:`ops._kernels.conv.WinogradFilter`) unless MindIR recorded an
 output plane of too few tiles (:func:`winograd_pays`); other one-group
-float32 weights of convolutions with a residual in slivers for
-:func:`ops._kernels.packed.multiply` where that product is enabled, and
-one-group float32 weights of convolutions with small output planes (7x7,
-14x14) as W^T for :func:`ops._kernels.packed.channels_product` (the
-output channels as the vectors' lanes) on AVX-512 CPUs where it is.
+float32 weights of convolutions whose output plane MindIR recorded as
+W^T, the output channels as the vectors' lanes, on AVX-512 CPUs where
+our product is enabled (:func:`ops._kernels.packed.channels_columns`:
+slivers for :func:`~ops._kernels.packed.channels_product` on planes of
+7-63 pixels, for :func:`~ops._kernels.packed.lanes_product` from 64),
+and the others with a residual in slivers for
+:func:`ops._kernels.packed.multiply` where that product is enabled.
 After the other passes, :func:`write_onto_residuals` lets a fused
 convolution write its result over its residual where nothing else reads
 the residual any more.

@@ -602,11 +602,11 @@ def multiply_image(x, b, first, c, bias, act):
     N), x (K, M) (an image's channels by its pixels, M >= IMAGE_ROWS),
     W the packed ``b`` (:class:`PackedRight`'s slivers of IMAGE_COLUMNS;
     ``first`` a multiple of IMAGE_COLUMNS), bias (the whole weight's)
-    maybe empty, act light. x is read in place, a sliver of A being IMAGE_ROWS pixels of
-    each of its rows; a last, partial tile of rows is computed as the last
-    IMAGE_ROWS rows (those it shares with the tile before are written again,
-    equal), never reading past x's end. Rows ``c.strides[0]`` apart, unit
-    column steps."""
+    maybe empty, act light. x is read in place, a sliver of A being
+    IMAGE_ROWS pixels of each of its rows; a last, partial tile of rows is
+    computed as the last IMAGE_ROWS rows (those it shares with the tile
+    before are written again, equal), never reading past x's end. Rows
+    ``c.strides[0]`` apart, unit column steps."""
     depth, (m, n) = x.shape[0], c.shape
     if m < IMAGE_ROWS:   # its last tile would read before x's start
         raise ValueError("multiply_image: fewer pixels than a tile")

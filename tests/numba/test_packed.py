@@ -6,6 +6,10 @@ in their tiles, against float64 NumPy on random shapes
 each part of the epilogue as program.epilogue computes it (NaN and inf
 included), and the convolutions that use it against the BLAS path; which
 CPUs use it."""
+import ctypes
+import math
+import mmap
+
 import numpy as np
 import pytest
 
@@ -247,6 +251,41 @@ def test_channel_last_rows_times_a_right_weight_transposed_equal_numpy(
         np.testing.assert_allclose(out[:, 2:-2], want, rtol=1e-5,
                                    atol=1e-6 * np.sqrt(k) * 4)
         assert np.isnan(out[:, :2]).all() and np.isnan(out[:, -2:]).all()
+
+
+def test_the_transposed_product_reads_nothing_past_its_bias_and_residual():
+    """A partial last sliver (three channels past a vector) stores its
+    first three rows only and reads only theirs of the bias and the
+    residual, both ending here where an inaccessible page begins (a read
+    past them would crash the process)."""
+    pixels, depth, n = 2 * packed.VECTOR, 8, packed.VECTOR + 3
+    x = rng.standard_normal((pixels, depth), dtype=F32)
+    weight = rng.standard_normal((depth, n), dtype=F32)
+    bias, residual = _guarded((n,)), _guarded((n, pixels))
+    bias[:] = rng.standard_normal(n, dtype=F32)
+    residual[:] = rng.standard_normal((n, pixels), dtype=F32)
+    out = np.empty((n, pixels), F32)
+    packed.multiply_transposed(
+        x, packed.PackedRight(weight, packed.VECTOR).slivers, 0, out, bias,
+        residual, program.ACT_NONE)
+    want = (x.astype(np.float64) @ weight).T + bias[:, None] + residual
+    np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-5)
+
+
+def _guarded(shape) -> np.ndarray:
+    """A writable float32 array whose last byte is followed by a page no
+    access is allowed to (mprotect): a kernel reading past its end
+    crashes rather than reading whatever lies there."""
+    size, page = math.prod(shape) * 4, mmap.PAGESIZE
+    pages = -(-size // page)
+    memory = mmap.mmap(-1, (pages + 1) * page)
+    start = ctypes.addressof(ctypes.c_char.from_buffer(memory))
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.mprotect(ctypes.c_void_p(start + pages * page),
+                     ctypes.c_size_t(page), 0):   # PROT_NONE
+        raise OSError(ctypes.get_errno(), "mprotect")
+    return np.frombuffer(memory, F32, count=size // 4,
+                         offset=pages * page - size).reshape(shape)
 
 
 def test_fewer_pixels_than_a_vector_are_refused_by_the_transposed_product():

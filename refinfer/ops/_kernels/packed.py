@@ -690,15 +690,23 @@ def _channels_epilogue(context, builder, types_, args, values, count=None,
     only the lanes from ``skip`` on (an IR value; None: all; a masked
     store where it is not 0)."""
     dst, d_off, ldd, bias, b_off, residual, r_off, ldr, act = args
+
+    def row(i):
+        """Row i where it is stored, else row 0: a partial sliver's rows
+        past ``count`` may lie past the bias's and the residual's ends."""
+        if count is None:
+            return index(i)
+        return builder.select(signed(builder, ">", count, i), index(i),
+                              index(0))
     biases = data(context, builder, types_[3], bias, b_off)
     values = where(builder, signed(builder, ">=", b_off, 0), lambda vs: [
         builder.fadd(v, broadcast(builder, builder.load(builder.gep(
-            biases, [index(i)])), _VECTOR)) for i, v in enumerate(vs)],
+            biases, [row(i)])), _VECTOR)) for i, v in enumerate(vs)],
         values)
     added = data(context, builder, types_[5], residual, r_off)
     values = where(builder, signed(builder, ">=", ldr, 0), lambda vs: [
         builder.fadd(v, builder.load(vector_at(builder, added, builder.mul(
-            ldr, index(i)), _VECTOR), align=4)) for i, v in enumerate(vs)],
+            ldr, row(i)), _VECTOR), align=4)) for i, v in enumerate(vs)],
         values)
     rows = _RowStores(builder, vectors.Activation(builder, _VECTOR, act)(
         values), data(context, builder, types_[0], dst, d_off), ldd, count)

@@ -375,3 +375,38 @@ def test_a_packed_convolution_equals_the_blas_path(
     assert (got is over) is not unpacked   # (the BLAS's result is new)
     np.testing.assert_allclose(got, fused_conv2d(x, residual, weight, *args),
                                rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("c_in, c_out, hw, kernel, stride, pads, dilation", [
+    (3, 16, 45, 7, 2, (3,) * 4, 1), (6, 20, 33, 3, 1, (1, 0, 2, 1), 2)])
+def test_a_gathered_convolution_makes_its_columns_a_chunk_at_a_time(
+        c_in, c_out, hw, kernel, stride, pads, dilation, monkeypatch):
+    """The lanes product split by pixels gathers its im2col columns from
+    the image's stride phases (conv.TapPhases) in chunks of two vectors'
+    pixels here (CHUNK_BYTES 1): chunks that start and end inside output
+    rows, several of uneven widths in each worker's range of pixels
+    (ranges of eight tiles or more), the last ending in a partial tile;
+    with a residual written over."""
+    monkeypatch.setattr(conv, "CHUNK_BYTES", 1)
+    monkeypatch.setattr(conv, "gemm_items", lambda *args: 8)  # 8 tiles a piece
+    gathered = []
+    monkeypatch.setattr(conv, "_gathered_lanes", lambda *args: (
+        gathered.append(args[4:7]), _GATHERED_LANES(*args)))
+    x = rng.standard_normal((1, c_in, hw, hw), dtype=F32)
+    weight = rng.standard_normal((c_out, c_in, kernel, kernel), dtype=F32) / 8
+    bias = rng.standard_normal(c_out, dtype=F32)
+    args = (bias, program.ACT_RELU, "PAD", pads, (stride, stride),
+            (dilation,) * 2, 1)
+    plain = fused_conv2d(x, None, weight, *args)
+    residual = rng.standard_normal(plain.shape, dtype=F32)
+    got = fused_conv2d(x, residual.copy(), packed.PackedChannels(
+        weight, packed.VECTOR), *args, onto_residual=True)
+    np.testing.assert_allclose(got, fused_conv2d(x, residual, weight, *args),
+                               rtol=1e-5, atol=1e-5)
+    ranges = sorted((p0, p1) for _, p0, p1 in gathered)
+    ends = [p1 for _, p1 in ranges]
+    assert [p0 for p0, _ in ranges] + [plain[0, 0].size] == [0] + ends
+    assert min(p1 - p0 for p0, p1 in ranges) > 4 * packed.VECTOR
+
+
+_GATHERED_LANES = conv._gathered_lanes

@@ -829,10 +829,17 @@ def lanes_product(x, b, c0, c1, p0, p1, dst, bias, residual, act):
     image's columns, read in place (:func:`multiply_transposed`; the
     residual may be dst). c0 a multiple of VECTOR, p1 - p0 >= VECTOR, act
     light."""
-    depth = x.shape[0]
+    lanes_part(x[:, p0:p1], b, c0, c1, p0, p1, dst, bias, residual, act)
+
+
+@inlined
+def lanes_part(columns, b, c0, c1, p0, p1, dst, bias, residual, act):
+    """:func:`lanes_product` given ``columns``, the image's columns of
+    pixels p0:p1 only (depth, p1 - p0)."""
+    depth = columns.shape[0]
     slivers = b[c0 * depth:(c0 + -(-(c1 - c0) // VECTOR) * VECTOR) * depth]
     kept = c1 if bias.size else 0
-    multiply_transposed(x[:, p0:p1].T, slivers, 0, dst[c0:c1, p0:p1],
+    multiply_transposed(columns.T, slivers, 0, dst[c0:c1, p0:p1],
                         bias[c0:kept], residual[c0:c1, p0:p1], act)
 
 

@@ -383,11 +383,13 @@ def test_a_gathered_convolution_makes_its_columns_a_chunk_at_a_time(
         c_in, c_out, hw, kernel, stride, pads, dilation, monkeypatch):
     """The lanes product split by pixels gathers its im2col columns from
     the image's stride phases (conv.TapPhases) in chunks of two vectors'
-    pixels here (CHUNK_BYTES 1): chunks that start and end inside output
+    pixels here (CHUNK_BYTES 1; an L2 cache of 64 KB, which the columns
+    outgrow and the phases fit in): chunks that start and end inside output
     rows, several of uneven widths in each worker's range of pixels
     (ranges of eight tiles or more), the last ending in a partial tile;
     with a residual written over."""
     monkeypatch.setattr(conv, "CHUNK_BYTES", 1)
+    monkeypatch.setattr(conv, "L2_BYTES", 1 << 16)   # columns 207-311 KB
     monkeypatch.setattr(conv, "gemm_items", lambda *args: 8)  # 8 tiles a piece
     gathered = []
     monkeypatch.setattr(conv, "_gathered_lanes", lambda *args: (

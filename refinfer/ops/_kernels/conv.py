@@ -6,8 +6,9 @@ OpenBLAS, or MKL; or refinfer's own product, packed.py, for a weight the
 plan packed): a 1x1 stride-1 convolution multiplies the weight by the input
 itself, other shapes build an im2col matrix with a Numba kernel first (or
 go through Winograd F(2x2, 3x3), the plan's choice for 3x3 stride-1
-filters; or, for a product split by pixels whose image's stride phases fit
-in L2, gather its columns a chunk at a time: TapPhases). Depthwise convolutions are a direct Numba kernel. Bias, residual
+filters; or, for a product split by pixels whose columns would not fit in
+L2 but whose image's stride phases do, gather its columns a chunk at a
+time: TapPhases). Depthwise convolutions are a direct Numba kernel. Bias, residual
 and activation (fused by the plan) are applied in one pass after the
 GEMM, inside the depthwise kernel, in the packed product's tiles, or, the
 output channels as lanes, in the pass that transposes a channel-last
@@ -399,7 +400,7 @@ def _gemm_convolution(x, weight, bias, residual, act, top_left, stride,
     bias = program.no_bias(x.dtype) if bias is None else bias
     residual = None if residual is None else program.writable(residual)
     if isinstance(weight, packed.PackedChannels):
-        gathers = kh * kw > 1 and TapPhases.fits(x, geometry) \
+        gathers = kh * kw > 1 and TapPhases.pays(x, geometry) \
             and ChannelsProduct.by_pixels(weight, c_out, oh * ow)
         for b in range(x.shape[0]):
             cols = TapPhases(x[b], geometry) if gathers \
@@ -618,7 +619,7 @@ def columns(image, geometry, wide=True):
 # Bytes of im2col columns a gathered product makes at a time: they stay in
 # L2 between the gather and the product (TapPhases).
 CHUNK_BYTES = 1 << 18
-PHASES_BYTES = 1 << 20   # an image's phases gathered from (TapPhases.fits)
+L2_BYTES = 1 << 20      # a core's L2 cache (TapPhases.pays)
 
 
 class TapPhases:
@@ -651,16 +652,21 @@ class TapPhases:
         return oh + (kh - 1) * dh // sh, ow + (kw - 1) * dw // sw
 
     @classmethod
-    def fits(cls, x, geometry) -> bool:
-        """Whether the phases of an image of x (N, C, H, W) fit in a core's
-        L2 cache (PHASES_BYTES): each chunk's gather reads a few rows of
-        every channel's phases, slow from memory. Zen 4, one thread,
-        caches flushed, against whole columns: ResNet-50's stem (phases
-        635 KB) 0.83 of the time (two threads: 0.77), its 3x3 stride-2
-        convolution of 128 channels on 56x56 (1.7 MB) 1.07."""
-        rows, pitch = cls.plane(geometry)
-        phases = geometry[2] * geometry[3] * rows * pitch
-        return x.shape[1] * phases * x.itemsize <= PHASES_BYTES
+    def pays(cls, x, geometry) -> bool:
+        """Whether gathering pays for an image of x (N, C, H, W): where its
+        columns would not fit in a core's L2 cache (L2_BYTES) and its
+        phases do (each chunk's gather reads a few rows of every channel's
+        phases, slow from memory). Zen 4, one thread, caches flushed,
+        against whole columns: ResNet-50's stem (columns 7.4 MB, phases
+        635 KB) 0.83-0.90 of the time (two threads: 0.77), its 3x3
+        stride-2 convolution of 128 channels on 56x56 (phases 1.7 MB)
+        1.07; the small convolutions of resnet50_narrow (columns of 602
+        KB and less: in L2 anyway) 1.09-1.17 of the model's time."""
+        kh, kw, sh, sw = geometry[:4]
+        (rows, pitch), (oh, ow) = cls.plane(geometry), geometry[8:]
+        channels, item = x.shape[1], x.itemsize
+        return channels * sh * sw * rows * pitch * item <= L2_BYTES \
+            < channels * kh * kw * oh * ow * item
 
     def lanes_product(self, b, c0, c1, p0, p1, dst, bias, residual, act):
         """packed.lanes_product on these columns."""

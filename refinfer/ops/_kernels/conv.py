@@ -51,20 +51,24 @@ from .._ref.conv import (backprop_input_pads, conv3d_pads,
 # Indexing as in _kernels/program.py: no sub-array views inside loops, and indices
 # Numba cannot prove non-negative made unsigned, so that loops vectorise.
 @kernel
-def _im2col(image, phases, cols, top, left, kh, kw, sh, sw, dh, dw, oh, ow):
-    """cols[(c*kh + p)*kw + q, i*ow + j] = xpad[c, i*sh + p*dh, j*sw + q*dw]
-    for one image (C x H x W), xpad being the image padded with zeros. Each
-    plane is split into its sh x sw phases first (planes.phases, into
-    ``phases``), where every tap's rows are contiguous: the strided reads
-    happen once per pixel, not once per tap."""
+def _im2col(image, phases, cols, top, left, kh, kw, sh, sw, dh, dw, oh, ow,
+            r0, r1):
+    """Rows r0 <= r < r1 of cols[(c*kh + p)*kw + q, i*ow + j] = xpad[c,
+    i*sh + p*dh, j*sw + q*dw] for one image (C x H x W), xpad being the
+    image padded with zeros. Each plane is split into its sh x sw phases
+    first (planes.phases, into ``phases``), where every tap's rows are
+    contiguous: the strided reads happen once per pixel, not once per tap.
+    (Ranges of rows, not of channels: a stem's three channels split
+    across two threads as 13 and 14 rows, not 9 and 18.)"""
     pitch = ow + (kw - 1) * dw // sw
     rows = oh + (kh - 1) * dh // sh
+    taps = kh * kw
     where = planes.tap_offsets(kh, kw, sh, sw, pitch, dh, dw)
     phases[...] = 0
-    for c in range(image.shape[0]):
+    for c in range(r0 // taps, -(-r1 // taps)):
         planes.phases(image[c], top, left, sh, sw, pitch, rows, phases)
-        for t in range(kh * kw):
-            r, f = c * kh * kw + t, where[t, 0]
+        for t in range(max(r0 - c * taps, 0), min(r1 - c * taps, taps)):
+            r, f = c * taps + t, where[t, 0]
             for i in range(oh):
                 src = np.uint64(where[t, 1] + i * pitch)
                 dst = np.uint64(i * ow)
@@ -583,7 +587,7 @@ class Gemm:
 def columns(image, geometry, wide=True):
     """(columns, row pitch) of one image (C x H x W): its im2col matrix,
     with output rows ``pitch`` apart in it, built by the worker threads
-    channel by channel. A 1x1 stride-1 unpadded kernel uses the image
+    channel by channel (the wide layout) or in ranges of its rows. A 1x1 stride-1 unpadded kernel uses the image
     itself; other stride-1 kernels on wide planes use the wide layout (see
     :func:`_wide_columns`) if ``wide``, else pitch is always OW."""
     kh, kw, sh, sw, dh, dw, top, left, oh, ow = geometry
@@ -603,17 +607,17 @@ def columns(image, geometry, wide=True):
                                   dtype)
             _wide_columns(image[lo:hi], plane, cols[lo * taps:hi * taps], top,
                           left, kh, kw, pitch, oh)
-    else:
-        pitch = ow
-        cols = program.scratch("cols", (c_in * taps, oh * ow), dtype)
+        parallel_for(c_in, channels, grain=min_items(taps * oh * pitch))
+        return cols, pitch
+    cols = program.scratch("cols", (c_in * taps, oh * ow), dtype)
 
-        def channels(lo, hi):
-            phases = program.scratch("plane", (sh * sw, (
-                oh + (kh - 1) * dh // sh) * (ow + (kw - 1) * dw // sw)), dtype)
-            _im2col(image[lo:hi], phases, cols[lo * taps:hi * taps], top, left,
-                    kh, kw, sh, sw, dh, dw, oh, ow)
-    parallel_for(c_in, channels, grain=min_items(taps * oh * pitch))
-    return cols, pitch
+    def rows(lo, hi):
+        phases = program.scratch("plane", (sh * sw, (
+            oh + (kh - 1) * dh // sh) * (ow + (kw - 1) * dw // sw)), dtype)
+        _im2col(image, phases, cols, top, left, kh, kw, sh, sw, dh, dw, oh, ow,
+                lo, hi)
+    parallel_for(c_in * taps, rows, grain=min_items(oh * ow))
+    return cols, ow
 
 
 # Bytes of im2col columns a gathered product makes at a time: they stay in

@@ -201,8 +201,7 @@ class _Bands:
         self.residual = program.no_residual(out.dtype) if residual is None \
             else residual.reshape(self.out.shape)
         expanded = block.expanded
-        self.depthwise_out = program.scratch(
-            "depthwise", out.shape[1:] + (expanded,), out.dtype)
+        self.out_hw = out.shape[1:]
         self.stride = block.window[2][0]
         self.work_per_row = expanded * (self.stride * image.shape[2] * image.shape[0]
                                         + out.shape[2] * (9 + out.shape[0]))
@@ -210,8 +209,8 @@ class _Bands:
             self.stride * image.shape[2] * expanded * out.itemsize))
 
     def run_all(self):
-        rows = self.depthwise_out.shape[0]
-        parallel_for(rows, self.run, grain=min_items(self.work_per_row, GEMM_WORK))
+        parallel_for(self.out_hw[0], self.run,
+                     grain=min_items(self.work_per_row, GEMM_WORK))
 
     def run(self, lo, hi):
         """Output rows lo..hi, a few at a time (see PIECE_BYTES)."""
@@ -222,15 +221,18 @@ class _Bands:
         block, height, width = self.block, self.image.shape[1], self.image.shape[2]
         first = max(0, lo * self.stride - self.top)
         last = min(height, (hi - 1) * self.stride - self.top + 3)
-        channels = block.expanded
+        channels, dtype = block.expanded, self.out.dtype
         expanded = program.scratch("expanded", ((last - first) * width, channels),
-                                   self.out.dtype)
+                                   dtype)
+        # the band's depthwise rows only: written and read back in cache
+        band = program.scratch("depthwise", (hi - lo, self.out_hw[1], channels),
+                               dtype)
         piece, weight, project = block.piece_kernel(
-            (last - first) * width, (hi - lo) * self.depthwise_out.shape[1])
+            (last - first) * width, (hi - lo) * self.out_hw[1])
         piece(self.image, weight, block.depthwise, project, block.biases,
               block.acts, self.stride, self.top, self.left, 0, channels,
-              first, last, lo, hi, expanded, self.depthwise_out, self.out,
-              self.residual, True)
+              first, last, lo, hi, expanded, band, self.out, self.residual,
+              True)
 
 
 @kernel
@@ -288,17 +290,20 @@ def _depthwise_rows(width, depthwise, biases, acts, stride, top, left, c0, c1,
     c1 for output rows lo <= i < hi: the input rows first <= r < last (the
     piece's and the halo its 3x3 window adds), ``width`` pixels each, are
     in ``expanded`` (this thread's), channel-last; their depthwise
-    convolution (``depthwise``: those channels' weights) goes to rows lo..hi
-    of depthwise_out (OH, OW, c1 - c0), and those rows are returned as
-    ((hi - lo) * OW, c1 - c0). The piece kernel then projects them into
+    convolution (``depthwise``: those channels' weights) goes to the first
+    hi - lo rows of depthwise_out (this thread's: (at least hi - lo, OW,
+    c1 - c0)), and those rows are returned as ((hi - lo) * OW, c1 - c0).
+    The piece kernel then projects them into
     out (C_p, OH*OW), those rows' pixels, with the projection's bias,
     residual and activation if ``finish`` (else the bare partial product
     of these channels)."""
+    # output row lo + i reads the band's row (lo + i) * stride - band_top
+    band_top = top + first - lo * stride
     depthwise3x3_nhwc(expanded.reshape(last - first, width, c1 - c0),
                       depthwise, biases[1][c0:c1], depthwise_out, stride,
-                      top + first, left, acts[1], lo, hi)
+                      band_top, left, acts[1], 0, hi - lo)
     ow = depthwise_out.shape[1]
-    return depthwise_out[lo:hi].reshape((hi - lo) * ow, c1 - c0)
+    return depthwise_out[:hi - lo].reshape((hi - lo) * ow, c1 - c0)
 
 
 class _Channels:

@@ -51,25 +51,29 @@ from .._ref.conv import (backprop_input_pads, conv3d_pads,
 # Indexing as in _kernels/program.py: no sub-array views inside loops, and indices
 # Numba cannot prove non-negative made unsigned, so that loops vectorise.
 @kernel
-def _im2col(image, phases, cols, top, left, kh, kw, sh, sw, dh, dw, oh, ow,
-            r0, r1):
-    """Rows r0 <= r < r1 of cols[(c*kh + p)*kw + q, i*ow + j] = xpad[c,
-    i*sh + p*dh, j*sw + q*dw] for one image (C x H x W), xpad being the
-    image padded with zeros. Each plane is split into its sh x sw phases
-    first (planes.phases, into ``phases``), where every tap's rows are
-    contiguous: the strided reads happen once per pixel, not once per tap.
-    (Ranges of rows, not of channels: a stem's three channels split
-    across two threads as 13 and 14 rows, not 9 and 18.)"""
+def _im2col(image, phases, cols, top, left, kh, kw, sh, sw, dh, dw, ow,
+            r0, r1, i0, i1):
+    """Rows r0 <= r < r1 of the im2col matrix of output rows i0 <= i < i1:
+    cols[(c*kh + p)*kw + q, (i - i0)*ow + j] = xpad[c, i*sh + p*dh, j*sw +
+    q*dw] for one image (C x H x W), xpad being the image padded with
+    zeros. Each plane's rows that those output rows read are split into
+    their sh x sw phases first (planes.phases, into ``phases``), where
+    every tap's rows are contiguous: the strided reads happen once per
+    pixel, not once per tap. (Ranges of rows, not of channels: a stem's
+    three channels split across two threads as 13 and 14 rows, not 9 and
+    18.)"""
     pitch = ow + (kw - 1) * dw // sw
-    rows = oh + (kh - 1) * dh // sh
+    rows = i1 - i0 + (kh - 1) * dh // sh
     taps = kh * kw
     where = planes.tap_offsets(kh, kw, sh, sw, pitch, dh, dw)
     phases[...] = 0
     for c in range(r0 // taps, -(-r1 // taps)):
-        planes.phases(image[c], top, left, sh, sw, pitch, rows, phases)
+        # (phase row 0 is padded row i0 * sh: the top moves up by that)
+        planes.phases(image[c], top - i0 * sh, left, sh, sw, pitch, rows,
+                      phases)
         for t in range(max(r0 - c * taps, 0), min(r1 - c * taps, taps)):
             r, f = c * taps + t, where[t, 0]
-            for i in range(oh):
+            for i in range(i1 - i0):
                 src = np.uint64(where[t, 1] + i * pitch)
                 dst = np.uint64(i * ow)
                 for j in range(np.uint64(ow)):
@@ -610,14 +614,22 @@ def columns(image, geometry, wide=True):
         parallel_for(c_in, channels, grain=min_items(taps * oh * pitch))
         return cols, pitch
     cols = program.scratch("cols", (c_in * taps, oh * ow), dtype)
-
-    def rows(lo, hi):
-        phases = program.scratch("plane", (sh * sw, (
-            oh + (kh - 1) * dh // sh) * (ow + (kw - 1) * dw // sw)), dtype)
-        _im2col(image, phases, cols, top, left, kh, kw, sh, sw, dh, dw, oh, ow,
-                lo, hi)
-    parallel_for(c_in * taps, rows, grain=min_items(oh * ow))
+    parallel_for(c_in * taps, lambda lo, hi: column_rows(
+        image, geometry, 0, oh, cols, lo, hi), grain=min_items(oh * ow))
     return cols, ow
+
+
+def column_rows(image, geometry, i0, i1, cols, r0=0, r1=None):
+    """Rows r0 <= r < r1 (all by default) of the im2col matrix of one image
+    (C x H x W) for output rows i0 <= i < i1, made by the calling thread
+    into ``cols`` (C*kh*kw, (i1 - i0) * OW); returns cols."""
+    kh, kw, sh, sw, dh, dw, top, left, oh, ow = geometry
+    phases = program.scratch("plane", (sh * sw, (
+        i1 - i0 + (kh - 1) * dh // sh) * (ow + (kw - 1) * dw // sw)),
+        image.dtype)
+    _im2col(image, phases, cols, top, left, kh, kw, sh, sw, dh, dw, ow, r0,
+            len(cols) if r1 is None else r1, i0, i1)
+    return cols
 
 
 # Bytes of im2col columns a gathered product makes at a time: they stay in

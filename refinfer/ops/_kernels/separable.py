@@ -44,7 +44,7 @@ from refinfer.threads import GEMM_WORK, min_items, parallel_for
 
 from . import blas, packed, program, vectors
 from .constants import Holder
-from .conv import columns, conv_geometry
+from .conv import column_rows, columns, conv_geometry
 
 
 class InvertedResidual(Holder):
@@ -128,11 +128,26 @@ class InvertedResidual(Holder):
         """The expansion's im2col matrix of one image (C x H x W), shaped
         (C*kh*kw, OH, OW) (the thread's scratch), or the image itself for
         a 1x1 expansion."""
-        top, left, oh, ow = self.expanded_plane(image.shape[1:])
+        geometry = self._geometry(image.shape[1:])
+        cols, _ = columns(image, geometry, wide=False)
+        return cols.reshape(-1, *geometry[-2:])
+
+    def band_columns(self, image, first, last):
+        """The expansion's im2col rows for its output rows first <= r <
+        last of one image, (C*kh*kw, last - first, OW), made by the calling
+        thread into its scratch."""
+        geometry = self._geometry(image.shape[1:])
+        ow = geometry[-1]
+        cols = program.scratch("band columns", (self.depth, (last - first) * ow),
+                               self.dtype)
+        return column_rows(image, geometry, first, last, cols).reshape(
+            -1, last - first, ow)
+
+    def _geometry(self, hw) -> tuple:
+        """The expansion's geometry for conv.columns on an H x W image."""
         _, _, stride, dilation = self.expansion
-        cols, _ = columns(image, self.taps + tuple(stride) + tuple(dilation)
-                          + (top, left, oh, ow), wide=False)
-        return cols.reshape(-1, oh, ow)
+        return self.taps + tuple(stride) + tuple(dilation) \
+            + self.expanded_plane(hw)
 
     def depthwise_part(self, c0: int, c1: int) -> np.ndarray:
         """The depthwise weights of channels c0 <= c < c1, contiguous (made
@@ -167,8 +182,8 @@ def inverted_residual(x, residual, block: InvertedResidual):
     residual = None if residual is None else program.writable(residual)
     split = _Channels if oh * ow <= CHANNEL_SPLIT_PIXELS else _Bands
     for b in range(n):
-        split(block, block.columns(x[b]), y[b],
-              None if residual is None else residual[b], top, left).run_all()
+        split(block, x[b], y[b], None if residual is None else residual[b],
+              top, left).run_all()
     return y
 
 
@@ -196,17 +211,22 @@ class _Bands:
 
     def __init__(self, block, image, out, residual, top, left):
         self.block, self.top, self.left = block, top, left
-        self.image = image
+        # A stem's im2col is made a band at a time, in cache (block's
+        # 1.35 MB in MobileNetV2, written out and read back); a 1x1
+        # expansion reads the image itself.
+        self.banded = block.taps != (1, 1)
+        self.image = image if self.banded else block.columns(image)
+        self.plane = block.expanded_plane(image.shape[1:])[2:]
         self.out = out.reshape(out.shape[0], -1)
         self.residual = program.no_residual(out.dtype) if residual is None \
             else residual.reshape(self.out.shape)
-        expanded = block.expanded
+        expanded, width = block.expanded, self.plane[1]
         self.out_hw = out.shape[1:]
         self.stride = block.window[2][0]
-        self.work_per_row = expanded * (self.stride * image.shape[2] * image.shape[0]
+        self.work_per_row = expanded * (self.stride * width * block.depth
                                         + out.shape[2] * (9 + out.shape[0]))
         self.piece_rows = max(1, PIECE_BYTES // (
-            self.stride * image.shape[2] * expanded * out.itemsize))
+            self.stride * width * expanded * out.itemsize))
 
     def run_all(self):
         parallel_for(self.out_hw[0], self.run,
@@ -218,9 +238,13 @@ class _Bands:
             self._piece(start, min(hi, start + self.piece_rows))
 
     def _piece(self, lo, hi):
-        block, height, width = self.block, self.image.shape[1], self.image.shape[2]
+        block, (height, width) = self.block, self.plane
         first = max(0, lo * self.stride - self.top)
         last = min(height, (hi - 1) * self.stride - self.top + 3)
+        image, top = self.image, self.top
+        if self.banded:     # the band's columns: its first row is row 0
+            image = block.band_columns(image, first, last)
+            first, last, top = 0, last - first, top + first
         channels, dtype = block.expanded, self.out.dtype
         expanded = program.scratch("expanded", ((last - first) * width, channels),
                                    dtype)
@@ -229,10 +253,9 @@ class _Bands:
                                dtype)
         piece, weight, project = block.piece_kernel(
             (last - first) * width, (hi - lo) * self.out_hw[1])
-        piece(self.image, weight, block.depthwise, project, block.biases,
-              block.acts, self.stride, self.top, self.left, 0, channels,
-              first, last, lo, hi, expanded, band, self.out, self.residual,
-              True)
+        piece(image, weight, block.depthwise, project, block.biases,
+              block.acts, self.stride, top, self.left, 0, channels, first,
+              last, lo, hi, expanded, band, self.out, self.residual, True)
 
 
 @kernel
@@ -319,7 +342,7 @@ class _Channels:
 
     def __init__(self, block, image, out, residual, top, left):
         self.block, self.top, self.left = block, top, left
-        self.image = image
+        self.image = block.columns(image)
         self.shape = out.shape[1:]
         self.out = out.reshape(out.shape[0], -1)
         self.residual = program.no_residual(out.dtype) if residual is None \

@@ -392,8 +392,8 @@ def test_a_gathered_convolution_makes_its_columns_a_chunk_at_a_time(
     monkeypatch.setattr(conv, "L2_BYTES", 1 << 16)   # columns 207-311 KB
     monkeypatch.setattr(conv, "gemm_items", lambda *args: 8)  # 8 tiles a piece
     gathered = []
-    monkeypatch.setattr(conv, "_gathered_lanes", lambda *args: (
-        gathered.append(args[4:7]), _GATHERED_LANES(*args)))
+    monkeypatch.setattr(conv.TapPhases, "lanes_product", lambda self, *args: (
+        gathered.append(args[3:5]), _GATHERED_LANES(self, *args)))
     x = rng.standard_normal((1, c_in, hw, hw), dtype=F32)
     weight = rng.standard_normal((c_out, c_in, kernel, kernel), dtype=F32) / 8
     bias = rng.standard_normal(c_out, dtype=F32)
@@ -405,10 +405,10 @@ def test_a_gathered_convolution_makes_its_columns_a_chunk_at_a_time(
         weight, packed.VECTOR), *args, onto_residual=True)
     np.testing.assert_allclose(got, fused_conv2d(x, residual, weight, *args),
                                rtol=1e-5, atol=1e-5)
-    ranges = sorted((p0, p1) for _, p0, p1 in gathered)
+    ranges = sorted(gathered)
     ends = [p1 for _, p1 in ranges]
     assert [p0 for p0, _ in ranges] + [plain[0, 0].size] == [0] + ends
     assert min(p1 - p0 for p0, p1 in ranges) > 4 * packed.VECTOR
 
 
-_GATHERED_LANES = conv._gathered_lanes
+_GATHERED_LANES = conv.TapPhases.lanes_product

@@ -111,17 +111,20 @@ def _image_phases(image, phases, top, left, sh, sw, pitch, rows, lo, hi):
         planes.phases(image[c], top, left, sh, sw, pitch, rows, phases[c])
 
 
-@inlined
-def _gather(phases, where, ow, pitch, q0, q1, chunk):
+@kernel
+def _gather(phases, taps, q0, q1, chunk):
     """chunk[:, :q1 - q0] = columns q0..q1 of the im2col matrix of the
-    image whose stride phases are ``phases`` (C, sh*sw, rows*pitch),
-    ``where`` its taps' (phase, shift): output pixel q = i*OW + j reads
-    tap t of channel c at phases[c, phase, shift + i*pitch + j], a run of
-    contiguous pixels per output row."""
-    taps = where.shape[0]
+    image whose stride phases are ``phases`` (C, sh*sw, rows*pitch; see
+    :class:`TapPhases`, ``taps`` (kh, kw, sh, sw, dh, dw, OW)): output
+    pixel q = i*OW + j reads tap t of channel c at phases[c, phase, shift
+    + i*pitch + j] (planes.tap_offsets), a run of contiguous pixels per
+    output row."""
+    kh, kw, sh, sw, dh, dw, ow = taps
+    pitch = ow + (kw - 1) * dw // sw
+    where = planes.tap_offsets(kh, kw, sh, sw, pitch, dh, dw)
     for c in range(phases.shape[0]):
-        for t in range(taps):
-            r, f = c * taps + t, where[t, 0]
+        for t in range(kh * kw):
+            r, f = c * kh * kw + t, where[t, 0]
             q = q0
             while q < q1:
                 i, j = divmod(q, ow)
@@ -131,26 +134,6 @@ def _gather(phases, where, ow, pitch, q0, q1, chunk):
                 for u in range(np.uint64(run)):
                     chunk[r, dst + u] = phases[c, f, src + u]
                 q += run
-
-
-@kernel
-def _gathered_lanes(phases, taps, b, c0, c1, p0, p1, chunk, dst, bias,
-                    residual, act):
-    """packed.lanes_product of output channels c0:c1 and pixels p0:p1 on
-    the im2col matrix of an image kept as its stride phases (see
-    :class:`TapPhases`; ``taps`` (kh, kw, sh, sw, dh, dw, OW)), its
-    columns made a chunk of ``chunk``'s width or less at a time
-    (``chunk`` (C*kh*kw, n), n >= 2 * VECTOR), multiplied while in cache."""
-    kh, kw, sh, sw, dh, dw, ow = taps
-    pitch = ow + (kw - 1) * dw // sw
-    where = planes.tap_offsets(kh, kw, sh, sw, pitch, dh, dw)
-    count = -(-(p1 - p0) // chunk.shape[1])
-    for k in range(count):
-        q0 = p0 + (p1 - p0) * k // count
-        q1 = p0 + (p1 - p0) * (k + 1) // count
-        _gather(phases, where, ow, pitch, q0, q1, chunk)
-        packed.lanes_part(chunk[:, :q1 - q0], b, c0, c1, q0, q1, dst, bias,
-                          residual, act)
 
 
 @kernel
@@ -499,7 +482,7 @@ class ChannelsProduct:
 
     def _lanes(self, c0, c1, p0, p1):
         product = self.cols.lanes_product if isinstance(self.cols, TapPhases) \
-            else partial(packed.lanes_product, self.cols)
+            else partial(packed.lanes_product, self.cols, p0)
         product(self.weight.slivers, c0, c1, p0, p1, self.dst, self.bias,
                 self.residual, self.act)
         program.activate_heavy(self.dst[c0:c1, p0:p1], self.act)
@@ -644,7 +627,7 @@ class TapPhases:
     stride phases (planes.phases: one copy of the image, made by the
     worker threads channel by channel). Each range gathers its columns a
     chunk at a time into the thread's scratch and multiplies them while
-    they are in cache (:func:`_gathered_lanes`), rather than reading back
+    they are in cache (:meth:`lanes_product`), rather than reading back
     a matrix kh*kw / (sh*sw) times the image's size written to memory
     (ResNet-50's 7x7 stem: 7.4 MB)."""
 
@@ -685,13 +668,19 @@ class TapPhases:
             < channels * kh * kw * oh * ow * item
 
     def lanes_product(self, b, c0, c1, p0, p1, dst, bias, residual, act):
-        """packed.lanes_product on these columns."""
+        """packed.lanes_product on these columns, a chunk of them at a
+        time (2 * VECTOR pixels or more each: p1 - p0 >= VECTOR)."""
         depth, item = self.shape[0], dst.itemsize
         width = max(2, CHUNK_BYTES // (depth * item * packed.VECTOR)) \
             * packed.VECTOR
         chunk = program.scratch("chunk", (depth, width), dst.dtype)
-        _gathered_lanes(self.phases, self.taps, b, c0, c1, p0, p1, chunk,
-                        dst, bias, residual, act)
+        count = -(-(p1 - p0) // width)
+        for k in range(count):
+            q0 = p0 + (p1 - p0) * k // count
+            q1 = p0 + (p1 - p0) * (k + 1) // count
+            _gather(self.phases, self.taps, q0, q1, chunk)
+            packed.lanes_product(chunk, 0, b, c0, c1, q0, q1, dst, bias,
+                                 residual, act)
 
 
 # -- Winograd F(2x2, 3x3) ---------------------------------------------------------

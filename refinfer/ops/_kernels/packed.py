@@ -822,25 +822,19 @@ def multiply_transposed(x, b, c0, dst, bias, residual, act):
 
 
 @kernel
-def lanes_product(x, b, c0, c1, p0, p1, dst, bias, residual, act):
+def lanes_product(x, x0, b, c0, c1, p0, p1, dst, bias, residual, act):
     """Output channels c0:c1 and pixels p0:p1 of a convolution whose
     weight W is the :class:`PackedChannels` slivers ``b`` of VECTOR: dst
-    (C_out, pixels) = act(W x + bias + residual), x (depth, pixels) its
-    image's columns, read in place (:func:`multiply_transposed`; the
-    residual may be dst). c0 a multiple of VECTOR, p1 - p0 >= VECTOR, act
-    light."""
-    lanes_part(x[:, p0:p1], b, c0, c1, p0, p1, dst, bias, residual, act)
-
-
-@inlined
-def lanes_part(columns, b, c0, c1, p0, p1, dst, bias, residual, act):
-    """:func:`lanes_product` given ``columns``, the image's columns of
-    pixels p0:p1 only (depth, p1 - p0)."""
-    depth = columns.shape[0]
+    (C_out, pixels) = act(W x + bias + residual), x (depth, columns) its
+    image's columns (or a chunk of them) from pixel p0 on at column x0,
+    read in place (:func:`multiply_transposed`; the residual may be dst).
+    c0 a multiple of VECTOR, p1 - p0 >= VECTOR, act light."""
+    depth = x.shape[0]
     slivers = b[c0 * depth:(c0 + -(-(c1 - c0) // VECTOR) * VECTOR) * depth]
     kept = c1 if bias.size else 0
-    multiply_transposed(columns.T, slivers, 0, dst[c0:c1, p0:p1],
-                        bias[c0:kept], residual[c0:c1, p0:p1], act)
+    multiply_transposed(x[:, x0:x0 + p1 - p0].T, slivers, 0,
+                        dst[c0:c1, p0:p1], bias[c0:kept],
+                        residual[c0:c1, p0:p1], act)
 
 
 @kernel

@@ -574,9 +574,10 @@ class Gemm:
 def columns(image, geometry, wide=True):
     """(columns, row pitch) of one image (C x H x W): its im2col matrix,
     with output rows ``pitch`` apart in it, built by the worker threads
-    channel by channel (the wide layout) or in ranges of its rows. A 1x1 stride-1 unpadded kernel uses the image
-    itself; other stride-1 kernels on wide planes use the wide layout (see
-    :func:`_wide_columns`) if ``wide``, else pitch is always OW."""
+    channel by channel (the wide layout) or in ranges of its rows. A 1x1
+    stride-1 unpadded kernel uses the image itself; other stride-1 kernels
+    on wide planes use the wide layout (see :func:`_wide_columns`) if
+    ``wide``, else pitch is always OW."""
     kh, kw, sh, sw, dh, dw, top, left, oh, ow = geometry
     c_in, dtype, taps = image.shape[0], image.dtype, kh * kw
     if kh == kw == 1 and top == left == 0:

@@ -211,8 +211,8 @@ class _Bands:
 
     def __init__(self, block, image, out, residual, top, left):
         self.block, self.top, self.left = block, top, left
-        # A stem's im2col is made a band at a time, in cache (block's
-        # 1.35 MB in MobileNetV2, written out and read back); a 1x1
+        # A stem's im2col is made a band at a time, in cache (MobileNetV2's
+        # whole matrix, 1.35 MB, was written out and read back); a 1x1
         # expansion reads the image itself.
         self.banded = block.taps != (1, 1)
         self.image = image if self.banded else block.columns(image)

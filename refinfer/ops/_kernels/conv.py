@@ -8,12 +8,12 @@ itself, other shapes build an im2col matrix with a Numba kernel first (or
 go through Winograd F(2x2, 3x3), the plan's choice for 3x3 stride-1
 filters; or, for a product split by pixels whose columns would not fit in
 L2 but whose image's stride phases do, gather its columns a chunk at a
-time: TapPhases). Depthwise convolutions are a direct Numba kernel. Bias, residual
-and activation (fused by the plan) are applied in one pass after the
-GEMM, inside the depthwise kernel, in the packed product's tiles, or, the
-output channels as lanes, in the pass that transposes a channel-last
-product into the output (packed.channels_product) or in each tile as it
-is transposed in registers (packed.lanes_product).
+time: TapPhases). Depthwise convolutions are a direct Numba kernel.
+Bias, residual and activation (fused by the plan) are applied in one pass
+after the GEMM, inside the depthwise kernel, in the packed product's
+tiles, or, the output channels as lanes, in the pass that transposes a
+channel-last product into the output (packed.channels_product) or in
+each tile as it is transposed in registers (packed.lanes_product).
 
 N-D: every rank is run as 3-D (a 1-D or 2-D problem gets leading unit
 axes), so one compiled kernel per dtype serves all of them:

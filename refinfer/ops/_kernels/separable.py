@@ -128,22 +128,21 @@ class InvertedResidual(Holder):
         """The expansion's im2col matrix of one image (C x H x W), shaped
         (C*kh*kw, OH, OW) (the thread's scratch), or the image itself for
         a 1x1 expansion."""
-        geometry = self._geometry(image.shape[1:])
+        geometry = self.geometry(image.shape[1:])
         cols, _ = columns(image, geometry, wide=False)
         return cols.reshape(-1, *geometry[-2:])
 
-    def band_columns(self, image, first, last):
+    def band_columns(self, image, geometry, first, last):
         """The expansion's im2col rows for its output rows first <= r <
-        last of one image, (C*kh*kw, last - first, OW), made by the calling
-        thread into its scratch."""
-        geometry = self._geometry(image.shape[1:])
+        last of one image (its :meth:`geometry`), (C*kh*kw, last - first,
+        OW), made by the calling thread into its scratch."""
         ow = geometry[-1]
         cols = program.scratch("band columns", (self.depth, (last - first) * ow),
                                self.dtype)
         return column_rows(image, geometry, first, last, cols).reshape(
             -1, last - first, ow)
 
-    def _geometry(self, hw) -> tuple:
+    def geometry(self, hw) -> tuple:
         """The expansion's geometry for conv.columns on an H x W image."""
         _, _, stride, dilation = self.expansion
         return self.taps + tuple(stride) + tuple(dilation) \
@@ -216,7 +215,8 @@ class _Bands:
         # expansion reads the image itself.
         self.banded = block.taps != (1, 1)
         self.image = image if self.banded else block.columns(image)
-        self.plane = block.expanded_plane(image.shape[1:])[2:]
+        self.geometry = block.geometry(image.shape[1:])
+        self.plane = self.geometry[-2:]
         self.out = out.reshape(out.shape[0], -1)
         self.residual = program.no_residual(out.dtype) if residual is None \
             else residual.reshape(self.out.shape)
@@ -243,7 +243,7 @@ class _Bands:
         last = min(height, (hi - 1) * self.stride - self.top + 3)
         image, top = self.image, self.top
         if self.banded:     # the band's columns: its first row is row 0
-            image = block.band_columns(image, first, last)
+            image = block.band_columns(image, self.geometry, first, last)
             first, last, top = 0, last - first, top + first
         channels, dtype = block.expanded, self.out.dtype
         expanded = program.scratch("expanded", ((last - first) * width, channels),
@@ -316,10 +316,9 @@ def _depthwise_rows(width, depthwise, biases, acts, stride, top, left, c0, c1,
     convolution (``depthwise``: those channels' weights) goes to the first
     hi - lo rows of depthwise_out (this thread's: (at least hi - lo, OW,
     c1 - c0)), and those rows are returned as ((hi - lo) * OW, c1 - c0).
-    The piece kernel then projects them into
-    out (C_p, OH*OW), those rows' pixels, with the projection's bias,
-    residual and activation if ``finish`` (else the bare partial product
-    of these channels)."""
+    The piece kernel then projects them into out (C_p, OH*OW), those rows'
+    pixels, with the projection's bias, residual and activation if
+    ``finish`` (else the bare partial product of these channels)."""
     # output row lo + i reads the band's row (lo + i) * stride - band_top
     band_top = top + first - lo * stride
     depthwise3x3_nhwc(expanded.reshape(last - first, width, c1 - c0),

@@ -121,7 +121,9 @@ def test_conv2d_fallbacks_and_errors():
 
 POOLS = [((1, 3, 9, 9), (3, 3), (2, 2), "SAME"), ((2, 4, 8, 7), (2, 2), (2, 2), "VALID"),
          ((1, 2, 11, 10), (3, 2), (1, 2), "SAME"), ((1, 2, 5, 5), (3, 3), (2, 2), "SAME"),
-         ((1, 1, 7, 7), (7, 7), (1, 1), "VALID")]
+         ((1, 1, 7, 7), (7, 7), (1, 1), "VALID"),
+         ((1, 2, 40, 150), (3, 3), (2, 2), "SAME"),         # bands of
+         ((1, 3, 31, 260), (2, 3), (3, 1), "VALID")]        # rows
 
 
 @pytest.mark.parametrize("op", ("MaxPool", "AvgPool"))

@@ -1,13 +1,14 @@
 """Numba helpers for kernels that slide windows over image planes (the fast
 convolutions and pools).
 
-The trick they share: a zero-padded plane (for stride s, its s x s phases:
-phase (a, b) holds the rows a, a+s, ... and the columns b, b+s, ...) is laid
-out flat with a row pitch of OW + (kw-1)//s, so that the input of window tap
-(p, q) for output (i, j) sits at (i*pitch + j) + a constant shift in one
-phase. A whole plane is then one long vectorised loop per tap over
+The convolutions' trick: a zero-padded plane (for stride s, its s x s
+phases: phase (a, b) holds the rows a, a+s, ... and the columns b, b+s, ...)
+is laid out flat with a row pitch of OW + (kw-1)//s, so that the input of
+window tap (p, q) for output (i, j) sits at (i*pitch + j) + a constant shift
+in one phase. A whole plane is then one long vectorised loop per tap over
 i*pitch + j, computing pitch - OW garbage columns per row that are dropped
-when the result is copied out.
+when the result is copied out. The pools, whose windows are separable, go
+down the rows first and then across (:func:`pool`), with no phases to make.
 
 Indexing follows ops/program.py: no sub-array views inside loops, and indices
 Numba cannot prove non-negative made unsigned.
@@ -113,39 +114,89 @@ def copy_out(wide, pitch, dst, b, c):
             dst[b, c, i, j] = wide[base + j]
 
 
+#: Elements in a band of window rows: the band and its windows' results
+#: across stay in L1 between the two passes of :func:`pool`.
+BAND_ITEMS = 2048
+
+
+@inlined
+def merge(dst, d0, src, s0, count, first, maximum):
+    """dst[d0 + j] = src[s0 + j] (``first``), else the max (``maximum``)
+    or the sum of the two, for j < count."""
+    if first:
+        for j in range(count):
+            dst[d0 + j] = src[s0 + j]
+    elif maximum:       # NaN-propagating, and it vectorises (a select does
+        for j in range(count):                                     # not)
+            dst[d0 + j] = np.maximum(dst[d0 + j], src[s0 + j])
+    else:
+        for j in range(count):
+            dst[d0 + j] += src[s0 + j]
+
+
+@inlined
+def band_down(flat, k, h, w, band, i0, i1, kh, sh, top, left, pitch, pad,
+              maximum):
+    """band[(i - i0)*pitch + left + j] = the max (sum) of plane k of the
+    flat NCHW input over the window rows of output row i (i0 <= i < i1)
+    inside the image, at column j; ``pad`` where none is inside."""
+    cols = np.uint64(max(0, min(w, pitch - left)))
+    for i in range(i0, i1):
+        d0 = np.uint64((i - i0) * pitch + left)
+        first = True
+        for p in range(kh):
+            r = i * sh + p - top
+            if 0 <= r < h:
+                merge(band, d0, flat, np.uint64((k * h + r) * w), cols,
+                      first, maximum)
+                first = False
+        if first:
+            fill(band, d0, d0 + cols, pad)
+
+
+@inlined
+def band_out(across, out, counts, k, i0, i1, pitch, oh, ow, sw, maximum):
+    """Output rows i0 <= i < i1 of flat plane k: every sw-th column of
+    their windows' results ``across``, divided by ``counts`` (average)."""
+    step = np.uint64(sw)
+    for i in range(i0, i1):
+        s0 = np.uint64((i - i0) * pitch)
+        d0, c0 = np.uint64((k * oh + i) * ow), np.uint64(i * ow)
+        for j in range(np.uint64(ow)):
+            out[d0 + j] = across[s0 + j * step]
+        if not maximum:
+            for j in range(np.uint64(ow)):
+                out[d0 + j] /= counts[c0 + j]
+
+
 @kernel
 def pool(x, y, kh, kw, sh, sw, top, left, maximum, counts):
     """Max (``maximum``) or average pooling of every plane of x into y
-    (NCHW). Max pads with -inf and propagates NaN; average divides the
-    window sums by ``counts`` (real elements per output, laid out with the
-    phases' pitch)."""
-    n, c = x.shape[0], x.shape[1]
+    (NCHW, contiguous), separably, a band of output rows at a time: down
+    the kh window rows for every padded column, then across kw columns in
+    one pass over the band (rows one pitch apart, the last kw-1 columns of
+    a row mixing with the next, never output), every sw-th column kept.
+    Max pads with -inf and propagates NaN; average divides the window sums
+    by ``counts`` (real elements per output, OH x OW)."""
+    h, w = x.shape[2], x.shape[3]
     oh, ow = y.shape[2], y.shape[3]
-    pitch = ow + (kw - 1) // sw
-    rows = oh + (kh - 1) // sh
     pad = x.dtype.type(-np.inf) if maximum else x.dtype.type(0)
-    planes = np.full((sh * sw, rows * pitch + (kw - 1) // sw + 1), pad,
-                     x.dtype)
-    acc = np.empty(oh * pitch, x.dtype)
-    where = tap_offsets(kh, kw, sh, sw, pitch)
-    for k in range(n * c):
-        b, ch = divmod(k, c)
-        phases(x[b, ch], top, left, sh, sw, pitch, rows, planes)
-        for t in range(kh * kw):
-            f, shift = where[t, 0], np.uint64(where[t, 1])
-            if t == 0:
-                for u in range(np.uint64(acc.size)):
-                    acc[u] = planes[f, shift + u]
-            elif maximum:       # NaN-propagating, and it vectorises (a
-                for u in range(np.uint64(acc.size)):    # select does not)
-                    acc[u] = np.maximum(acc[u], planes[f, shift + u])
-            else:
-                for u in range(np.uint64(acc.size)):
-                    acc[u] += planes[f, shift + u]
-        if not maximum:
-            for u in range(acc.size):
-                acc[u] /= counts[u]
-        copy_out(acc, pitch, y, b, ch)
+    pitch = (ow - 1) * sw + kw          # the padded columns windows read
+    rows = max(1, min(oh, BAND_ITEMS // pitch))
+    band = np.full(rows * pitch, pad, x.dtype)
+    across = np.empty(rows * pitch, x.dtype)
+    flat, out = x.reshape(-1), y.reshape(-1)
+    for k in range(x.shape[0] * x.shape[1]):
+        for i0 in range(0, oh, rows):
+            i1 = min(i0 + rows, oh)
+            band_down(flat, k, h, w, band, i0, i1, kh, sh, top, left, pitch,
+                      pad, maximum)
+            size = np.uint64((i1 - i0) * pitch - kw + 1)
+            for q in range(kw):
+                merge(across, np.uint64(0), band, np.uint64(q), size, q == 0,
+                      maximum)
+            band_out(across, out, counts, k, i0, i1, pitch, oh, ow, sw,
+                     maximum)
 
 
 def each_channel_range(images: int, channels: int, plane_pixels: int, fn):
@@ -193,14 +244,10 @@ def avg_pool(x, kernel_size=(1, 1), strides=(1, 1), pad_mode="VALID",
 
 @lru_cache(maxsize=256)
 def _window_counts(hw, kernel_size, strides, pads, out_hw, dtype):
-    """The number of real (unpadded) elements in each window, laid out with
-    the pooling kernel's row pitch (the extra columns count 1)."""
+    """The number of real (unpadded) elements in each window, flat."""
     per_axis = []
     for axis in range(2):
         starts = np.arange(out_hw[axis]) * strides[axis] - pads[axis][0]
         ends = np.minimum(starts + kernel_size[axis], hw[axis])
         per_axis.append(ends - np.maximum(starts, 0))
-    pitch, _, _ = layout(kernel_size, strides, out_hw)
-    counts = np.ones((out_hw[0], pitch), dtype)
-    counts[:, :out_hw[1]] = np.outer(per_axis[0], per_axis[1])
-    return counts.reshape(-1)
+    return np.outer(per_axis[0], per_axis[1]).astype(dtype).reshape(-1)

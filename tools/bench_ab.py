@@ -4,7 +4,8 @@
         [--threads 1] [--rounds 8] [--cold-runs 2] [--markdown FILE]
 
 BASE_DIR is a checkout of the version to compare with (``git worktree add /tmp/base REV``).
-Each golden/ model runs in two worker processes, one importing refinfer from BASE_DIR and
+A model is a golden/ case, or one of tools/bench.py's full-size models (resnet50,
+bert_base, ...: batch 1, from its BENCH_DIR). Each runs in two worker processes, one importing refinfer from BASE_DIR and
 one from this checkout, with the model's golden inputs and the default (Numba) backend. The
 two take turns in short bursts, a few times over, so a noisy shared machine slows both
 alike; the table shows the median predict time of each and the ratio this / base (above 1:
@@ -24,7 +25,7 @@ import time
 
 import numpy as np
 
-from bench import BURST_SECONDS, Worker, pin_to_cores, serve
+from bench import BENCH_DIR, BURST_SECONDS, Worker, pin_to_cores, serve
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLDEN = os.path.join(ROOT, "golden")
@@ -33,9 +34,19 @@ MODELS = ("mobilenetv2", "resnet50_narrow", "resnet18_narrow", "efficientnet_sty
 COLD_MODEL = "mobilenetv2"
 
 
+def model_file(model: str) -> str:
+    """The golden case's model file, else the full-size benchmark model's."""
+    case = os.path.join(GOLDEN, model, "model.mindir")
+    if os.path.isfile(case):
+        return case
+    return os.path.join(BENCH_DIR, model, f"{model}_b1.mindir")
+
+
 def golden_inputs(model: str) -> list[np.ndarray]:
     """The case's inputs, read without refinfer (the worker's refinfer is
     the checkout under test, maybe one without tensorio.read_entry)."""
+    if not os.path.isdir(os.path.join(GOLDEN, model)):
+        return [np.load(os.path.join(BENCH_DIR, model, "input_b1.npy"))]
     meta = json.load(open(os.path.join(GOLDEN, model, "meta.json")))
     return [np.load(os.path.join(GOLDEN, model, i["file"])) if i.get("file")
             else np.fromfile(os.path.join(GOLDEN, model, i["raw_file"]),
@@ -48,8 +59,7 @@ def build(model: str, threads: int):
     context = mslite.Context()
     context.cpu.thread_num = threads
     built = mslite.Model()
-    built.build_from_file(os.path.join(GOLDEN, model, "model.mindir"),
-                          mslite.ModelType.MINDIR, context)
+    built.build_from_file(model_file(model), mslite.ModelType.MINDIR, context)
     return built
 
 

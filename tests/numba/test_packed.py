@@ -327,6 +327,20 @@ def test_rows_times_a_right_weight_equal_numpy(m, k, n, cols, act):
         assert np.isnan(c[:, :c0]).all() and np.isnan(c[:, c1:]).all()
 
 
+@pytest.mark.parametrize("size, parts", [
+    (0, 3), (16, 1), (100, 7), (4096, 11), (48 * 256, 7), (40, 12)])
+def test_the_parts_tiles_ask_for_ahead_cover_the_weight_once(size, parts):
+    """_ahead: the parts of a weight that successive tiles ask for are
+    whole cache lines, in order, neither overlapping nor leaving a gap,
+    from its start to its end (rounded up to a line)."""
+    start = at = 96
+    for part in range(parts):
+        ahead, lines = packed._ahead(start, size, part, parts)
+        assert ahead == at and lines >= 0
+        at += lines * packed.LINE_FLOATS
+    assert at == start + -(-size // packed.LINE_FLOATS) * packed.LINE_FLOATS
+
+
 def test_an_image_of_fewer_pixels_than_a_tile_is_refused():
     weight = packed.PackedRight(np.ones((2, 3), F32))
     with pytest.raises(ValueError, match="multiply_image: fewer pixels than a tile"):

@@ -65,13 +65,14 @@ stays in L2 (RIGHT_BLOCK).
 
 A weight is read once per call and, the model's weights being larger than
 the caches, from memory: the first row of tiles over a block waited for it
-while the others found it in L2. So each tile, one line per depth step,
-asks for a part of what the tiles after its own block will read
-(:func:`_ahead`): the next block's slivers, spread over this block's rows
-of tiles (:func:`multiply`: the next sliver of A, spread over a row's
-tiles). ResNet-50's 7x7 layers alone with the weight in memory took 0.89-
-0.93 of their time (4 MB: 1.05-1.07 ms against 1.17), in L3 0.98; the
-models, one thread: ResNet-50 0.97, BERT-base 0.98, GPT-2 0.97-0.99.
+while the others found it in L2. So on AVX-512 (PREFETCHES) each tile,
+one line per depth step, asks for a part of what the tiles after its own
+block will read (:func:`_ahead`): the next block's slivers, spread over
+this block's rows of tiles (:func:`multiply`: the next sliver of A,
+spread over a row's tiles). ResNet-50's 7x7 layers alone with the weight
+in memory took 0.89-0.93 of their time (4 MB: 1.05-1.07 ms against 1.17),
+in L3 0.98; the models, one thread: ResNet-50 0.97, BERT-base 0.98,
+GPT-2 0.97-0.99.
 """
 from __future__ import annotations
 
@@ -125,6 +126,11 @@ COLUMN_BLOCK = 4096     # columns of B per packed panel
 RIGHT_BLOCK = 1 << 15   # floats of a packed right weight that stay in L2
 STRIP_FLOATS = 1 << 15  # floats of x multiply_transposed reads per strip
 LINE_FLOATS = 16        # floats in a cache line (64 bytes)
+# Whether the tiles ask for the weight ahead (_ahead): on the AVX2 tile, of
+# 12 multiply-adds a depth step, the prefetch's own instructions cost more
+# than it saves (Zen 4 with that tile forced: BERT-base 1.018, MobileNetV2
+# 1.018-1.027 of the time); on AVX-512's, of 24, it pays (module docstring).
+PREFETCHES = TILE_NAME == "avx512"
 CHOICES = ("auto", "packed", "blas")
 _VECTOR = vectors.float_vector(types.float32, VECTOR)
 PER_ROW = TILE_COLUMNS // VECTOR    # vectors in a row of a tile
@@ -371,7 +377,7 @@ def _products(builder, depth, a, a_step, b, tile_rows, per_row, a_row=None,
     rows = [index(i) if a_row is None else builder.mul(a_row, index(i))
             for i in range(tile_rows)]
     with cgutils.for_range(builder, depth) as loop:
-        if ahead is not None:
+        if ahead is not None and PREFETCHES:
             _prefetch(builder, *ahead, loop.index)
         a_p = builder.gep(a, [builder.mul(loop.index, a_step)])
         b_p = builder.gep(b, [builder.mul(loop.index, index(per_row * VECTOR))])

@@ -4,7 +4,7 @@ import numpy as np
 from refinfer import args
 from refinfer.registry import register
 
-from ._ref.common import FLOATS, compute_dtype
+from ._ref.common import FLOATS, compute_dtype, require_dtype
 
 
 @register("Pdist", family="linalg", dtypes=FLOATS, no_kernel="vectorised",
@@ -18,6 +18,7 @@ def pdist(x, p=2.0):
     MindSpore requires); p=2.0 (attribute, >= 0). Output: x's dtype
     (float16 computed in float32).
     """
+    require_dtype("Pdist", "x", x, FLOATS)
     if x.ndim != 2 or p < 0:
         raise ValueError(f"Pdist: x must be 2-D and p >= 0, got shape "
                          f"{list(x.shape)} and p={p}")

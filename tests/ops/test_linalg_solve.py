@@ -163,3 +163,6 @@ def test_pdist(call, rng, p, dtype):
     with pytest.raises(ValueError, match=r"Pdist: x must be 2-D and p >= 0, got shape "
                        r"\[2, 4, 3\] and p=2.0"):
         call("Pdist", x[None].repeat(2, 0), 2.0)
+    with pytest.raises(TypeError, match=r"Pdist: x must be float16, float32, "
+                       r"float64, got bool\[4, 3\]"):
+        call("Pdist", x != 0, 2.0)       # MindSpore takes floats only

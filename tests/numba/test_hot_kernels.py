@@ -6,10 +6,11 @@ to the reference (other dtypes, layouts, broadcasts).
 Kernels compile once per signature (about half a second) and are cached on
 disk, so the cases keep to float32 and float64 and to few array ranks.
 """
+import numba
 import numpy as np
 import pytest
 
-from refinfer.ops._kernels import gemm, packed
+from refinfer.ops._kernels import gemm, packed, vectors
 from refinfer.ops._kernels import program as _fast
 from refinfer.registry import get_op
 
@@ -161,6 +162,30 @@ def test_softmax_special_values():
                   [-np.inf, 0.0, 1.0]], np.float32)
     check("Softmax", x, (-1,))
     check("LogSoftmax", x, (-1,))
+
+
+@numba.njit
+def _greatest(x, start, count):
+    return vectors.greatest(x, start, count)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_the_greatest_of_a_run_of_elements(dtype):
+    """vectors.greatest (Softmax's row maximum): the largest of ``count``
+    elements from ``start`` on, wherever it is (in a vector's lane or in
+    the tail after the whole vectors); a NaN is passed over unless it
+    comes first. (Softmax itself would hide a wrong maximum.)"""
+    x = normal(200, dtype)
+    for start, count in [(0, 1), (3, 7), (5, 32), (1, 37), (17, 150)]:
+        for place in (0, count // 2, count - 1):
+            run = x.copy()
+            run[start + place] = 100
+            assert _greatest(run, start, count) == 100
+        assert _greatest(x, start, count) == x[start:start + count].max()
+    with_nan = x.copy()
+    with_nan[[20, 40]] = np.nan
+    assert _greatest(with_nan, 10, 100) == np.nanmax(with_nan[10:110])
+    assert np.isnan(_greatest(with_nan, 20, 100))
 
 
 @pytest.mark.parametrize("dtype", FLOATS)

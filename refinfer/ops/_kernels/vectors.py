@@ -1,14 +1,16 @@
 """Explicit SIMD vectors in LLVM IR, for the few kernels that Numba's
 loops over scalars do not keep in registers (that needs LLVM's SLP
 vectoriser, which Numba leaves off): helpers for the Numba intrinsics that
-emit them (packed.py's micro-kernel, separable.py's depthwise rows), and
-the light activations on a vector, as program.activate_light computes them.
+emit them (packed.py's micro-kernel, separable.py's depthwise rows), the
+light activations on a vector, as program.activate_light computes them,
+and the largest of a run of elements (:func:`greatest`: Softmax's rows).
 """
 from __future__ import annotations
 
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
+from numba.extending import intrinsic
 
 from . import program
 
@@ -143,3 +145,46 @@ class Activation:
 
     def _hsigmoid(self, v):
         return self.builder.fdiv(self._clamped(v), self._constant(6.0))
+
+
+@intrinsic
+def greatest(typingctx, array, start, count):
+    """The largest of the ``count`` >= 1 elements of a C-contiguous float
+    array from its element ``start`` on, a vector of them at a time
+    (Numba's loops leave a maximum scalar: LLVM vectorises that reduction
+    only for functions marked free of NaN). A NaN is passed over unless it
+    comes first."""
+    if not isinstance(array, types.Array) or array.layout != "C" \
+            or not isinstance(array.dtype, types.Float):
+        return None     # (a typing error: flat offsets need C order)
+
+    def codegen(context, builder, signature, args):
+        array, start, count = args
+        first = data(context, builder, signature.args[0], array, start)
+        dtype = signature.return_type
+        lanes = VECTOR_BYTES * 8 // dtype.bitwidth
+        vector = float_vector(dtype, lanes)
+        best = cgutils.alloca_once_value(builder, broadcast(
+            builder, builder.load(first), vector))
+        full = builder.mul(builder.sdiv(count, index(lanes)), index(lanes))
+        with cgutils.for_range_slice(builder, index(0), full,
+                                     index(lanes)) as (at, _):
+            _keep_greater(builder, best, builder.load(vector_at(
+                builder, first, at, vector), align=dtype.bitwidth // 8))
+        top = cgutils.alloca_once_value(builder, builder.extract_element(
+            builder.load(best), ir.Constant(ir.IntType(32), 0)))
+        for lane in range(1, lanes):
+            _keep_greater(builder, top, builder.extract_element(
+                builder.load(best), ir.Constant(ir.IntType(32), lane)))
+        with cgutils.for_range_slice(builder, full, count, index(1)) as (at, _):
+            _keep_greater(builder, top, builder.load(builder.gep(first, [at])))
+        return builder.load(top)
+    return array.dtype(array, types.intp, types.intp), codegen
+
+
+def _keep_greater(builder, slot, value) -> None:
+    """slot = value where value > slot (ordered; lane by lane for
+    vectors)."""
+    now = builder.load(slot)
+    builder.store(builder.select(builder.fcmp_ordered(">", value, now),
+                                 value, now), slot)

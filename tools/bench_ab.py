@@ -5,12 +5,13 @@
 
 BASE_DIR is a checkout of the version to compare with (``git worktree add /tmp/base REV``).
 A model is a golden/ case, or one of tools/bench.py's full-size models (resnet50,
-bert_base, ...: batch 1, from its BENCH_DIR). Each runs in two worker processes, one importing refinfer from BASE_DIR and
-one from this checkout, with the model's golden inputs and the default (Numba) backend. The
-two take turns in short bursts, a few times over, so a noisy shared machine slows both
-alike; the table shows the median predict time of each and the ratio this / base (above 1:
-this checkout is slower). Cold start is a fresh process (import, build, first predict) of
-MobileNetV2, the two sides alternating, with an empty and with a warm kernel cache.
+bert_base, ...: batch 1, from its BENCH_DIR). Each runs in two worker processes, one
+importing refinfer from BASE_DIR and one from this checkout, with the model's inputs and the
+default (Numba) backend. The two take turns in short bursts, a few times over, so a noisy
+shared machine slows both alike; the table shows the median predict time of each and the
+ratio this / base (above 1: this checkout is slower). Cold start is a fresh process
+(import, build, first predict) of MobileNetV2, the two sides alternating, with an empty
+and with a warm kernel cache.
 """
 from __future__ import annotations
 
@@ -34,18 +35,21 @@ MODELS = ("mobilenetv2", "resnet50_narrow", "resnet18_narrow", "efficientnet_sty
 COLD_MODEL = "mobilenetv2"
 
 
+def is_case(model: str) -> bool:
+    """Whether ``model`` names a golden case (else a full-size benchmark model)."""
+    return os.path.isdir(os.path.join(GOLDEN, model))
+
+
 def model_file(model: str) -> str:
-    """The golden case's model file, else the full-size benchmark model's."""
-    case = os.path.join(GOLDEN, model, "model.mindir")
-    if os.path.isfile(case):
-        return case
+    if is_case(model):
+        return os.path.join(GOLDEN, model, "model.mindir")
     return os.path.join(BENCH_DIR, model, f"{model}_b1.mindir")
 
 
 def golden_inputs(model: str) -> list[np.ndarray]:
     """The case's inputs, read without refinfer (the worker's refinfer is
     the checkout under test, maybe one without tensorio.read_entry)."""
-    if not os.path.isdir(os.path.join(GOLDEN, model)):
+    if not is_case(model):
         return [np.load(os.path.join(BENCH_DIR, model, "input_b1.npy"))]
     meta = json.load(open(os.path.join(GOLDEN, model, "meta.json")))
     return [np.load(os.path.join(GOLDEN, model, i["file"])) if i.get("file")

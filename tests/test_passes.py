@@ -457,26 +457,55 @@ def test_fused_convolution_equals_its_parts(act, geometry):
 @pytest.mark.parametrize("geometry", [(16, 32, 15, 13, "PAD", (1, 1, 1, 1)),
                                       (8, 8, 9, 9, "SAME", (0, 0, 0, 0)),
                                       (12, 4, 10, 7, "PAD", (0, 2, 2, 0)),
-                                      (4, 6, 6, 6, "VALID", (0, 0, 0, 0))], ids=str)
-@pytest.mark.parametrize("packs", [True, False], ids=["packed", "blas"])
+                                      (4, 6, 6, 6, "VALID", (0, 0, 0, 0)),
+                                      (8, 20, 17, 16, "PAD", (1, 1, 1, 1))],
+                         ids=str)
+@pytest.mark.parametrize("way", ["lanes", "packed", "blas"])
 def test_winograd_convolution_equals_the_direct_one(monkeypatch, act, geometry,
-                                                    packs):
-    """Both ways of Winograd's products: u_k packed for our own product,
-    and plain for the BLAS."""
-    monkeypatch.setattr(packed, "enabled", lambda: packs)
+                                                    way):
+    """Every way of Winograd's products: u_k packed with the output
+    channels as lanes (the plan knows the plane: in slivers of
+    IMAGE_COLUMNS below LANES_MIN_PIXELS tiles, of a vector from there;
+    im2col's where a plane of fewer tiles than a tile's rows comes),
+    packed for our own product, and plain for the BLAS."""
+    monkeypatch.setattr(packed, "enabled", lambda: way != "blas")
     c_in, c_out, h, w, pad_mode, pad = geometry
     x = rng.standard_normal((2, c_in, h, w)).astype(np.float32)
     weight = rng.standard_normal((c_out, c_in, 3, 3)).astype(np.float32) * 0.3
     b = rng.standard_normal(c_out).astype(np.float32)
     args = (b, act, pad_mode, pad, (1, 1), (1, 1), 1)
     direct = fused_conv2d(x, None, weight, *args)
+    tiles = math.prod(WinogradFilter.tiles(*direct.shape[2:]))
     residual = rng.standard_normal(direct.shape).astype(np.float32)
     for res in (None, residual):
         want = fused_conv2d(x, res, weight, *args)
-        winograd = WinogradFilter(weight)
-        assert winograd.packed == packs
+        winograd = WinogradFilter(weight, tiles if way == "lanes" else None)
+        assert winograd.packed == (way != "blas")
+        assert winograd.columns == (packed.channels_columns(np.float32, tiles)
+                                    if way == "lanes" else 0)
         got = fused_conv2d(x, res, winograd, *args)
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=2e-5)
+
+
+@pytest.mark.skipif(packed.TILE_NAME != "avx512", reason="AVX-512 tiles only")
+@pytest.mark.parametrize("tiles, columns", [(6, 0), (7, packed.IMAGE_COLUMNS),
+                                            (63, packed.IMAGE_COLUMNS),
+                                            (64, packed.VECTOR)])
+def test_winograd_takes_the_channels_as_lanes_on_a_known_plane(tiles, columns):
+    """The sliver width follows the plane's tiles as a convolution's
+    would its pixels; a plane of fewer tiles than a 7 x 48 tile's rows
+    leaves u_k packed for the product with the tiles as lanes. A plane
+    smaller than the plan's, with fewer tiles than the tile's rows, is
+    im2col's."""
+    weight = rng.standard_normal((8, 8, 3, 3)).astype(np.float32)
+    winograd = WinogradFilter(weight, tiles)
+    assert winograd.columns == columns
+    x = rng.standard_normal((1, 8, 5, 5)).astype(np.float32)   # 9 tiles
+    args = (None, _fast.ACT_NONE, "PAD", (1, 1, 1, 1), (1, 1), (1, 1), 1)
+    assert winograd.fits(9) == (columns != packed.VECTOR)
+    np.testing.assert_allclose(fused_conv2d(x, None, winograd, *args),
+                               fused_conv2d(x, None, weight, *args),
+                               rtol=1e-5, atol=2e-5)
 
 
 @pytest.mark.parametrize("enabled, tile", [(True, "avx2"), (True, "avx512"),

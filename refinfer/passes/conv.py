@@ -14,7 +14,8 @@ b' = (b - mean) * inv + beta.  The fused node computes
 act(conv(x, W') + b' + residual) with :func:`ops._kernels.conv.fused_conv2d`.
 Weights are packed once here: contiguous, and for 3x3 stride-1 one-group
 convolutions transformed for Winograd F(2x2, 3x3)
-(:class:`ops._kernels.conv.WinogradFilter`) unless MindIR recorded an
+(:class:`ops._kernels.conv.WinogradFilter`, its u_k with the output
+channels as lanes where the plane was recorded) unless MindIR recorded an
 output plane of too few tiles (:func:`winograd_pays`); other one-group
 float32 weights of convolutions whose output plane MindIR recorded as
 W^T, the output channels as the vectors' lanes, on AVX-512 CPUs where
@@ -30,6 +31,7 @@ the residual any more.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections import Counter
 
 import numpy as np
@@ -150,10 +152,9 @@ def _pack(editor: GraphEditor, conv: Node, weight64: np.ndarray, dtype,
     _pad_mode, _pads, stride, dilation, group = geometry
     packs = packed.serves(dtype)
     plane = _recorded_plane(editor, conv)
+    tiles = None if plane is None else math.prod(WinogradFilter.tiles(*plane))
     winograd = WinogradFilter.applies(weight64, stride, dilation, group) \
-        and winograd_pays(None if plane is None else
-                          -(-plane[0] // 2) * -(-plane[1] // 2),
-                          weight64.shape[1], packs)
+        and winograd_pays(tiles, weight64.shape[1], packs)
     columns = 0 if winograd or group > 1 or plane is None \
         else packed.channels_columns(dtype, plane[0] * plane[1])
     if columns:
@@ -161,7 +162,7 @@ def _pack(editor: GraphEditor, conv: Node, weight64: np.ndarray, dtype,
     if not winograd and residual and group == 1 and packs:
         return packed.PackedWeight(weight64)
     weight = np.ascontiguousarray(weight64.astype(dtype))
-    return WinogradFilter(weight) if winograd else weight
+    return WinogradFilter(weight, tiles) if winograd else weight
 
 
 def winograd_pays(tiles, channels: int, packs: bool) -> bool:

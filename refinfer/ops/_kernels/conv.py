@@ -343,6 +343,9 @@ def fused_conv2d(x, residual, weight, bias, act, pad_mode, pads, stride,
     top, left, oh, ow = conv_geometry(x.shape, weight.shape, pad_mode, pads,
                                       stride, dilation)
     shape = (x.shape[0], c_out, oh, ow)
+    if winograd is not None and not winograd.fits(math.prod(
+            WinogradFilter.tiles(oh, ow))):
+        winograd = None     # a plane too small for its products: im2col's
     if residual is not None and (not isinstance(residual, np.ndarray)
                                  or residual.shape != shape
                                  or residual.dtype != x.dtype):
@@ -702,7 +705,13 @@ class WinogradFilter(Holder):
     each u_k is kept packed for it instead (u (16, packed size)): the 16
     products, each of a small weight (C_out x C_in) by few columns, took
     0.72-0.89 of OpenBLAS's time that way (one thread, AMD EPYC: OpenBLAS
-    packs u_k again at every call)."""
+    packs u_k again at every call). Where the plan knows the output plane
+    (``tiles``) and :func:`packed.channels_columns` takes it, u_k is packed
+    with the output channels as lanes instead (``columns``: the tiles fill
+    a 7 x 48 or 16 x 16 tile's rows, where they left a 12 x 32 tile's
+    columns part empty): Zen 4, one thread, the 16 products of 64 x 56x56,
+    128 x 28x28 and 256 x 14x14 took 0.74-0.92 of their time so, 512 x
+    7x7 0.49-0.58."""
 
     @staticmethod
     def applies(weight: np.ndarray, stride, dilation, group) -> bool:
@@ -712,38 +721,78 @@ class WinogradFilter(Holder):
     G = np.array([[1, 0, 0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0, 0, 1]])
     SHARED = ("weight", "u")
 
-    def __init__(self, weight: np.ndarray):
+    @staticmethod
+    def tiles(oh: int, ow: int) -> tuple[int, int]:
+        """(rows, columns) of 2x2 tiles covering an output plane."""
+        return -(-oh // 2), -(-ow // 2)
+
+    def __init__(self, weight: np.ndarray, tiles: int | None = None):
         self.weight = weight
         u = np.einsum("ip,ocpq,jq->ijoc", self.G, weight.astype(np.float64),
                       self.G).reshape(16, *weight.shape[:2])
         self.packed = packed.serves(weight.dtype)
-        self.u = np.stack([packed.PackedWeight(u_k).slivers for u_k in u]) \
-            if self.packed else np.ascontiguousarray(u, weight.dtype)
+        self.columns = packed.channels_columns(weight.dtype, tiles) \
+            if tiles else 0
+        if self.columns:
+            self.u = np.stack([packed.PackedChannels(
+                u_k[:, :, None, None], self.columns).slivers for u_k in u])
+        elif self.packed:
+            self.u = np.stack([packed.PackedWeight(u_k).slivers for u_k in u])
+        else:
+            self.u = np.ascontiguousarray(u, weight.dtype)
 
-    def multiply(self, ks: range, v: np.ndarray, m: np.ndarray) -> None:
-        """m[:, k] = u_k @ v[:, k] for k in ``ks`` (v (C_in, 16, tiles), m
-        (C_out, 16, tiles))."""
-        if not self.packed:
-            for k in ks:
-                blas.matmul(self.u[k], v[:, k], m[:, k])
-            return
+    def fits(self, tiles: int) -> bool:
+        """Whether its products take a plane of ``tiles`` (u_k packed with
+        the channels as lanes wants a tile's rows of them)."""
+        return not self.columns or tiles >= packed.fewest_pixels(self.columns)
+
+    def multiply(self, ks: range, v: np.ndarray, m: np.ndarray,
+                 tiles: int) -> None:
+        """M_k = u_k @ V_k for k in ``ks``, V_k (C_in, tiles) the first
+        elements of v[k], M_k (C_out, tiles) of m[k]; the plane
+        :func:`fits`."""
+        c_out, c_in = self.weight.shape[:2]
+        pairs = [(v[k, :c_in * tiles].reshape(c_in, tiles),
+                  m[k, :c_out * tiles].reshape(c_out, tiles)) for k in ks]
         bias, residual = program.no_bias(m.dtype), program.no_residual(m.dtype)
-        panel, rows, tiles = packed.panel_scratch(), (0, m.shape[0]), m.shape[2]
-        # whole contiguous matrices and a range of their columns, as the
-        # convolutions pass them: one compilation of the product for both
-        v2, m2 = v.reshape(v.shape[0], -1), m.reshape(m.shape[0], -1)
-        for k in ks:
-            packed.multiply(self.u[k], v.shape[0], v2, m2, bias, residual,
-                            program.ACT_NONE, panel, rows,
-                            (k * tiles, (k + 1) * tiles), 0)
+        if self.columns == packed.VECTOR:
+            for k, (v_k, m_k) in zip(ks, pairs):
+                packed.lanes_product(v_k, 0, self.u[k], 0, c_out, 0, tiles,
+                                     m_k, bias, residual, program.ACT_NONE)
+        elif self.columns:
+            product = program.scratch("channels", (tiles, c_out), m.dtype)
+            for k, (v_k, m_k) in zip(ks, pairs):
+                packed.channels_product(v_k, self.u[k], 0, c_out, product,
+                                        m_k, bias, residual, program.ACT_NONE)
+        elif self.packed:
+            panel = packed.panel_scratch()
+            for k, (v_k, m_k) in zip(ks, pairs):
+                packed.multiply(self.u[k], c_in, v_k, m_k, bias, residual,
+                                program.ACT_NONE, panel, (0, c_out),
+                                (0, tiles), 0)
+        else:
+            for k, (v_k, m_k) in zip(ks, pairs):
+                blas.matmul(self.u[k], v_k, m_k)
+
+
+def _planes(slot: str, size: int, dtype) -> np.ndarray:
+    """Scratch for Winograd's 16 planes of ``size`` elements, (16, pitch):
+    each begins a cache line past a multiple of 4 KB from the one before,
+    as the transforms go through all 16 at once (16 streams a multiple of
+    4 KB apart share one L1 set: 64 x 56x56's output transform took twice
+    as long so)."""
+    itemsize = np.dtype(dtype).itemsize
+    pitch = (-(-size * itemsize // 4096) * 4096 + 64) // itemsize
+    return program.scratch(slot, (16, pitch), dtype)
 
 
 @kernel
-def _winograd_input(image, top, left, tiles_y, tiles_x, plane, v):
-    """v[c, k, ty*tiles_x + tx] = (B^T d B)[k // 4, k % 4] for the 4x4 tile
-    d of channel c at rows 2ty - top.., columns 2tx - left.. (zero outside
-    the image). Per tile row, B^T combines four padded rows at once, then
-    B combines columns across all tiles of the row (vectorised loops)."""
+def _winograd_input(image, c0, top, left, tiles_y, tiles_x, plane, v):
+    """v[k, (c0 + c) * tiles + ty*tiles_x + tx] = (B^T d B)[k // 4, k % 4]
+    for the 4x4 tile d of channel c at rows 2ty - top.., columns 2tx -
+    left.. (zero outside the image). Per tile row, B^T combines four padded rows at
+    once, then B combines columns across all tiles of the row (vectorised
+    loops)."""
     width = plane.shape[1]
     rows = np.empty((4, width), image.dtype)
     for c in range(image.shape[0]):
@@ -755,42 +804,42 @@ def _winograd_input(image, top, left, tiles_y, tiles_x, plane, v):
                 a2, a3 = plane[r + 2, j], plane[r + 3, j]
                 rows[0, j], rows[1, j] = a0 - a2, a1 + a2
                 rows[2, j], rows[3, j] = a2 - a1, a1 - a3
-            base = np.uint64(ty * tiles_x)
+            base = np.uint64((c0 + c) * tiles_y * tiles_x + ty * tiles_x)
             for i in range(4):         # (B^T d) B, tile by tile
                 for tx in range(np.uint64(tiles_x)):
                     q = 2 * tx
                     a0, a1 = rows[i, q], rows[i, q + 1]
                     a2, a3 = rows[i, q + 2], rows[i, q + 3]
-                    v[c, 4 * i, base + tx] = a0 - a2
-                    v[c, 4 * i + 1, base + tx] = a1 + a2
-                    v[c, 4 * i + 2, base + tx] = a2 - a1
-                    v[c, 4 * i + 3, base + tx] = a1 - a3
+                    v[4 * i, base + tx] = a0 - a2
+                    v[4 * i + 1, base + tx] = a1 + a2
+                    v[4 * i + 2, base + tx] = a2 - a1
+                    v[4 * i + 3, base + tx] = a1 - a3
 
 
 @kernel
-def _winograd_output(m, bias, residual, act, tiles_x, y, wide):
+def _winograd_output(m, o0, bias, residual, act, tiles_y, tiles_x, y,
+                     wide):
     """y[o] = act(A^T M A + bias[o] + residual[o]) for every 2x2 output
-    tile (cropped at the edges), m (C_out, 16, tiles), one tile row at a
-    time: A^T and A across
-    all tiles of the row (vectorised), into ``wide`` (2 x 2*tiles_x), then
-    copied out with the residual and the activation."""
+    tile (cropped at the edges), M from m[:, (o0 + o) * tiles:] (as
+    :func:`_winograd_input` lays v out), one tile row at a time: A^T and A
+    across all tiles of the row (vectorised), into ``wide`` (2 x
+    2*tiles_x), then copied out with the residual and the activation."""
     oh, ow = y.shape[1], y.shape[2]
-    tiles_y = m.shape[2] // tiles_x
     zero = y.dtype.type(0)
     for o in range(y.shape[0]):
         b = bias[o] if bias.size else zero
         for ty in range(tiles_y):
-            base = np.uint64(ty * tiles_x)
+            base = np.uint64((o0 + o) * tiles_y * tiles_x + ty * tiles_x)
             for tx in range(np.uint64(tiles_x)):
                 t = base + tx
-                r00 = m[o, 0, t] + m[o, 4, t] + m[o, 8, t]
-                r01 = m[o, 1, t] + m[o, 5, t] + m[o, 9, t]
-                r02 = m[o, 2, t] + m[o, 6, t] + m[o, 10, t]
-                r03 = m[o, 3, t] + m[o, 7, t] + m[o, 11, t]
-                r10 = m[o, 4, t] - m[o, 8, t] - m[o, 12, t]
-                r11 = m[o, 5, t] - m[o, 9, t] - m[o, 13, t]
-                r12 = m[o, 6, t] - m[o, 10, t] - m[o, 14, t]
-                r13 = m[o, 7, t] - m[o, 11, t] - m[o, 15, t]
+                r00 = m[0, t] + m[4, t] + m[8, t]
+                r01 = m[1, t] + m[5, t] + m[9, t]
+                r02 = m[2, t] + m[6, t] + m[10, t]
+                r03 = m[3, t] + m[7, t] + m[11, t]
+                r10 = m[4, t] - m[8, t] - m[12, t]
+                r11 = m[5, t] - m[9, t] - m[13, t]
+                r12 = m[6, t] - m[10, t] - m[14, t]
+                r13 = m[7, t] - m[11, t] - m[15, t]
                 wide[0, 2 * tx] = r00 + r01 + r02 + b
                 wide[0, 2 * tx + 1] = r01 - r02 - r03 + b
                 wide[1, 2 * tx] = r10 + r11 + r12 + b
@@ -810,20 +859,20 @@ def winograd_conv2d(x, residual, weight, bias, act, top_left, y):
     dilation 1, one group), image by image."""
     c_out, c_in = weight.weight.shape[:2]
     oh, ow = y.shape[2], y.shape[3]
-    tiles_y, tiles_x = -(-oh // 2), -(-ow // 2)
+    tiles_y, tiles_x = WinogradFilter.tiles(oh, ow)
     tiles = tiles_y * tiles_x
     bias = program.no_bias(x.dtype) if bias is None else bias
     for n in range(x.shape[0]):
-        v = program.scratch("winograd_v", (c_in, 16, tiles), x.dtype)
-        m = program.scratch("winograd_m", (c_out, 16, tiles), x.dtype)
+        v = _planes("winograd_v", c_in * tiles, x.dtype)
+        m = _planes("winograd_m", c_out * tiles, x.dtype)
         def inputs(lo, hi):
             plane = program.scratch("plane", (2 * tiles_y + 2, 2 * tiles_x + 2),
                                   x.dtype)
-            _winograd_input(x[n, lo:hi], *top_left, tiles_y, tiles_x, plane,
-                            v[lo:hi])
+            _winograd_input(x[n, lo:hi], lo, *top_left, tiles_y, tiles_x,
+                            plane, v)
         parallel_for(c_in, inputs, grain=min_items(16 * tiles))
         def products(lo, hi):      # M_k = U_k @ V_k
-            weight.multiply(range(lo, hi), v, m)
+            weight.multiply(range(lo, hi), v, m, tiles)
         parallel_for(16, products, grain=min_items(c_out * c_in * tiles,
                                                    GEMM_WORK))
         res = program.no_residual(x.dtype).reshape(0, 0, 0) if residual is None \
@@ -831,9 +880,9 @@ def winograd_conv2d(x, residual, weight, bias, act, top_left, y):
 
         def channels(lo, hi):
             wide = program.scratch("wide", (2, 2 * tiles_x), x.dtype)
-            _winograd_output(m[lo:hi], bias[lo:hi] if bias.size else bias,
-                             res[lo:hi] if res.size else res, act, tiles_x,
-                             y[n, lo:hi], wide)
+            _winograd_output(m, lo, bias[lo:hi] if bias.size else bias,
+                             res[lo:hi] if res.size else res, act, tiles_y,
+                             tiles_x, y[n, lo:hi], wide)
             program.activate_heavy(y[n, lo:hi].reshape(hi - lo, -1), act)
         parallel_for(c_out, channels, grain=min_items(oh * ow))
 

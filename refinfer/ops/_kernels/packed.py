@@ -185,6 +185,12 @@ def channels_columns(dtype, pixels: int) -> int:
     return IMAGE_COLUMNS if pixels < LANES_MIN_PIXELS else VECTOR
 
 
+def fewest_pixels(columns: int) -> int:
+    """The fewest output pixels a product with the channels as lanes in
+    slivers of ``columns`` takes (its tile's rows)."""
+    return VECTOR if columns == VECTOR else IMAGE_ROWS
+
+
 def serves(dtype) -> bool:
     """Whether a weight of ``dtype`` is packed for this module's products:
     float32, where :func:`enabled`."""
@@ -278,7 +284,7 @@ class PackedChannels(PackedRight):
     @property
     def min_pixels(self) -> int:
         """The fewest output pixels its product takes (a tile's rows)."""
-        return VECTOR if self.columns == VECTOR else IMAGE_ROWS
+        return fewest_pixels(self.columns)
 
     def unpacked(self) -> np.ndarray:
         return np.ascontiguousarray(self.matrix().transpose(0, 2, 1).reshape(

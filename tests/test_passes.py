@@ -495,14 +495,16 @@ def test_winograd_takes_the_channels_as_lanes_on_a_known_plane(tiles, columns):
     """The sliver width follows the plane's tiles as a convolution's
     would its pixels; a plane of fewer tiles than a 7 x 48 tile's rows
     leaves u_k packed for the product with the tiles as lanes. A plane
-    smaller than the plan's, with fewer tiles than the tile's rows, is
-    im2col's."""
+    smaller than the plan's, of fewer tiles than the tile's rows, takes
+    that many columns (the last ones never read)."""
     weight = rng.standard_normal((8, 8, 3, 3)).astype(np.float32)
     winograd = WinogradFilter(weight, tiles)
     assert winograd.columns == columns
-    x = rng.standard_normal((1, 8, 5, 5)).astype(np.float32)   # 9 tiles
-    args = (None, _fast.ACT_NONE, "PAD", (1, 1, 1, 1), (1, 1), (1, 1), 1)
-    assert winograd.fits(9) == (columns != packed.VECTOR)
+    assert winograd.shape == weight.shape and winograd.dtype == weight.dtype
+    x = rng.standard_normal((1, 8, 4, 4)).astype(np.float32)   # 4 tiles
+    assert winograd.pitch(4) == (packed.fewest_pixels(columns) if columns
+                                 else 4)
+    args = (None, _fast.ACT_RELU, "PAD", (1, 1, 1, 1), (1, 1), (1, 1), 1)
     np.testing.assert_allclose(fused_conv2d(x, None, winograd, *args),
                                fused_conv2d(x, None, weight, *args),
                                rtol=1e-5, atol=2e-5)
@@ -552,15 +554,22 @@ def test_convolutions_keep_their_weights_packed_for_our_own_products(
 COLUMNS = packed.TILE_COLUMNS    # 16 on AVX2, 32 on AVX-512
 
 
+LANES = packed.TILE_NAME == "avx512"   # u_k packed with the channels as lanes
+
+
 @pytest.mark.parametrize("tiles, channels, packs, pays", [
     (36, 64, False, True), (35, 512, False, False), (COLUMNS, 512, True, True),
-    (COLUMNS, 255, True, False), (COLUMNS - 1, 512, True, False),
+    (COLUMNS, 255, True, False), (COLUMNS - 1, 512, True, LANES),
+    (packed.IMAGE_ROWS, 512, True, LANES),
+    (packed.IMAGE_ROWS - 1, 512, True, False), (packed.IMAGE_ROWS, 255, True,
+                                                False),
     (COLUMNS, 512, False, False), (None, 8, False, True)])
 def test_winograd_pays_from_fewer_tiles_where_its_filter_packs(
-        tiles, channels, packs, pays):
+        monkeypatch, tiles, channels, packs, pays):
     """Measured break-evens (passes/conv.py): 36 tiles with the BLAS's
     products, a register tile's columns with packed ones on a deep enough
-    weight."""
+    weight, a 7 x 48 tile's rows where u_k takes the channels as lanes."""
+    monkeypatch.setattr(packed, "enabled", lambda: True)
     assert conv_pass.winograd_pays(tiles, channels, packs) == pays
 
 

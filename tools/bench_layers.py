@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bench import BENCH_DIR, machine, versions
+from refinfer.ops._kernels.conv import WinogradFilter
 from refinfer.ops._kernels.packed import PackedChannels, PackedWeight
 
 
@@ -120,12 +121,12 @@ class _TimedSteps:
 
 def _weight_shape(step) -> tuple:
     """The shape of the step's first constant tensor (a Winograd filter
-    or a packed weight counts by the weight it packs)."""
+    or a packed weight counts by the weight it holds)."""
     dynamic = {pos for pos, _ in step.places}
     for pos, value in enumerate(step.template):
-        value = getattr(value, "weight", value)
         if pos not in dynamic and isinstance(
-                value, (np.ndarray, PackedWeight, PackedChannels)) \
+                value, (np.ndarray, PackedWeight, PackedChannels,
+                        WinogradFilter)) \
                 and len(value.shape) >= 2:
             return tuple(value.shape)
     return ()

@@ -335,7 +335,6 @@ def fused_conv2d(x, residual, weight, bias, act, pad_mode, pads, stride,
     caches).
     """
     winograd = weight if isinstance(weight, WinogradFilter) else None
-    weight = weight.weight if winograd is not None else weight
     c_out, c_group, kh, kw = weight.shape
     if not isinstance(x, np.ndarray) or x.dtype != weight.dtype or x.ndim != 4 \
             or x.shape[1] != c_group * group:
@@ -343,9 +342,6 @@ def fused_conv2d(x, residual, weight, bias, act, pad_mode, pads, stride,
     top, left, oh, ow = conv_geometry(x.shape, weight.shape, pad_mode, pads,
                                       stride, dilation)
     shape = (x.shape[0], c_out, oh, ow)
-    if winograd is not None and not winograd.fits(math.prod(
-            WinogradFilter.tiles(oh, ow))):
-        winograd = None     # a plane too small for its products: im2col's
     if residual is not None and (not isinstance(residual, np.ndarray)
                                  or residual.shape != shape
                                  or residual.dtype != x.dtype):
@@ -711,7 +707,8 @@ class WinogradFilter(Holder):
     a 7 x 48 or 16 x 16 tile's rows, where they left a 12 x 32 tile's
     columns part empty): Zen 4, one thread, the 16 products of 64 x 56x56,
     128 x 28x28 and 256 x 14x14 took 0.74-0.92 of their time so, 512 x
-    7x7 0.49-0.58."""
+    7x7 0.49-0.58 (there im2col's product had been faster). Only u is kept
+    (``shape`` and ``dtype`` are the 3x3 weight's)."""
 
     @staticmethod
     def applies(weight: np.ndarray, stride, dilation, group) -> bool:
@@ -719,7 +716,7 @@ class WinogradFilter(Holder):
                 and tuple(dilation) == (1, 1) and group == 1)
 
     G = np.array([[1, 0, 0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0, 0, 1]])
-    SHARED = ("weight", "u")
+    SHARED = ("u",)
 
     @staticmethod
     def tiles(oh: int, ow: int) -> tuple[int, int]:
@@ -727,31 +724,47 @@ class WinogradFilter(Holder):
         return -(-oh // 2), -(-ow // 2)
 
     def __init__(self, weight: np.ndarray, tiles: int | None = None):
-        self.weight = weight
-        u = np.einsum("ip,ocpq,jq->ijoc", self.G, weight.astype(np.float64),
-                      self.G).reshape(16, *weight.shape[:2])
+        self.shape, self.dtype = weight.shape, weight.dtype
         self.packed = packed.serves(weight.dtype)
         self.columns = packed.channels_columns(weight.dtype, tiles) \
             if tiles else 0
-        if self.columns:
-            self.u = np.stack([packed.PackedChannels(
-                u_k[:, :, None, None], self.columns).slivers for u_k in u])
-        elif self.packed:
-            self.u = np.stack([packed.PackedWeight(u_k).slivers for u_k in u])
-        else:
-            self.u = np.ascontiguousarray(u, weight.dtype)
+        # u_k one at a time (in float64), into u: no transient of all 16
+        parts = (self._packed(self._transform(weight, k)) for k in range(16))
+        first = next(parts)
+        self.u = np.empty((16, *first.shape), first.dtype)
+        self.u[0] = first
+        for k, part in enumerate(parts, 1):
+            self.u[k] = part
 
-    def fits(self, tiles: int) -> bool:
-        """Whether its products take a plane of ``tiles`` (u_k packed with
-        the channels as lanes wants a tile's rows of them)."""
-        return not self.columns or tiles >= packed.fewest_pixels(self.columns)
+    @classmethod
+    def _transform(cls, weight: np.ndarray, k: int) -> np.ndarray:
+        """u_k = (G w G^T)[k // 4, k % 4] for every (output, input)
+        channel, in float64."""
+        return np.einsum("p,ocpq,q->oc", cls.G[k // 4], weight, cls.G[k % 4])
+
+    def _packed(self, u_k: np.ndarray) -> np.ndarray:
+        """u_k as :func:`multiply` reads it."""
+        if self.columns:
+            return packed.PackedChannels(u_k[:, :, None, None],
+                                         self.columns).slivers
+        if self.packed:
+            return packed.PackedWeight(u_k).slivers
+        return u_k.astype(self.dtype)
+
+    def pitch(self, tiles: int) -> int:
+        """The columns of its products for a plane of ``tiles``: at least
+        a tile's rows where u_k is packed with the channels as lanes (the
+        columns past the plane's are computed from whatever V holds there,
+        and never read)."""
+        return max(tiles, packed.fewest_pixels(self.columns)) \
+            if self.columns else tiles
 
     def multiply(self, ks: range, v: np.ndarray, m: np.ndarray,
                  tiles: int) -> None:
         """M_k = u_k @ V_k for k in ``ks``, V_k (C_in, tiles) the first
-        elements of v[k], M_k (C_out, tiles) of m[k]; the plane
-        :func:`fits`."""
-        c_out, c_in = self.weight.shape[:2]
+        elements of v[k], M_k (C_out, tiles) of m[k]; ``tiles`` a
+        :func:`pitch`."""
+        c_out, c_in = self.shape[:2]
         pairs = [(v[k, :c_in * tiles].reshape(c_in, tiles),
                   m[k, :c_out * tiles].reshape(c_out, tiles)) for k in ks]
         bias, residual = program.no_bias(m.dtype), program.no_residual(m.dtype)
@@ -787,8 +800,9 @@ def _planes(slot: str, size: int, dtype) -> np.ndarray:
 
 
 @kernel
-def _winograd_input(image, c0, top, left, tiles_y, tiles_x, plane, v):
-    """v[k, (c0 + c) * tiles + ty*tiles_x + tx] = (B^T d B)[k // 4, k % 4]
+def _winograd_input(image, c0, top, left, tiles_y, tiles_x, pitch, plane,
+                    v):
+    """v[k, (c0 + c) * pitch + ty*tiles_x + tx] = (B^T d B)[k // 4, k % 4]
     for the 4x4 tile d of channel c at rows 2ty - top.., columns 2tx -
     left.. (zero outside the image). Per tile row, B^T combines four padded rows at
     once, then B combines columns across all tiles of the row (vectorised
@@ -804,7 +818,7 @@ def _winograd_input(image, c0, top, left, tiles_y, tiles_x, plane, v):
                 a2, a3 = plane[r + 2, j], plane[r + 3, j]
                 rows[0, j], rows[1, j] = a0 - a2, a1 + a2
                 rows[2, j], rows[3, j] = a2 - a1, a1 - a3
-            base = np.uint64((c0 + c) * tiles_y * tiles_x + ty * tiles_x)
+            base = np.uint64((c0 + c) * pitch + ty * tiles_x)
             for i in range(4):         # (B^T d) B, tile by tile
                 for tx in range(np.uint64(tiles_x)):
                     q = 2 * tx
@@ -817,10 +831,10 @@ def _winograd_input(image, c0, top, left, tiles_y, tiles_x, plane, v):
 
 
 @kernel
-def _winograd_output(m, o0, bias, residual, act, tiles_y, tiles_x, y,
-                     wide):
+def _winograd_output(m, o0, bias, residual, act, tiles_y, tiles_x, pitch,
+                     y, wide):
     """y[o] = act(A^T M A + bias[o] + residual[o]) for every 2x2 output
-    tile (cropped at the edges), M from m[:, (o0 + o) * tiles:] (as
+    tile (cropped at the edges), M from m[:, (o0 + o) * pitch:] (as
     :func:`_winograd_input` lays v out), one tile row at a time: A^T and A
     across all tiles of the row (vectorised), into ``wide`` (2 x
     2*tiles_x), then copied out with the residual and the activation."""
@@ -829,7 +843,7 @@ def _winograd_output(m, o0, bias, residual, act, tiles_y, tiles_x, y,
     for o in range(y.shape[0]):
         b = bias[o] if bias.size else zero
         for ty in range(tiles_y):
-            base = np.uint64((o0 + o) * tiles_y * tiles_x + ty * tiles_x)
+            base = np.uint64((o0 + o) * pitch + ty * tiles_x)
             for tx in range(np.uint64(tiles_x)):
                 t = base + tx
                 r00 = m[0, t] + m[4, t] + m[8, t]
@@ -857,23 +871,23 @@ def _winograd_output(m, o0, bias, residual, act, tiles_y, tiles_x, y,
 def winograd_conv2d(x, residual, weight, bias, act, top_left, y):
     """The Winograd F(2x2, 3x3) path of :func:`fused_conv2d` (stride 1,
     dilation 1, one group), image by image."""
-    c_out, c_in = weight.weight.shape[:2]
+    c_out, c_in = weight.shape[:2]
     oh, ow = y.shape[2], y.shape[3]
     tiles_y, tiles_x = WinogradFilter.tiles(oh, ow)
-    tiles = tiles_y * tiles_x
+    pitch = weight.pitch(tiles_y * tiles_x)
     bias = program.no_bias(x.dtype) if bias is None else bias
     for n in range(x.shape[0]):
-        v = _planes("winograd_v", c_in * tiles, x.dtype)
-        m = _planes("winograd_m", c_out * tiles, x.dtype)
+        v = _planes("winograd_v", c_in * pitch, x.dtype)
+        m = _planes("winograd_m", c_out * pitch, x.dtype)
         def inputs(lo, hi):
             plane = program.scratch("plane", (2 * tiles_y + 2, 2 * tiles_x + 2),
                                   x.dtype)
             _winograd_input(x[n, lo:hi], lo, *top_left, tiles_y, tiles_x,
-                            plane, v)
-        parallel_for(c_in, inputs, grain=min_items(16 * tiles))
+                            pitch, plane, v)
+        parallel_for(c_in, inputs, grain=min_items(16 * pitch))
         def products(lo, hi):      # M_k = U_k @ V_k
-            weight.multiply(range(lo, hi), v, m, tiles)
-        parallel_for(16, products, grain=min_items(c_out * c_in * tiles,
+            weight.multiply(range(lo, hi), v, m, pitch)
+        parallel_for(16, products, grain=min_items(c_out * c_in * pitch,
                                                    GEMM_WORK))
         res = program.no_residual(x.dtype).reshape(0, 0, 0) if residual is None \
             else residual[n]
@@ -882,7 +896,7 @@ def winograd_conv2d(x, residual, weight, bias, act, top_left, y):
             wide = program.scratch("wide", (2, 2 * tiles_x), x.dtype)
             _winograd_output(m, lo, bias[lo:hi] if bias.size else bias,
                              res[lo:hi] if res.size else res, act, tiles_y,
-                             tiles_x, y[n, lo:hi], wide)
+                             tiles_x, pitch, y[n, lo:hi], wide)
             program.activate_heavy(y[n, lo:hi].reshape(hi - lo, -1), act)
         parallel_for(c_out, channels, grain=min_items(oh * ow))
 

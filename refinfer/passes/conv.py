@@ -46,8 +46,8 @@ FLOAT_WEIGHTS = (np.dtype(np.float32), np.dtype(np.float64))
 
 # Output tiles (2x2 pixels each) below which a 3x3 convolution stays
 # im2col + GEMM: Winograd's 16 products of few columns are bound by reading
-# their transformed weights, 16/9 of the weight's bytes (and the model
-# keeps both). Measured on one process, AMD EPYC, ms at 1 / 2 threads,
+# their transformed weights, 16/9 of the weight's bytes. Measured on one
+# process, AMD EPYC (AVX2), ms at 1 / 2 threads,
 # im2col + GEMM against Winograd: 512 x 7x7 (16 tiles) 5.08 / 3.46 against
 # 5.47 / 4.23, 256 x 9x9 (25) 2.19 / 1.65 against 2.75 / 1.90, 512 x 11x11
 # (36) 8.80 / 5.73 against 7.66 / 5.70, 256 x 14x14 (49) 4.52 / 2.41

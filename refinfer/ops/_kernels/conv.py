@@ -898,7 +898,8 @@ def winograd_conv2d(x, residual, weight, bias, act, top_left, y):
                              res[lo:hi] if res.size else res, act, tiles_y,
                              tiles_x, pitch, y[n, lo:hi], wide)
             program.activate_heavy(y[n, lo:hi].reshape(hi - lo, -1), act)
-        parallel_for(c_out, channels, grain=min_items(oh * ow))
+        # (as the inputs: 16 values of M a tile, from 14x14 planes on split)
+        parallel_for(c_out, channels, grain=min_items(16 * pitch))
 
 
 # -- N-D convolutions (vol2col / col2vol) -------------------------------------------

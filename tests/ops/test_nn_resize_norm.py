@@ -145,6 +145,28 @@ def test_upsample_of_a_wrong_rank_names_the_ranks_it_takes(backend, name, size,
         upsample(3, size, None)
 
 
+@pytest.mark.parametrize("backend", ["reference", "numba"])
+@pytest.mark.parametrize("name, args, label", [
+    ("UpsampleBilinear2D", ((4, 6), None, False), "Upsample: x"),
+    ("UpsampleLinear1D", ((6,), None, False), "Upsample: x"),
+    ("UpsampleTrilinear3D", ((2, 4, 6), None, False), "Upsample: x"),
+    ("ResizeLinear1D", ((6,),), "ResizeLinear1D: x"),
+    ("ResizeBilinearV2", ((4, 6),), "ResizeBilinearV2: image")])
+@pytest.mark.parametrize("dtype", [np.bool_, np.int32])
+def test_linear_resizes_refuse_a_tensor_that_is_not_float(backend, name, args,
+                                                          label, dtype):
+    """Their weights are fractions: a bool input reached NumPy's boolean
+    subtract (fuzz seed 84), an integer one was sampled with weights
+    truncated to 0."""
+    rank = {"UpsampleLinear1D": 3, "ResizeLinear1D": 3,
+            "UpsampleTrilinear3D": 5}.get(name, 4)
+    x = np.ones((1, 2, 3, 4, 5)[:rank], dtype)
+    resize = get_op(name).kernel(backend)
+    with pytest.raises(TypeError, match=f"{label} must be float16, float32, "
+                                        f"float64, got {np.dtype(dtype).name}"):
+        resize(x, *args)
+
+
 # --- normalisations ------------------------------------------------------------------
 
 def standardized(x, axes, eps):

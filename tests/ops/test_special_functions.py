@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 
+from refinfer.ops._ref import special
 from refinfer.registry import get_op
 
 EULER = 0.5772156649015329
@@ -131,6 +132,21 @@ def test_bessel_j_and_i_against_their_integrals(order):
                                rtol=1e-13, atol=1e-15)
     np.testing.assert_allclose(ref(f"BesselI{order}", x), bessel_integral(order, x, True),
                                rtol=1e-13, atol=1e-15)
+
+
+def test_bessel_series_stop_where_their_terms_vanish(monkeypatch):
+    """J's and Y's power series end once no term is above TINY_TERM: on
+    |x| <= 2, 3 million elements of BesselY0 (fuzz seed 85) took 60
+    terms of every series; 12 of them are enough here, and the values
+    still meet the integral's."""
+    steps = []
+    negligible = special._negligible
+    monkeypatch.setattr(special, "_negligible",
+                        lambda term: steps.append(1) or negligible(term))
+    x = np.linspace(-2.0, 2.0, 401)
+    np.testing.assert_allclose(ref("BesselJ0", x), bessel_integral(0, x),
+                               rtol=0, atol=1e-12)
+    assert 0 < len(steps) <= 12
 
 
 def test_bessel_wronskians():

@@ -475,7 +475,7 @@ def test_winograd_convolution_equals_the_direct_one(monkeypatch, act, geometry,
     b = rng.standard_normal(c_out).astype(np.float32)
     args = (b, act, pad_mode, pad, (1, 1), (1, 1), 1)
     direct = fused_conv2d(x, None, weight, *args)
-    tiles = math.prod(WinogradFilter.tiles(*direct.shape[2:]))
+    tiles = math.prod(WinogradFilter.tile_grid(*direct.shape[2:]))
     residual = rng.standard_normal(direct.shape).astype(np.float32)
     for res in (None, residual):
         want = fused_conv2d(x, res, weight, *args)

@@ -155,7 +155,8 @@ def _pack(editor: GraphEditor, conv: Node, weight64: np.ndarray, dtype,
     _pad_mode, _pads, stride, dilation, group = geometry
     packs = packed.serves(dtype)
     plane = _recorded_plane(editor, conv)
-    tiles = None if plane is None else math.prod(WinogradFilter.tiles(*plane))
+    tiles = None if plane is None \
+        else math.prod(WinogradFilter.tile_grid(*plane))
     winograd = WinogradFilter.applies(weight64, stride, dilation, group) \
         and winograd_pays(tiles, weight64.shape[1], packs)
     columns = 0 if winograd or group > 1 or plane is None \

@@ -719,7 +719,7 @@ class WinogradFilter(Holder):
     SHARED = ("u",)
 
     @staticmethod
-    def tiles(oh: int, ow: int) -> tuple[int, int]:
+    def tile_grid(oh: int, ow: int) -> tuple[int, int]:
         """(rows, columns) of 2x2 tiles covering an output plane."""
         return -(-oh // 2), -(-ow // 2)
 
@@ -804,9 +804,9 @@ def _winograd_input(image, c0, top, left, tiles_y, tiles_x, pitch, plane,
                     v):
     """v[k, (c0 + c) * pitch + ty*tiles_x + tx] = (B^T d B)[k // 4, k % 4]
     for the 4x4 tile d of channel c at rows 2ty - top.., columns 2tx -
-    left.. (zero outside the image). Per tile row, B^T combines four padded rows at
-    once, then B combines columns across all tiles of the row (vectorised
-    loops)."""
+    left.. (zero outside the image). Per tile row, B^T combines four
+    padded rows at once, then B combines columns across all tiles of the
+    row (vectorised loops)."""
     width = plane.shape[1]
     rows = np.empty((4, width), image.dtype)
     for c in range(image.shape[0]):
@@ -873,7 +873,7 @@ def winograd_conv2d(x, residual, weight, bias, act, top_left, y):
     dilation 1, one group), image by image."""
     c_out, c_in = weight.shape[:2]
     oh, ow = y.shape[2], y.shape[3]
-    tiles_y, tiles_x = WinogradFilter.tiles(oh, ow)
+    tiles_y, tiles_x = WinogradFilter.tile_grid(oh, ow)
     pitch = weight.pitch(tiles_y * tiles_x)
     bias = program.no_bias(x.dtype) if bias is None else bias
     for n in range(x.shape[0]):

@@ -135,17 +135,21 @@ def test_bessel_j_and_i_against_their_integrals(order):
 
 
 def test_bessel_series_stop_where_their_terms_vanish(monkeypatch):
-    """J's and Y's power series end once no term is above TINY_TERM: on
-    |x| <= 2, 3 million elements of BesselY0 (fuzz seed 85) took 60
-    terms of every series; 12 of them are enough here, and the values
-    still meet the integral's."""
+    """J's and Y's power series end once no term is above TINY_TERM, I's
+    once none is above TINY_TERM of its sum: 3 million elements of
+    BesselY0 (fuzz seed 85) took 60 terms of every series, I 120; on |x|
+    <= 2, 12 are enough, and the values still meet the integrals'."""
     steps = []
     negligible = special._negligible
     monkeypatch.setattr(special, "_negligible",
-                        lambda term: steps.append(1) or negligible(term))
+                        lambda *term: steps.append(1) or negligible(*term))
     x = np.linspace(-2.0, 2.0, 401)
     np.testing.assert_allclose(ref("BesselJ0", x), bessel_integral(0, x),
                                rtol=0, atol=1e-12)
+    assert 0 < len(steps) <= 12
+    steps.clear()
+    np.testing.assert_allclose(ref("BesselI1", x), bessel_integral(1, x, True),
+                               rtol=1e-13, atol=1e-15)
     assert 0 < len(steps) <= 12
 
 

@@ -271,10 +271,11 @@ def betainc(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
 SERIES_LIMIT = 12.0     # J, Y: power series up to here, Hankel's expansion above
 I_SERIES_LIMIT = 30.0   # I: power series up to here, the asymptotic expansion above
 TERMS = 60
-# J's and Y's series stop once no term is above TINY_TERM: it adds nothing
-# at their accuracies, and the terms only shrink from there (a term grows
-# only while x/2 > k + 1, and then it is above 1): 20 terms of 60 on
-# |x| <= 5.
+# The series stop once no term is above TINY_TERM (J, Y) or TINY_TERM of
+# its sum (I, positive terms): it adds nothing at their accuracies, and the
+# terms only shrink from there (a term grows only while x/2 > k + 1, and
+# then it is above 1 and not the sum's smallest part): 20 terms of 60 (J,
+# Y) or 120 (I) on |x| <= 5.
 TINY_TERM = 1e-17
 
 
@@ -301,8 +302,10 @@ def _j_series(order: int, x: np.ndarray) -> np.ndarray:
     return total
 
 
-def _negligible(term: np.ndarray) -> bool:
-    return not term.size or np.abs(term).max() < TINY_TERM
+def _negligible(term: np.ndarray, scale=1.0) -> bool:
+    """Whether no element of a series' term is above TINY_TERM (times
+    ``scale``: each element's sum, for a series of positive terms)."""
+    return not term.size or bool((np.abs(term) <= TINY_TERM * scale).all())
 
 
 def _y_series(order: int, x: np.ndarray) -> np.ndarray:
@@ -371,21 +374,25 @@ def bessel_i_scaled(order: int, x: np.ndarray) -> np.ndarray:
     expansion sum_k (-1)^k terms_k / sqrt(2 pi x) above."""
     x = np.asarray(x, np.float64)
     size = np.abs(x)
+    value = np.full(x.shape, np.nan)     # (each element by one method only)
+    small = size <= I_SERIES_LIMIT
+    large = (size > I_SERIES_LIMIT) & np.isfinite(size)
     with np.errstate(all="ignore"):
-        inner = np.where(size <= I_SERIES_LIMIT, size, 0.0)
+        inner = size[small]
         half = inner / 2
         term = half ** order / math.factorial(order)
         series = term.copy()
         for k in range(1, 2 * TERMS):
             term = term * half * half / (k * (k + order))
             series += term
-        series *= np.exp(-inner)
-        outer = np.where(size > I_SERIES_LIMIT, size, 1e3)
+            if _negligible(term, series):   # (the rest are smaller still)
+                break
+        value[small] = series * np.exp(-inner)
+        outer = size[large]
         terms = _hankel_terms(order, outer)
-        asymptotic = sum(t * (-1) ** k for k, t in enumerate(terms)) \
+        value[large] = sum(t * (-1) ** k for k, t in enumerate(terms)) \
             / np.sqrt(2 * np.pi * outer)
-        value = np.where(size <= I_SERIES_LIMIT, series, asymptotic)
-    value = np.where(size == np.inf, 0.0, np.where(np.isnan(x), np.nan, value))
+    value[size == np.inf] = 0.0
     return np.where(x < 0, (-1) ** order * value, value)
 
 
@@ -402,12 +409,21 @@ def bessel_k_scaled(order: int, x: np.ndarray) -> np.ndarray:
     positive = (x > 0) & np.isfinite(x)
     inner = np.where(positive, x, 1.0)
     step = K_STEP / np.sqrt(np.maximum(inner, 1.0))
-    # beyond t_max, x (cosh t - 1) > 45: the integrand is below e^-45
-    steps = np.ceil(np.arccosh(1 + 45 / inner) / step).max(initial=0)
+    # beyond t_max, x (cosh t - 1) > 45: the integrand is below e^-45. The
+    # elements go by steps needed, most first, so that step k sums only
+    # those that need it (a prefix): small x needs 100+ steps, most fewer.
+    steps = np.ceil(np.arccosh(1 + 45 / inner) / step).ravel()
+    by_need = np.argsort(-steps, kind="stable")
+    inner, step, steps = inner.ravel()[by_need], step.ravel()[by_need], \
+        steps[by_need]
     with np.errstate(all="ignore"):
         total = 0.5 * np.ones_like(inner)
-        for k in range(1, int(steps) + 1):
-            t = k * step
-            total += np.exp(-inner * (np.cosh(t) - 1)) * np.cosh(order * t)
-    value = np.where(positive, total * step, 0.0)
+        for k in range(1, int(steps.max(initial=0)) + 1):
+            n = np.searchsorted(-steps, -k, side="right")  # steps >= k
+            t = k * step[:n]
+            total[:n] += np.exp(-inner[:n] * (np.cosh(t) - 1)) \
+                * np.cosh(order * t)
+    summed = np.empty_like(total)
+    summed[by_need] = total * step
+    value = np.where(positive, summed.reshape(x.shape), 0.0)
     return np.where(x <= 0, np.inf, np.where(np.isnan(x), np.nan, value))

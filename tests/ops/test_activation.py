@@ -47,6 +47,15 @@ def test_unary_activations_at_edges(call, close, op):
     close(call(op, x), elementwise(UNARY[op], x), np.float32, atol=1e-30)
 
 
+@pytest.mark.parametrize("dtype", [np.bool_, np.int32])
+def test_sigmoid_refuses_a_tensor_that_is_not_float(call, dtype):
+    """Fuzz seed 88: a bool input reached NumPy's boolean negative."""
+    with pytest.raises(TypeError, match="Sigmoid: input must be float16, "
+                                        "float32, float64, got "
+                                        f"{np.dtype(dtype).name}"):
+        call("Sigmoid", np.ones(3, dtype))
+
+
 @pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64])
 def test_hswish_integers_truncate(call, close, dtype):
     # MindSpore 2.7.1 CPU: int32 [-5..4] -> [0 0 0 0 0 0 1 4].

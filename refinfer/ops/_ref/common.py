@@ -156,11 +156,17 @@ def optional_tensors(op: str, **values) -> None:
 
 def require_dtype(op: str, name: str, value, dtypes: tuple[str, ...]) -> None:
     """A clear error where ``value`` is not a tensor of one of ``dtypes``
-    (the dtypes the op takes)."""
-    require_tensors(op, **{name: value})
-    if value.dtype.name not in dtypes:
+    (the dtypes the op takes). A device array counts by its dtype (the
+    CUDA target shares some ops' checks)."""
+    host = isinstance(value, (np.ndarray, np.generic))
+    if not host and not hasattr(value, "dtype"):
+        require_tensors(op, **{name: value})
+    dtype = np.dtype(value.dtype)
+    if dtype.name not in dtypes:
+        shown = describe_value(value) if host \
+            else f"{dtype}{list(value.shape)}"
         raise TypeError(f"{op}: {name} must be {', '.join(dtypes)}, got "
-                        f"{describe_value(value)}")
+                        f"{shown}")
 
 
 def square_matrices(op: str, name: str, x) -> None:

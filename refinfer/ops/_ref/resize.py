@@ -24,7 +24,7 @@ import numpy as np
 
 from refinfer.errors import describe_value
 
-from .common import FLOATS, compute_dtype, require_tensors
+from .common import FLOATS, compute_dtype, require_dtype, require_tensors
 
 
 def _scale(size_in: int, size_out: int, align_corners: bool) -> float:
@@ -95,18 +95,6 @@ def resize(x: np.ndarray, size, mode: str, align_corners: bool,
     return y.astype(x.dtype, copy=False)
 
 
-def _require_float(op: str, name: str, x) -> None:
-    """A clear error unless x is a float tensor: linear resizes weigh
-    neighbours by fractions. x may be a device array (the CUDA target
-    shares these helpers)."""
-    dtype = getattr(x, "dtype", None)
-    if dtype is None:
-        require_tensors(op, **{name: x})
-    if np.dtype(dtype).name not in FLOATS:
-        raise TypeError(f"{op}: {name} must be {', '.join(FLOATS)}, got "
-                        f"{np.dtype(dtype).name}{list(x.shape)}")
-
-
 def resize_bilinear_with(sample, image, size, align_corners,
                          half_pixel_centers):
     """ResizeBilinearV2 with ``sample``."""
@@ -114,7 +102,7 @@ def resize_bilinear_with(sample, image, size, align_corners,
         raise ValueError("ResizeBilinearV2: align_corners and "
                          "half_pixel_centers cannot both be set")
     check_image("ResizeBilinearV2", image, size)
-    _require_float("ResizeBilinearV2", "image", image)
+    require_dtype("ResizeBilinearV2", "image", image, FLOATS)
     return sample(image, size, "linear", align_corners, half_pixel_centers)
 
 
@@ -131,7 +119,7 @@ def upsample_with(sample, x, output_size, scales, ranks, mode,
     with rank one of ``ranks`` (those the op takes)."""
     require_tensors("Upsample", x=x)
     if mode == "linear":     # (nearest copies any dtype)
-        _require_float("Upsample", "x", x)
+        require_dtype("Upsample", "x", x, FLOATS)
     rank = x.ndim - 2
     if rank not in ranks:
         expected = " or ".join(f"{r + 2}-D" for r in ranks)
@@ -155,6 +143,6 @@ def _output_size(x, output_size, scales, rank):
 
 def resize_linear1d_with(sample, x, size, mode):
     """ResizeLinear1D with ``sample``."""
-    _require_float("ResizeLinear1D", "x", x)
+    require_dtype("ResizeLinear1D", "x", x, FLOATS)
     return sample(x, size[-1:], "linear", mode == "align_corners",
                   mode == "half_pixel")

@@ -13,6 +13,7 @@ import mmap
 import numpy as np
 import pytest
 
+from refinfer import threads
 from refinfer.ops._kernels import conv, packed, program
 from refinfer.ops._kernels.conv import fused_conv2d
 
@@ -392,37 +393,40 @@ def test_a_packed_convolution_equals_the_blas_path(
 
 
 @pytest.mark.parametrize("c_in, c_out, hw, kernel, stride, pads, dilation", [
-    (3, 16, 45, 7, 2, (3,) * 4, 1), (6, 20, 33, 3, 1, (1, 0, 2, 1), 2)])
-def test_a_gathered_convolution_makes_its_columns_a_chunk_at_a_time(
+    (3, 16, 45, 7, 2, (3,) * 4, 1), (6, 20, 33, 3, 1, (1, 0, 2, 1), 2),
+    (5, 80, 16, 3, 2, (1,) * 4, 1)])
+def test_a_convolution_reads_its_columns_in_the_image_s_phases(
         c_in, c_out, hw, kernel, stride, pads, dilation, monkeypatch):
-    """The lanes product split by pixels gathers its im2col columns from
-    the image's stride phases (conv.TapPhases) in chunks of two vectors'
-    pixels here (CHUNK_BYTES 1; an L2 cache of 64 KB, which the columns
-    outgrow and the phases fit in): chunks that start and end inside output
-    rows, several of uneven widths in each worker's range of pixels
-    (ranges of eight tiles or more), the last ending in a partial tile;
-    with a residual written over."""
-    monkeypatch.setattr(conv, "CHUNK_BYTES", 1)
-    monkeypatch.setattr(conv, "L2_BYTES", 1 << 16)   # columns 207-311 KB
-    monkeypatch.setattr(conv, "gemm_items", lambda *args: 8)  # 8 tiles a piece
-    gathered = []
-    monkeypatch.setattr(conv.TapPhases, "lanes_product", lambda self, *args: (
-        gathered.append(args[3:5]), _GATHERED_LANES(self, *args)))
+    """Where the im2col columns outgrow L2 and the image's stride phases
+    fit (an L2 of the phases' size here), the lanes product reads each
+    column's values in the phases (conv.TapPhases: a tap's offset plus a
+    pixel's), a piece for each worker: ranges of pixels (the last ending
+    in a partial tile) or, with more channels than pixels (the last
+    case), of slivers of output channels; with a residual written over.
+    Against the unpacked weight's convolution (im2col and the BLAS)."""
+    geometry = (kernel, kernel, stride, stride, dilation, dilation, pads[0],
+                pads[2])
     x = rng.standard_normal((1, c_in, hw, hw), dtype=F32)
     weight = rng.standard_normal((c_out, c_in, kernel, kernel), dtype=F32) / 8
     bias = rng.standard_normal(c_out, dtype=F32)
     args = (bias, program.ACT_RELU, "PAD", pads, (stride, stride),
             (dilation,) * 2, 1)
     plain = fused_conv2d(x, None, weight, *args)
+    rows, pitch = conv.TapPhases.plane(geometry + plain.shape[2:])
+    monkeypatch.setattr(conv, "L2_BYTES", c_in * stride ** 2 * rows * pitch * 4)
+    monkeypatch.setattr(conv, "gemm_items", lambda *args: 1)
+    pieces = []
+    monkeypatch.setattr(conv.TapPhases, "lanes_product", lambda self, *args: (
+        pieces.append(args[1:5]), _LANES_IN_PHASES(self, *args)))
     residual = rng.standard_normal(plain.shape, dtype=F32)
     got = fused_conv2d(x, residual.copy(), packed.PackedChannels(
         weight, packed.VECTOR), *args, onto_residual=True)
     np.testing.assert_allclose(got, fused_conv2d(x, residual, weight, *args),
                                rtol=1e-5, atol=1e-5)
-    ranges = sorted(gathered)
-    ends = [p1 for _, p1 in ranges]
-    assert [p0 for p0, _ in ranges] + [plain[0, 0].size] == [0] + ends
-    assert min(p1 - p0 for p0, p1 in ranges) > 4 * packed.VECTOR
+    covered = np.zeros(plain.shape[1:], int).reshape(c_out, -1)
+    for c0, c1, p0, p1 in pieces:
+        covered[c0:c1, p0:p1] += 1
+    assert (covered == 1).all() and len(pieces) == threads.current_threads()
 
 
-_GATHERED_LANES = conv.TapPhases.lanes_product
+_LANES_IN_PHASES = conv.TapPhases.lanes_product

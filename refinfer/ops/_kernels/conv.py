@@ -6,9 +6,10 @@ OpenBLAS, or MKL; or refinfer's own product, packed.py, for a weight the
 plan packed): a 1x1 stride-1 convolution multiplies the weight by the input
 itself, other shapes build an im2col matrix with a Numba kernel first (or
 go through Winograd F(2x2, 3x3), the plan's choice for 3x3 stride-1
-filters; or, for a product split by pixels whose columns would not fit in
-L2 but whose image's stride phases do, gather its columns a chunk at a
-time: TapPhases). Depthwise convolutions are a direct Numba kernel.
+filters; or, for a product with the channels as lanes whose columns would
+not fit in L2 but whose image's stride phases do, read each column's
+values in the phases: TapPhases). Depthwise convolutions are a direct
+Numba kernel.
 Bias, residual and activation (fused by the plan) are applied in one pass
 after the GEMM, inside the depthwise kernel, in the packed product's
 tiles, or, the output channels as lanes, in the pass that transposes a
@@ -109,31 +110,6 @@ def _image_phases(image, phases, top, left, sh, sw, pitch, rows, lo, hi):
     for c in range(lo, hi):
         phases[c, :, :] = 0
         planes.phases(image[c], top, left, sh, sw, pitch, rows, phases[c])
-
-
-@kernel
-def _gather(phases, taps, q0, q1, chunk):
-    """chunk[:, :q1 - q0] = columns q0..q1 of the im2col matrix of the
-    image whose stride phases are ``phases`` (C, sh*sw, rows*pitch; see
-    :class:`TapPhases`, ``taps`` (kh, kw, sh, sw, dh, dw, OW)): output
-    pixel q = i*OW + j reads tap t of channel c at phases[c, phase, shift
-    + i*pitch + j] (planes.tap_offsets), a run of contiguous pixels per
-    output row."""
-    kh, kw, sh, sw, dh, dw, ow = taps
-    pitch = ow + (kw - 1) * dw // sw
-    where = planes.tap_offsets(kh, kw, sh, sw, pitch, dh, dw)
-    for c in range(phases.shape[0]):
-        for t in range(kh * kw):
-            r, f = c * kh * kw + t, where[t, 0]
-            q = q0
-            while q < q1:
-                i, j = divmod(q, ow)
-                run = min(ow - j, q1 - q)
-                src = np.uint64(where[t, 1] + i * pitch + j)
-                dst = np.uint64(q - q0)
-                for u in range(np.uint64(run)):
-                    chunk[r, dst + u] = phases[c, f, src + u]
-                q += run
 
 
 @kernel
@@ -390,10 +366,10 @@ def _gemm_convolution(x, weight, bias, residual, act, top_left, stride,
     bias = program.no_bias(x.dtype) if bias is None else bias
     residual = None if residual is None else program.writable(residual)
     if isinstance(weight, packed.PackedChannels):
-        gathers = kh * kw > 1 and TapPhases.pays(x, geometry) \
-            and ChannelsProduct.by_pixels(weight, c_out, oh * ow)
+        in_place = kh * kw > 1 and weight.columns == packed.VECTOR \
+            and TapPhases.pays(x, geometry)
         for b in range(x.shape[0]):
-            cols = TapPhases(x[b], geometry) if gathers \
+            cols = TapPhases(x[b], geometry) if in_place \
                 else columns(x[b], geometry, wide=False)[0]
             ChannelsProduct(weight, cols, y[b], bias, None if residual is None
                             else residual[b], act, onto).run()
@@ -439,15 +415,10 @@ class ChannelsProduct:
         self.bias = bias
         self.residual = _addend(self.dst, residual, onto)
 
-    @staticmethod
-    def by_pixels(weight, channels: int, pixels: int) -> bool:
-        """Whether the product is split by ranges of pixels."""
-        return weight.columns == packed.VECTOR and pixels > channels
-
     def run(self) -> None:
         (channels, pixels), depth = self.dst.shape, self.cols.shape[0]
         step = self.weight.columns
-        if self.by_pixels(self.weight, channels, pixels):
+        if step == packed.VECTOR and pixels > channels:
             items, piece = pixels // packed.VECTOR, self.pixels
         else:
             items = -(-channels // step)
@@ -615,29 +586,29 @@ def column_rows(image, geometry, i0, i1, cols, r0=0, r1=None):
     return cols
 
 
-# Bytes of im2col columns a gathered product makes at a time: they stay in
-# L2 between the gather and the product (TapPhases).
-CHUNK_BYTES = 1 << 18
 L2_BYTES = 1 << 20      # a core's L2 cache (TapPhases.pays)
 
 
 class TapPhases:
-    """An image's im2col matrix (C*kh*kw, OH*OW) for a product that reads
-    it by ranges of pixels (:class:`ChannelsProduct`), kept as the image's
-    stride phases (planes.phases: one copy of the image, made by the
-    worker threads channel by channel). Each range gathers its columns a
-    chunk at a time into the thread's scratch and multiplies them while
-    they are in cache (:meth:`lanes_product`), rather than reading back
-    a matrix kh*kw / (sh*sw) times the image's size written to memory
-    (ResNet-50's 7x7 stem: 7.4 MB)."""
+    """An image's im2col matrix (C*kh*kw, OH*OW) for a product with the
+    channels as lanes (:class:`ChannelsProduct`), read where it lies: the
+    image is kept as its stride phases (planes.phases: one copy, made by
+    the worker threads channel by channel), in which every tap of every
+    channel is an offset (``depths``, in im2col's row order) and every
+    output pixel another (``pixels``), the sum of the two a column's
+    element (packed.lanes_product). A matrix kh*kw / (sh*sw) times the
+    image's size (ResNet-50's 7x7 stem: 7.4 MB) is neither written nor
+    read back."""
 
     def __init__(self, image, geometry):
         kh, kw, sh, sw, dh, dw, top, left, oh, ow = geometry
         c_in, (rows, pitch) = image.shape[0], self.plane(geometry)
         self.shape = (c_in * kh * kw, oh * ow)
-        self.taps = (kh, kw, sh, sw, dh, dw, ow)
-        phases = self.phases = program.scratch(
-            "phases", (c_in, sh * sw, rows * pitch), image.dtype)
+        phases = program.scratch("phases", (c_in, sh * sw, rows * pitch),
+                                 image.dtype)
+        self.phases = phases.reshape(-1, rows * pitch)
+        self.depths, self.pixels = _tap_offsets(c_in, geometry, rows,
+                                                pitch)
 
         def channels(lo, hi):
             _image_phases(image, phases, top, left, sh, sw, pitch, rows,
@@ -652,15 +623,13 @@ class TapPhases:
 
     @classmethod
     def pays(cls, x, geometry) -> bool:
-        """Whether gathering pays for an image of x (N, C, H, W): where its
-        columns would not fit in a core's L2 cache (L2_BYTES) and its
-        phases do (each chunk's gather reads a few rows of every channel's
-        phases, slow from memory). Zen 4, one thread, caches flushed,
-        against whole columns: ResNet-50's stem (columns 7.4 MB, phases
-        635 KB) 0.83-0.90 of the time (two threads: 0.77), its 3x3
-        stride-2 convolution of 128 channels on 56x56 (phases 1.7 MB)
-        1.07; the small convolutions of resnet50_narrow (columns of 602
-        KB and less: in L2 anyway) 1.09-1.17 of the model's time."""
+        """Whether reading the phases pays for an image of x (N, C, H, W):
+        where its columns would not fit in a core's L2 cache (L2_BYTES)
+        and its phases do (the product reads each tile's taps from all over
+        them, slow from L3). Zen 4, one thread, hot, against im2col and
+        the product of its columns: ResNet-50's stem (columns 7.4 MB,
+        phases 635 KB) 0.73 of the time, its 3x3 stride-2 convolution of
+        128 channels on 56x56 (phases 1.7 MB) 1.10."""
         kh, kw, sh, sw = geometry[:4]
         (rows, pitch), (oh, ow) = cls.plane(geometry), geometry[8:]
         channels, item = x.shape[1], x.itemsize
@@ -668,19 +637,26 @@ class TapPhases:
             < channels * kh * kw * oh * ow * item
 
     def lanes_product(self, b, c0, c1, p0, p1, dst, bias, residual, act):
-        """packed.lanes_product on these columns, a chunk of them at a
-        time (2 * VECTOR pixels or more each: p1 - p0 >= VECTOR)."""
-        depth, item = self.shape[0], dst.itemsize
-        width = max(2, CHUNK_BYTES // (depth * item * packed.VECTOR)) \
-            * packed.VECTOR
-        chunk = program.scratch("chunk", (depth, width), dst.dtype)
-        count = -(-(p1 - p0) // width)
-        for k in range(count):
-            q0 = p0 + (p1 - p0) * k // count
-            q1 = p0 + (p1 - p0) * (k + 1) // count
-            _gather(self.phases, self.taps, q0, q1, chunk)
-            packed.lanes_product(chunk, 0, b, c0, c1, q0, q1, dst, bias,
-                                 residual, act)
+        """packed.lanes_product on these columns."""
+        packed.lanes_product(self.phases, 0, b, c0, c1, p0, p1, dst, bias,
+                             residual, act, self.depths, self.pixels)
+
+
+@lru_cache(maxsize=64)
+def _tap_offsets(channels: int, geometry, rows: int, pitch: int):
+    """(depths, pixels) of :class:`TapPhases`: im2col's element (c*kh*kw
+    + t, i*OW + j) of an image of ``channels`` lies at depths[c*kh*kw + t]
+    + pixels[i*OW + j] from the start of its phases (C, sh*sw,
+    rows*pitch): tap t's phase and shift (planes.tap_offsets) in channel
+    c's phases, output row i's place in a phase."""
+    kh, kw, sh, sw, dh, dw, _, _, oh, ow = geometry
+    where = planes.tap_offsets(kh, kw, sh, sw, pitch, dh, dw)
+    plane = rows * pitch
+    depths = np.arange(channels)[:, None] * (sh * sw * plane) \
+        + where[:, 0] * plane + where[:, 1]
+    pixels = np.arange(oh)[:, None] * pitch + np.arange(ow)
+    return depths.reshape(-1).astype(np.intp), \
+        pixels.reshape(-1).astype(np.intp)
 
 
 # -- Winograd F(2x2, 3x3) ---------------------------------------------------------

@@ -370,22 +370,32 @@ _image_tile = _tile_of(IMAGE_ROWS, IMAGE_COLUMNS // VECTOR)
 
 
 def _products(builder, depth, a, a_step, b, tile_rows, per_row, a_row=None,
-              ahead=None):
+              ahead=None, offsets=None):
     """The tile's sums, vector j of row i at i * per_row + j: sum over p <
     depth of a[p * a_step + i * a_row] * b[p * per_row * VECTOR + j], in
     registers (allocas that LLVM promotes); a_row (an IR value) None: 1.
-    ``ahead`` (pointer, lines; IR values): step p asks for the cache line
-    min(p, lines - 1) lines after the pointer (into L2), so that a weight
-    streaming from memory arrives while tiles compute (:func:`_ahead`)."""
+    ``offsets`` (IR pointers to intp: depths, and rows or None) puts A's
+    element (p, i) at a[depths[p] + rows[i]] instead, or at a[depths[p] +
+    i * a_row] (a convolution's taps read where they lie:
+    :func:`multiply_transposed`). ``ahead`` (pointer, lines; IR values):
+    step p asks for the cache line min(p, lines - 1) lines after the
+    pointer (into L2), so that a weight streaming from memory arrives
+    while tiles compute (:func:`_ahead`)."""
     fma = vectors.fma(builder, _VECTOR)
     sums = [[cgutils.alloca_once_value(builder, ir.Constant(
         _VECTOR, [0.0] * VECTOR)) for _ in range(per_row)] for _ in range(tile_rows)]
-    rows = [index(i) if a_row is None else builder.mul(a_row, index(i))
-            for i in range(tile_rows)]
+    if offsets is not None and offsets[1] is not None:
+        rows = [builder.load(builder.gep(offsets[1], [index(i)]))
+                for i in range(tile_rows)]
+    else:
+        rows = [index(i) if a_row is None else builder.mul(a_row, index(i))
+                for i in range(tile_rows)]
     with cgutils.for_range(builder, depth) as loop:
         if ahead is not None and PREFETCHES:
             _prefetch(builder, *ahead, loop.index)
-        a_p = builder.gep(a, [builder.mul(loop.index, a_step)])
+        a_p = builder.gep(a, [builder.mul(loop.index, a_step) if offsets is None
+                              else builder.load(builder.gep(offsets[0],
+                                                            [loop.index]))])
         b_p = builder.gep(b, [builder.mul(loop.index, index(per_row * VECTOR))])
         bs = [builder.load(vector_at(builder, b_p, j * VECTOR, _VECTOR), align=4)
               for j in range(per_row)]
@@ -743,7 +753,7 @@ def _transposed_block(typingctx, src, s_off, lds, dst, d_off, ldd, bias,
 @intrinsic
 def _transposed_tile(typingctx, depth, a, a_off, a_step, lda, b, b_off, dst,
                      d_off, ldd, bias, bias_off, residual, r_off, ldr, act,
-                     count, skip, ahead, lines):
+                     count, skip, ahead, lines, depths, pixels):
     """The first ``count`` rows of dst's VECTOR x VECTOR block at d_off
     (rows ldd apart) = act((A B)^T + bias + residual), as
     :func:`_transposed_block` adds them, but for each row's first ``skip``
@@ -751,15 +761,24 @@ def _transposed_tile(typingctx, depth, a, a_off, a_step, lda, b, b_off, dst,
     a_off, lda apart, their ``depth`` values a_step apart, B the sliver of
     VECTOR columns at b[b_off:] (depth-major), the product in registers
     throughout; meanwhile ``lines`` cache lines of b from its element
-    ``ahead`` on are asked for (:func:`_products`)."""
+    ``ahead`` on are asked for (:func:`_products`). Where ``depths`` is
+    an intp array (not None), A's element (p, i) is a[depths[p] + a_off +
+    i * lda] instead, or, ``pixels`` an intp array too, a[depths[p] +
+    pixels[a_off + i]] (a_step unused)."""
     def codegen(context, builder, signature, args):
         depth, a, a_off, a_step, lda, b, b_off = args[:7]
         types_ = signature.args
-        sums = _products(builder, depth, data(context, builder, types_[1], a,
-                                              a_off), a_step,
+        indirect = not isinstance(types_[21], types.NoneType)
+        offsets = None if isinstance(types_[20], types.NoneType) else (
+            data(context, builder, types_[20], args[20], index(0)),
+            data(context, builder, types_[21], args[21], a_off)
+            if indirect else None)
+        start = index(0) if indirect else a_off
+        sums = _products(builder, depth,
+                         data(context, builder, types_[1], a, start), a_step,
                          data(context, builder, types_[5], b, b_off), VECTOR,
                          1, lda, (data(context, builder, types_[5], b,
-                                       args[18]), args[19]))
+                                       args[18]), args[19]), offsets)
         _channels_epilogue(context, builder, types_[7:16], args[7:16],
                            vectors.transpose(builder, sums), args[16],
                            args[17])
@@ -769,7 +788,7 @@ def _transposed_tile(typingctx, depth, a, a_off, a_step, lda, b, b_off, dst,
                            b, types.intp, dst, types.intp, types.intp, bias,
                            types.intp, residual, types.intp, types.intp,
                            types.intp, types.intp, types.intp, types.intp,
-                           types.intp)
+                           types.intp, depths, pixels)
     return signature, codegen
 
 
@@ -878,7 +897,8 @@ def _transposed_out(product, dst, bias, residual, act, c0, c1):
 
 
 @inlined
-def multiply_transposed(x, b, c0, dst, bias, residual, act):
+def multiply_transposed(x, b, c0, dst, bias, residual, act, depths=None,
+                        pixels=None):
     """dst (N, M) = act((x @ W[c0:c0 + K])^T + bias[:, None] + residual):
     x (M, K), M pixels of K channels (channel-last, or an NCHW image's
     columns transposed: any strides), W the packed ``b``
@@ -889,13 +909,20 @@ def multiply_transposed(x, b, c0, dst, bias, residual, act):
     channel-last product in memory. M >= VECTOR: a last, partial tile of
     pixels is computed as the last VECTOR pixels, those it shares with
     the tile before left as they are. Rows of dst and residual their
-    strides apart, unit column steps."""
-    (m, depth), n = x.shape, dst.shape[0]
+    strides apart, unit column steps. Where ``depths`` (K,) and ``pixels``
+    (M,) are given (intp), pixel i's value at depth p is the element
+    depths[p] + pixels[i] from x's first (contiguous, of any shape): a
+    convolution's image read where it lies, each tap an offset
+    (:class:`~ops._kernels.conv.TapPhases`)."""
+    if pixels is None:
+        (m, depth), item = x.shape, x.itemsize
+        ldx, step = x.strides[0] // item, x.strides[1] // item
+    else:
+        m, depth, item = pixels.size, depths.size, x.itemsize
+    n = dst.shape[0]
     if m < VECTOR:      # its last tile would read before x's start
         raise ValueError("multiply_transposed: fewer pixels than a vector")
     whole = b.size // (-(-n // VECTOR) * VECTOR)    # W's depth
-    item = x.itemsize
-    ldx, step = x.strides[0] // item, x.strides[1] // item
     ldd = dst.strides[0] // item
     ldr = residual.strides[0] // item if residual.size else -1
     block = max(1, RIGHT_BLOCK // (depth * VECTOR)) * VECTOR
@@ -910,28 +937,44 @@ def multiply_transposed(x, b, c0, dst, bias, residual, act):
                         (j + block) * whole + c0 * VECTOR,
                         depth * VECTOR if j + block < n else 0,
                         tile_row // VECTOR, -(-m // VECTOR))
-                    _transposed_tile(
-                        depth, x, row * ldx, step, ldx, b,
-                        j * whole + c0 * VECTOR, dst, j * ldd + row, ldd,
-                        bias, j if bias.size else -1, residual,
-                        max(j * ldr + row, 0), ldr, act, min(VECTOR, n - j),
-                        tile_row - row, ahead, lines)
+                    tile = (b, j * whole + c0 * VECTOR, dst, j * ldd + row,
+                            ldd, bias, j if bias.size else -1, residual,
+                            max(j * ldr + row, 0), ldr, act,
+                            min(VECTOR, n - j), tile_row - row, ahead, lines)
+                    if pixels is None:
+                        _transposed_tile(depth, x, row * ldx, step, ldx,
+                                         *tile, None, None)
+                    elif pixels[row + VECTOR - 1] - pixels[row] == VECTOR - 1:
+                        # (a tile inside an output row: its pixels in a run)
+                        _transposed_tile(depth, x, pixels[row], 0, 1, *tile,
+                                         depths, None)
+                    else:
+                        _transposed_tile(depth, x, row, 0, 1, *tile, depths,
+                                         pixels)
 
 
 @kernel
-def lanes_product(x, x0, b, c0, c1, p0, p1, dst, bias, residual, act):
+def lanes_product(x, x0, b, c0, c1, p0, p1, dst, bias, residual, act,
+                  depths=None, pixels=None):
     """Output channels c0:c1 and pixels p0:p1 of a convolution whose
     weight W is the :class:`PackedChannels` slivers ``b`` of VECTOR: dst
     (C_out, pixels) = act(W x + bias + residual), x (depth, columns) its
-    image's columns (or a chunk of them) from pixel p0 on at column x0,
-    read in place (:func:`multiply_transposed`; the residual may be dst).
-    c0 a multiple of VECTOR, p1 - p0 >= VECTOR, act light."""
-    depth = x.shape[0]
+    image's columns from pixel p0 on at column x0, read in place
+    (:func:`multiply_transposed`; the residual may be dst); or, with
+    ``depths`` and ``pixels``, pixel q's value at depth p the element
+    depths[p] + pixels[q] from x's first (x contiguous; x0 unused). c0 a
+    multiple of VECTOR, p1 - p0 >= VECTOR, act light."""
+    depth = x.shape[0] if depths is None else depths.size
     slivers = b[c0 * depth:(c0 + -(-(c1 - c0) // VECTOR) * VECTOR) * depth]
     kept = c1 if bias.size else 0
-    multiply_transposed(x[:, x0:x0 + p1 - p0].T, slivers, 0,
-                        dst[c0:c1, p0:p1], bias[c0:kept],
-                        residual[c0:c1, p0:p1], act)
+    if pixels is None:
+        multiply_transposed(x[:, x0:x0 + p1 - p0].T, slivers, 0,
+                            dst[c0:c1, p0:p1], bias[c0:kept],
+                            residual[c0:c1, p0:p1], act)
+    else:
+        multiply_transposed(x, slivers, 0, dst[c0:c1, p0:p1], bias[c0:kept],
+                            residual[c0:c1, p0:p1], act, depths,
+                            pixels[p0:p1])
 
 
 @kernel

@@ -397,23 +397,19 @@ def test_a_packed_convolution_equals_the_blas_path(
     (5, 80, 16, 3, 2, (1,) * 4, 1)])
 def test_a_convolution_reads_its_columns_in_the_image_s_phases(
         c_in, c_out, hw, kernel, stride, pads, dilation, monkeypatch):
-    """Where the im2col columns outgrow L2 and the image's stride phases
-    fit (an L2 of the phases' size here), the lanes product reads each
-    column's values in the phases (conv.TapPhases: a tap's offset plus a
-    pixel's), a piece for each worker: ranges of pixels (the last ending
-    in a partial tile) or, with more channels than pixels (the last
-    case), of slivers of output channels; with a residual written over.
-    Against the unpacked weight's convolution (im2col and the BLAS)."""
-    geometry = (kernel, kernel, stride, stride, dilation, dilation, pads[0],
-                pads[2])
+    """The lanes product of a kxk convolution reads each column's values
+    in the image's stride phases (conv.TapPhases: a tap's offset plus a
+    pixel's; tiles inside an output row and across two), a piece for each
+    worker: ranges of pixels (the last ending in a partial tile) or, with
+    more channels than pixels (the last case), of slivers of output
+    channels; with a residual written over. Against the unpacked weight's
+    convolution (im2col and the BLAS)."""
     x = rng.standard_normal((1, c_in, hw, hw), dtype=F32)
     weight = rng.standard_normal((c_out, c_in, kernel, kernel), dtype=F32) / 8
     bias = rng.standard_normal(c_out, dtype=F32)
     args = (bias, program.ACT_RELU, "PAD", pads, (stride, stride),
             (dilation,) * 2, 1)
     plain = fused_conv2d(x, None, weight, *args)
-    rows, pitch = conv.TapPhases.plane(geometry + plain.shape[2:])
-    monkeypatch.setattr(conv, "L2_BYTES", c_in * stride ** 2 * rows * pitch * 4)
     monkeypatch.setattr(conv, "gemm_items", lambda *args: 1)
     pieces = []
     monkeypatch.setattr(conv.TapPhases, "lanes_product", lambda self, *args: (

@@ -6,10 +6,9 @@ OpenBLAS, or MKL; or refinfer's own product, packed.py, for a weight the
 plan packed): a 1x1 stride-1 convolution multiplies the weight by the input
 itself, other shapes build an im2col matrix with a Numba kernel first (or
 go through Winograd F(2x2, 3x3), the plan's choice for 3x3 stride-1
-filters; or, for a product with the channels as lanes whose columns would
-not fit in L2 but whose image's stride phases do, read each column's
-values in the phases: TapPhases). Depthwise convolutions are a direct
-Numba kernel.
+filters; or, for a product with the channels as lanes in vectors, read
+each column's values in the image's stride phases: TapPhases).
+Depthwise convolutions are a direct Numba kernel.
 Bias, residual and activation (fused by the plan) are applied in one pass
 after the GEMM, inside the depthwise kernel, in the packed product's
 tiles, or, the output channels as lanes, in the pass that transposes a
@@ -366,8 +365,7 @@ def _gemm_convolution(x, weight, bias, residual, act, top_left, stride,
     bias = program.no_bias(x.dtype) if bias is None else bias
     residual = None if residual is None else program.writable(residual)
     if isinstance(weight, packed.PackedChannels):
-        in_place = kh * kw > 1 and weight.columns == packed.VECTOR \
-            and TapPhases.pays(x, geometry)
+        in_place = kh * kw > 1 and weight.columns == packed.VECTOR
         for b in range(x.shape[0]):
             cols = TapPhases(x[b], geometry) if in_place \
                 else columns(x[b], geometry, wide=False)[0]
@@ -586,19 +584,21 @@ def column_rows(image, geometry, i0, i1, cols, r0=0, r1=None):
     return cols
 
 
-L2_BYTES = 1 << 20      # a core's L2 cache (TapPhases.pays)
-
-
 class TapPhases:
     """An image's im2col matrix (C*kh*kw, OH*OW) for a product with the
-    channels as lanes (:class:`ChannelsProduct`), read where it lies: the
-    image is kept as its stride phases (planes.phases: one copy, made by
-    the worker threads channel by channel), in which every tap of every
-    channel is an offset (``depths``, in im2col's row order) and every
-    output pixel another (``pixels``), the sum of the two a column's
-    element (packed.lanes_product). A matrix kh*kw / (sh*sw) times the
-    image's size (ResNet-50's 7x7 stem: 7.4 MB) is neither written nor
-    read back."""
+    channels as lanes in vectors (:class:`ChannelsProduct`), read where it
+    lies: the image is kept as its stride phases (planes.phases: one
+    copy, made by the worker threads channel by channel), in which every
+    tap of every channel is an offset (``depths``, in im2col's row order)
+    and every output pixel another (``pixels``), the sum of the two a
+    column's element (packed.taps_product). A matrix kh*kw / (sh*sw)
+    times the image's size is neither written nor read back. Zen 4, one
+    thread, hot, phases and product against im2col and the product of
+    its columns: ResNet-50's 7x7 stem (columns 7.4 MB) 0.87, its 3x3
+    stride-2 convolutions of 128 and 256 channels 0.95-1.02, 32 -> 64
+    channels on 28x28 0.87-0.94: the product alone runs at 0.90-0.97 of
+    the columns' rate (a load more per depth step), about what making
+    the columns costs."""
 
     def __init__(self, image, geometry):
         kh, kw, sh, sw, dh, dw, top, left, oh, ow = geometry
@@ -621,25 +621,10 @@ class TapPhases:
         kh, kw, sh, sw, dh, dw, _, _, oh, ow = geometry
         return oh + (kh - 1) * dh // sh, ow + (kw - 1) * dw // sw
 
-    @classmethod
-    def pays(cls, x, geometry) -> bool:
-        """Whether reading the phases pays for an image of x (N, C, H, W):
-        where its columns would not fit in a core's L2 cache (L2_BYTES)
-        and its phases do (the product reads each tile's taps from all over
-        them, slow from L3). Zen 4, one thread, hot, against im2col and
-        the product of its columns: ResNet-50's stem (columns 7.4 MB,
-        phases 635 KB) 0.73 of the time, its 3x3 stride-2 convolution of
-        128 channels on 56x56 (phases 1.7 MB) 1.10."""
-        kh, kw, sh, sw = geometry[:4]
-        (rows, pitch), (oh, ow) = cls.plane(geometry), geometry[8:]
-        channels, item = x.shape[1], x.itemsize
-        return channels * sh * sw * rows * pitch * item <= L2_BYTES \
-            < channels * kh * kw * oh * ow * item
-
     def lanes_product(self, b, c0, c1, p0, p1, dst, bias, residual, act):
-        """packed.lanes_product on these columns."""
-        packed.lanes_product(self.phases, 0, b, c0, c1, p0, p1, dst, bias,
-                             residual, act, self.depths, self.pixels)
+        """packed.lanes_product on these columns (packed.taps_product)."""
+        packed.taps_product(self.phases, self.depths, self.pixels, b, c0, c1,
+                            p0, p1, dst, bias, residual, act)
 
 
 @lru_cache(maxsize=64)

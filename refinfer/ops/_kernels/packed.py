@@ -954,27 +954,34 @@ def multiply_transposed(x, b, c0, dst, bias, residual, act, depths=None,
 
 
 @kernel
-def lanes_product(x, x0, b, c0, c1, p0, p1, dst, bias, residual, act,
-                  depths=None, pixels=None):
+def lanes_product(x, x0, b, c0, c1, p0, p1, dst, bias, residual, act):
     """Output channels c0:c1 and pixels p0:p1 of a convolution whose
     weight W is the :class:`PackedChannels` slivers ``b`` of VECTOR: dst
     (C_out, pixels) = act(W x + bias + residual), x (depth, columns) its
     image's columns from pixel p0 on at column x0, read in place
-    (:func:`multiply_transposed`; the residual may be dst); or, with
-    ``depths`` and ``pixels``, pixel q's value at depth p the element
-    depths[p] + pixels[q] from x's first (x contiguous; x0 unused). c0 a
-    multiple of VECTOR, p1 - p0 >= VECTOR, act light."""
-    depth = x.shape[0] if depths is None else depths.size
-    slivers = b[c0 * depth:(c0 + -(-(c1 - c0) // VECTOR) * VECTOR) * depth]
-    kept = c1 if bias.size else 0
-    if pixels is None:
-        multiply_transposed(x[:, x0:x0 + p1 - p0].T, slivers, 0,
-                            dst[c0:c1, p0:p1], bias[c0:kept],
-                            residual[c0:c1, p0:p1], act)
-    else:
-        multiply_transposed(x, slivers, 0, dst[c0:c1, p0:p1], bias[c0:kept],
-                            residual[c0:c1, p0:p1], act, depths,
-                            pixels[p0:p1])
+    (:func:`multiply_transposed`; the residual may be dst). c0 a multiple
+    of VECTOR, p1 - p0 >= VECTOR, act light."""
+    multiply_transposed(x[:, x0:x0 + p1 - p0].T, _slivers(b, x.shape[0], c0, c1),
+                        0, dst[c0:c1, p0:p1], bias[c0:c1 if bias.size else 0],
+                        residual[c0:c1, p0:p1], act)
+
+
+@kernel
+def taps_product(x, depths, pixels, b, c0, c1, p0, p1, dst, bias, residual,
+                 act):
+    """:func:`lanes_product` of columns read where they lie: pixel q's
+    value at depth p is the element depths[p] + pixels[q] from the start
+    of x (contiguous; an image's stride phases: conv.TapPhases)."""
+    multiply_transposed(x, _slivers(b, depths.size, c0, c1), 0,
+                        dst[c0:c1, p0:p1], bias[c0:c1 if bias.size else 0],
+                        residual[c0:c1, p0:p1], act, depths, pixels[p0:p1])
+
+
+@inlined
+def _slivers(b, depth, c0, c1):
+    """The slivers of VECTOR output channels c0:c1 of a packed weight of
+    ``depth``."""
+    return b[c0 * depth:(c0 + -(-(c1 - c0) // VECTOR) * VECTOR) * depth]
 
 
 @kernel

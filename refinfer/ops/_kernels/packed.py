@@ -370,7 +370,7 @@ _image_tile = _tile_of(IMAGE_ROWS, IMAGE_COLUMNS // VECTOR)
 
 
 def _products(builder, depth, a, a_step, b, tile_rows, per_row, a_row=None,
-              ahead=None, offsets=None):
+              ahead=None, offsets=None, a_next=None):
     """The tile's sums, vector j of row i at i * per_row + j: sum over p <
     depth of a[p * a_step + i * a_row] * b[p * per_row * VECTOR + j], in
     registers (allocas that LLVM promotes); a_row (an IR value) None: 1.
@@ -380,7 +380,11 @@ def _products(builder, depth, a, a_step, b, tile_rows, per_row, a_row=None,
     :func:`multiply_transposed`). ``ahead`` (pointer, lines; IR values):
     step p asks for the cache line min(p, lines - 1) lines after the
     pointer (into L2), so that a weight streaming from memory arrives
-    while tiles compute (:func:`_ahead`)."""
+    while tiles compute (:func:`_ahead`); with ``a_next`` (an IR value),
+    also for A's element a_next after its own (into L1): the next tile's
+    pixels, read in place from rows far apart, where the hardware's
+    prefetcher loses them (ResNet-50 and MobileNetV2, one and two
+    threads, ten runs: 0.97-1.01 of the time, most near 0.985)."""
     fma = vectors.fma(builder, _VECTOR)
     sums = [[cgutils.alloca_once_value(builder, ir.Constant(
         _VECTOR, [0.0] * VECTOR)) for _ in range(per_row)] for _ in range(tile_rows)]
@@ -396,6 +400,8 @@ def _products(builder, depth, a, a_step, b, tile_rows, per_row, a_row=None,
         a_p = builder.gep(a, [builder.mul(loop.index, a_step) if offsets is None
                               else builder.load(builder.gep(offsets[0],
                                                             [loop.index]))])
+        if a_next is not None and PREFETCHES:
+            _ask_for(builder, builder.gep(a_p, [a_next]), L1_HINT)
         b_p = builder.gep(b, [builder.mul(loop.index, index(per_row * VECTOR))])
         bs = [builder.load(vector_at(builder, b_p, j * VECTOR, _VECTOR), align=4)
               for j in range(per_row)]
@@ -410,18 +416,26 @@ def _products(builder, depth, a, a_step, b, tile_rows, per_row, a_row=None,
 
 def _prefetch(builder, pointer, lines, line):
     """IR asking for cache line min(line, lines - 1) after ``pointer``
-    (llvm.prefetch: a read, kept in L2: the caches' level 2 hint). Asked
-    again, a line costs a load slot; a prefetch never faults."""
+    into L2 (:func:`_ask_for`)."""
+    line = builder.select(builder.icmp_signed("<", line, lines), line,
+                          builder.sub(lines, index(1)))
+    _ask_for(builder, builder.gep(pointer, [builder.mul(line, index(
+        LINE_FLOATS))]), L2_HINT)
+
+
+L1_HINT, L2_HINT = 3, 2     # llvm.prefetch's locality: the cache to fill
+
+
+def _ask_for(builder, pointer, locality):
+    """IR asking for the cache line at ``pointer`` (llvm.prefetch of a
+    read, into the cache ``locality`` names). Asked again, a line costs a
+    load slot; a prefetch never faults."""
     byte = ir.IntType(8).as_pointer()
     i32 = ir.IntType(32)
     prefetch = cgutils.get_or_insert_function(builder.module, ir.FunctionType(
         ir.VoidType(), [byte, i32, i32, i32]), "llvm.prefetch.p0i8")
-    line = builder.select(builder.icmp_signed("<", line, lines), line,
-                          builder.sub(lines, index(1)))
-    address = builder.gep(builder.bitcast(pointer, byte), [
-        builder.mul(line, index(LINE_FLOATS * 4))])
-    builder.call(prefetch, [address, ir.Constant(i32, 0), ir.Constant(i32, 2),
-                            ir.Constant(i32, 1)])
+    builder.call(prefetch, [builder.bitcast(pointer, byte), ir.Constant(
+        i32, 0), ir.Constant(i32, locality), ir.Constant(i32, 1)])
 
 
 def _add(builder, values: list, others: list) -> list:
@@ -778,7 +792,8 @@ def _transposed_tile(typingctx, depth, a, a_off, a_step, lda, b, b_off, dst,
                          data(context, builder, types_[1], a, start), a_step,
                          data(context, builder, types_[5], b, b_off), VECTOR,
                          1, lda, (data(context, builder, types_[5], b,
-                                       args[18]), args[19]), offsets)
+                                       args[18]), args[19]), offsets,
+                         None if offsets else builder.mul(lda, index(VECTOR)))
         _channels_epilogue(context, builder, types_[7:16], args[7:16],
                            vectors.transpose(builder, sums), args[16],
                            args[17])

@@ -458,7 +458,8 @@ def test_fused_convolution_equals_its_parts(act, geometry):
                                       (8, 8, 9, 9, "SAME", (0, 0, 0, 0)),
                                       (12, 4, 10, 7, "PAD", (0, 2, 2, 0)),
                                       (4, 6, 6, 6, "VALID", (0, 0, 0, 0)),
-                                      (8, 20, 17, 16, "PAD", (1, 1, 1, 1))],
+                                      (8, 20, 17, 16, "PAD", (1, 1, 1, 1)),
+                                      (8, 24, 8, 8, "SAME", (0, 0, 0, 0))],
                          ids=str)
 @pytest.mark.parametrize("way", ["lanes", "packed", "blas"])
 def test_winograd_convolution_equals_the_direct_one(monkeypatch, act, geometry,
@@ -488,12 +489,16 @@ def test_winograd_convolution_equals_the_direct_one(monkeypatch, act, geometry,
 
 
 @pytest.mark.skipif(packed.TILE_NAME != "avx512", reason="AVX-512 tiles only")
-@pytest.mark.parametrize("tiles, columns", [(6, 0), (7, packed.IMAGE_COLUMNS),
-                                            (63, packed.IMAGE_COLUMNS),
-                                            (64, packed.VECTOR)])
+@pytest.mark.parametrize("tiles, columns", [
+    (6, 0), (7, packed.IMAGE_COLUMNS), (15, packed.IMAGE_COLUMNS),
+    (16, packed.VECTOR), (17, packed.IMAGE_COLUMNS), (28, packed.IMAGE_COLUMNS),
+    (29, packed.VECTOR), (48, packed.VECTOR), (49, packed.IMAGE_COLUMNS),
+    (63, packed.IMAGE_COLUMNS), (64, packed.VECTOR)])
 def test_winograd_takes_the_channels_as_lanes_on_a_known_plane(tiles, columns):
     """The sliver width follows the plane's tiles as a convolution's
-    would its pixels; a plane of fewer tiles than a 7 x 48 tile's rows
+    would its pixels: the 16 x 16 tile from 64, and below where it
+    computes no more columns in vain than the 7 x 48 one (16, 29-32,
+    43-48); a plane of fewer tiles than a 7 x 48 tile's rows
     leaves u_k packed for the product with the tiles as lanes. A plane
     smaller than the plan's, of fewer tiles than the tile's rows, takes
     that many columns (the last ones never read)."""
@@ -520,9 +525,8 @@ def test_convolutions_keep_their_weights_packed_for_our_own_products(
     those on 16x16 (Winograd's); nowhere where it is not enabled. With the
     AVX-512 tile, every one-group convolution with an output plane of
     IMAGE_ROWS pixels or more that is not Winograd's takes the channels as
-    lanes instead: in slivers of IMAGE_COLUMNS below LANES_MIN_PIXELS
-    (4x4), of a vector from there (8x8, the stem's 32x32); the 2x2 planes
-    are too small."""
+    lanes instead, in slivers of a vector (4x4: 16 pixels, a tile of
+    them; 8x8, the stem's 32x32); the 2x2 planes are too small."""
     monkeypatch.setattr(packed, "enabled", lambda: enabled)
     monkeypatch.setattr(packed, "TILE_NAME", tile)
     case = golden_case("resnet18_narrow")
@@ -545,7 +549,7 @@ def test_convolutions_keep_their_weights_packed_for_our_own_products(
     channels = enabled and tile == "avx512"
     assert left == ([] if not enabled else [(2, 2)] * 2 if channels
                     else [(2, 2)] * 2 + [(4, 4)] * 2 + [(8, 8)] * 2)
-    assert lanes == ([((4, 4), packed.IMAGE_COLUMNS), ((8, 8), packed.VECTOR),
+    assert lanes == ([((4, 4), packed.VECTOR), ((8, 8), packed.VECTOR),
                       ((32, 32), packed.VECTOR)] if channels else [])
     np.testing.assert_allclose(fast.run(case.inputs())[0], case.outputs()[0],
                                **case.tolerance)

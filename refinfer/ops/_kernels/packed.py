@@ -159,30 +159,40 @@ def enabled() -> bool:
                   cpu_field("vendor_id"))
 
 
-# Output planes of fewer pixels than this take the 7 x 48 tile and a
-# transpose (channels_product), larger ones the VECTOR x VECTOR tile
-# transposed in registers (lanes_product): its pixels fill 49 of the 64
-# lanes of a 7x7 plane's four tiles.
+# From this many output pixels on, a plane takes the VECTOR x VECTOR tile
+# transposed in registers (lanes_product); below, the tile that computes
+# fewer pixels in vain, the 7 x 48 tile and a transpose (channels_product)
+# where they tie: Zen 4, one thread, C_out x C_in x pixels, GFLOP/s
+# lanes / channels: 512 x 512 x 16 113 / 82, x 32 115 / 100; x 49 (64
+# computed against 49) 86-90 / 106-111; 256 x 256 x 64 113 / 91.
 LANES_MIN_PIXELS = 64
 
 
 def channels_columns(dtype, pixels: int) -> int:
     """The sliver width of a one-group convolution's weight packed with
     the output channels as lanes (:class:`PackedChannels`) for output
-    planes of ``pixels``: IMAGE_COLUMNS (:func:`channels_product`) for
-    IMAGE_ROWS to LANES_MIN_PIXELS - 1 pixels, VECTOR
-    (:func:`lanes_product`) from there on; 0 (not so packed) for smaller
-    planes, other dtypes, where packed weights do not serve and on the
-    AVX2 tile. Zen 4, one thread, ResNet-50's layers against the better of
-    the BLAS and our product with the pixels as lanes, hot: on 7x7
-    channels_product 0.75-0.82 of the time; from 14x14 on lanes_product
-    0.77-0.93 without a residual to add, 0.95-0.99 with one (level,
-    caches flushed), the stem and the 3x3 stride-2 convolutions (im2col)
-    0.85-0.92. With the AVX2 tile (8 lanes, 8 accumulators) these took
-    1.02-1.29x and 1.2-1.9x."""
+    planes of ``pixels``: VECTOR (:func:`lanes_product`) from
+    LANES_MIN_PIXELS pixels, and below where its tiles compute fewer
+    pixels than IMAGE_ROWS' (16, 29-32 and 43-48 pixels), else
+    IMAGE_COLUMNS (:func:`channels_product`) from IMAGE_ROWS pixels; 0
+    (not so packed) for smaller planes, other dtypes, where packed weights
+    do not serve and on the AVX2 tile. Zen 4, one thread, ResNet-50's
+    layers against the better of the BLAS and our product with the pixels
+    as lanes, hot: on 7x7 channels_product 0.75-0.82 of the time; from
+    14x14 on lanes_product 0.77-0.93 without a residual to add, 0.95-0.99
+    with one (level, caches flushed), the stem and the 3x3 stride-2
+    convolutions (im2col) 0.85-0.92. With the AVX2 tile (8 lanes, 8
+    accumulators) these took 1.02-1.29x and 1.2-1.9x."""
     if not serves(dtype) or TILE_NAME != "avx512" or pixels < IMAGE_ROWS:
         return 0
-    return IMAGE_COLUMNS if pixels < LANES_MIN_PIXELS else VECTOR
+    return VECTOR if in_vectors(pixels) else IMAGE_COLUMNS
+
+
+def in_vectors(pixels: int) -> bool:
+    """Whether a product with the channels as lanes over ``pixels`` output
+    pixels takes the VECTOR x VECTOR tile (:func:`channels_columns`)."""
+    whole = -(-pixels // VECTOR) * VECTOR <= -(-pixels // IMAGE_ROWS) * IMAGE_ROWS
+    return pixels >= LANES_MIN_PIXELS or pixels >= VECTOR and whole
 
 
 def fewest_pixels(columns: int) -> int:

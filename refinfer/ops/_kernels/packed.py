@@ -935,10 +935,10 @@ def multiply_transposed(x, b, c0, dst, bias, residual, act, depths=None,
     pixels is computed as the last VECTOR pixels, those it shares with
     the tile before left as they are. Rows of dst and residual their
     strides apart, unit column steps. Where ``depths`` (K,) and ``pixels``
-    (M,) are given (intp), pixel i's value at depth p is the element
-    depths[p] + pixels[i] from x's first (contiguous, of any shape): a
-    convolution's image read where it lies, each tap an offset
-    (:class:`~ops._kernels.conv.TapPhases`)."""
+    (M,) are given (intp), x is contiguous (and 2-D: Numba types both
+    branches below) and pixel i's value at depth p is its element
+    depths[p] + pixels[i] from the first: a convolution's image read where
+    it lies, each tap an offset (:class:`~ops._kernels.conv.TapPhases`)."""
     if pixels is None:
         (m, depth), item = x.shape, x.itemsize
         ldx, step = x.strides[0] // item, x.strides[1] // item
@@ -996,7 +996,7 @@ def taps_product(x, depths, pixels, b, c0, c1, p0, p1, dst, bias, residual,
                  act):
     """:func:`lanes_product` of columns read where they lie: pixel q's
     value at depth p is the element depths[p] + pixels[q] from the start
-    of x (contiguous; an image's stride phases: conv.TapPhases)."""
+    of x (contiguous, 2-D; an image's stride phases: conv.TapPhases)."""
     multiply_transposed(x, _slivers(b, depths.size, c0, c1), 0,
                         dst[c0:c1, p0:p1], bias[c0:c1 if bias.size else 0],
                         residual[c0:c1, p0:p1], act, depths, pixels[p0:p1])

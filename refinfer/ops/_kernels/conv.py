@@ -402,7 +402,8 @@ class ChannelsProduct:
     piece computing its channels into the calling thread's scratch
     (pixels x C_out) and transposing them into the output with the
     epilogue (packed.channels_product). Slivers of VECTOR: each tile
-    transposed into the output in registers (packed.lanes_product), split
+    transposed into the output in registers (packed.lanes_product, or
+    packed.taps_product on an image's phases: :class:`TapPhases`), split
     by ranges of pixels where there are more of them than channels (each
     thread reads its part of the image), else by slivers (its part of
     the weight). ``onto``: dst holds the residual."""

@@ -160,11 +160,12 @@ def enabled() -> bool:
 
 
 # From this many output pixels on, a plane takes the VECTOR x VECTOR tile
-# transposed in registers (lanes_product); below, the tile that computes
-# fewer pixels in vain, the 7 x 48 tile and a transpose (channels_product)
-# where they tie: Zen 4, one thread, C_out x C_in x pixels, GFLOP/s
-# lanes / channels: 512 x 512 x 16 113 / 82, x 32 115 / 100; x 49 (64
-# computed against 49) 86-90 / 106-111; 256 x 256 x 64 113 / 91.
+# transposed in registers (lanes_product); below, whichever of it and the
+# 7 x 48 tile with a transpose (channels_product) computes fewer pixels in
+# vain (in_vectors; below 64 they never tie): Zen 4, one thread, C_out x
+# C_in x pixels, GFLOP/s lanes / channels: 512 x 512 x 16 113 / 82, x 32
+# 115 / 100; x 49 (64 computed against 49) 86-90 / 106-111; 256 x 256 x
+# 64 113 / 91.
 LANES_MIN_PIXELS = 64
 
 

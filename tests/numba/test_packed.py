@@ -78,9 +78,10 @@ def _view(rows, cols, pad):
 @pytest.mark.parametrize("act", LIGHT)
 def test_the_product_and_its_epilogue_equal_numpy(m, k, n, act):
     """Last tiles of a row of every kind: a vector or less (masked or not:
-    n = 49, 37, 200, 4100), more than a vector (masked: 25), whole; with
-    the residual read, or in c itself (``onto``: over several depth blocks
-    where k > DEPTH_BLOCK)."""
+    n = 49, 37, 200, 4100), more than a vector (masked: 25), whole; last
+    rows of tiles that the tail tile computes (m = 1, 7, 8, 20, 64 on
+    AVX-512) and that it does not (130); with the residual read, or in c
+    itself (``onto``: over several depth blocks where k > DEPTH_BLOCK)."""
     weight = rng.standard_normal((m, k), dtype=F32)
     b = _view(k, n, 3)
     bias = rng.standard_normal(m, dtype=F32)
@@ -300,13 +301,15 @@ def test_fewer_pixels_than_a_vector_are_refused_by_the_transposed_product():
 
 @pytest.mark.parametrize("m, k, n, cols", [
     (1, 1, 1, None), (12, 256, 32, None), (13, 600, 37, None),
-    (128, 96, 100, (32, 90)), (5, 513, 70, (64, 70)), (40, 33, 64, (0, 32))])
+    (128, 96, 100, (32, 90)), (5, 513, 70, (64, 70)), (40, 33, 64, (0, 32)),
+    (23, 40, 48, None)])
 @pytest.mark.parametrize("act", LIGHT)
 def test_rows_times_a_right_weight_equal_numpy(m, k, n, cols, act):
     """multiply_rows: x W[:, c0:c1] + bias, act, x's rows packed by
-    pack_rows (a last partial tile of rows), W packed in slivers (a partial
-    last one, more than a depth block), the bias or none; columns outside
-    the range are not written."""
+    pack_rows (a last partial tile of rows: of TAIL_ROWS or fewer, computed
+    by the tail tile, or more), W packed in slivers (a partial last one,
+    more than a depth block), the bias or none; columns outside the range
+    are not written."""
     x = _view(m, k, 3)
     weight = rng.standard_normal((k, n), dtype=F32)
     bias = rng.standard_normal(n, dtype=F32)

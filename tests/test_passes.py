@@ -365,20 +365,92 @@ def test_a_transposed_product_declines_operands_its_dims_do_not_fit():
     np.testing.assert_allclose(got, x.transpose(0, 2, 1) @ x, rtol=1e-6)
 
 
+ATTENTION = ("Transpose+Transpose+Transpose+BatchMatMul+Muls+Add+Softmax+"
+             "BatchMatMul+Transpose")
+
+
 @pytest.mark.parametrize("model", ["bert_tiny", "gpt2_tiny"])
-def test_attention_reads_its_heads_through_views(model):
-    """The query, key and value heads (Reshape, Transpose (0, 2, 1, 3))
-    go into the attention products as views: each layer's two products
-    take their Transposes in (three fewer copies a layer). Outputs as
+def test_attention_runs_as_one_step_a_layer(model):
+    """Each layer's attention (its heads split by Reshape and Transpose
+    (0, 2, 1, 3), the scores' product, scale, mask (BERT's computed from
+    its input mask, GPT-2's causal one), Softmax, the context's product
+    and the Transpose joining the heads) is one step. Outputs as
     MindSpore's."""
     case = golden_case(model)
     fast = LoadedModel(case.model_path, "numba")
     names = [s.node.op.name for s in fast.program.plans[fast.program.main].steps]
-    layers = names.count("Transpose+Transpose+BatchMatMul")
-    assert layers >= 2 and names.count("Transpose+BatchMatMul") == layers
-    assert "BatchMatMul" not in names
+    assert names.count(ATTENTION) == 2
+    assert not any("BatchMatMul" in n or "Softmax" in n for n in names
+                   if n != ATTENTION)
     np.testing.assert_allclose(fast.run(case.inputs())[0], case.outputs()[0],
                                **case.tolerance)
+
+
+def _attention(g, mask=None, scale_first=False, read_probabilities=False):
+    """Attention over the input's heads (2, 5, 3, 4) in ``g``: the scores
+    scaled by Mul (the constant first where ``scale_first``) and masked by
+    Add(mask, .) where a mask is given; the output, or (output,
+    probabilities) where ``read_probabilities``."""
+    heads = tuple((2, 5, 3, 4)[d] for d in HEADS)
+    q, k, v = (g.add("Transpose", X, HEADS, shape=heads) for _ in range(3))
+    s = g.add("BatchMatMul", q, k, False, True, shape=(2, 3, 5, 5))
+    half = np.float32(0.5)
+    s = g.add("Mul", *((half, s) if scale_first else (s, half)),
+              shape=(2, 3, 5, 5))
+    if mask is not None:
+        s = g.add("Add", mask, s, shape=(2, 3, 5, 5))
+    p = g.add("Softmax", s, (-1,), shape=(2, 3, 5, 5))
+    c = g.add("BatchMatMul", p, v, False, False, shape=heads)
+    out = g.add("Transpose", c, HEADS, shape=(2, 5, 3, 4))
+    return g.add("MakeTuple", out, p, shape=()) if read_probabilities else out
+
+
+HEADS = (0, 2, 1, 3)
+
+
+@pytest.mark.parametrize("mask", ["none", "constant", "computed"])
+def test_an_attention_with_its_mask_is_one_step(mask):
+    """A constant scale either side of Mul, the mask (a constant, or a
+    value computed from the input) either side of the Add."""
+    g = GraphBuilder((2, 5, 3, 4))
+    given = None
+    if mask == "constant":
+        given = Ref(RefKind.CONST, np.triu(np.full((5, 5), -1e4, F32), 1))
+    elif mask == "computed":    # a padding mask: one row per batch item
+        given = g.add("ReduceSum", X, (2, 3), True, shape=(2, 5, 1, 1))
+        given = g.add("Transpose", given, (0, 2, 3, 1), shape=(2, 1, 1, 5))
+    out = _attention(g, given, scale_first=mask == "constant")
+    x = rng.standard_normal((2, 5, 3, 4)).astype(np.float32)
+    steps, got, want = run_both(g.model(out), x)
+    names = [s.node.op.name for s in steps]
+    fused = "+".join(["Transpose"] * 3 + ["BatchMatMul", "Mul"] + (
+        [] if mask == "none" else ["Add"]) + ["Softmax", "BatchMatMul",
+                                              "Transpose"])
+    assert names[-1] == fused and len(names) == 1 + 2 * (mask == "computed")
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_an_attention_whose_probabilities_are_read_stays_apart():
+    """(Its products still read their Transposes' views.)"""
+    g = GraphBuilder((2, 5, 3, 4))
+    out = _attention(g, read_probabilities=True)
+    x = rng.standard_normal((2, 5, 3, 4)).astype(np.float32)
+    steps, got, want = run_both(g.model(out), x)
+    names = [s.node.op.name for s in steps]
+    assert "Softmax" in names and "Transpose+Transpose+BatchMatMul" in names
+    for a_, b_ in zip(got, want):
+        np.testing.assert_allclose(a_, b_, rtol=1e-5, atol=1e-6)
+
+
+def test_an_attention_the_kernel_declines_runs_its_nodes():
+    """float64 heads against the float32 mask: the fused step's kernel
+    declines, its nodes' reference kernels compute it."""
+    g = GraphBuilder((2, 5, 3, 4), np.float64)
+    out = _attention(g, Ref(RefKind.CONST, np.zeros((5, 5), np.float32)))
+    x = rng.standard_normal((2, 5, 3, 4))
+    steps, got, want = run_both(g.model(out), x)
+    assert len(steps) == 1 and got.dtype == np.float64
+    np.testing.assert_allclose(got, want, rtol=1e-12)
 
 
 def test_mobilenet_folds_batchnorm_and_runs_its_blocks_as_one_step():

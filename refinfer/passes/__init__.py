@@ -11,11 +11,14 @@ so the oracle stays exact. For the fast backends each graph is rewritten:
    depthwise, 1x1 projection, as ``conv`` fused them) run as one step,
    channel-last inside.
 3. ``gemm``: MatMul / Dense with a constant weight: bias and activation
-   (through a constant Reshape) fused into the product's output pass; a
-   BatchMatMul reads a Transpose's input through the permuted view.
-4. ``elementwise``: chains of float elementwise ops run as one program
+   (through a constant Reshape) fused into the product's output pass.
+4. ``attention``: the scores' product, scale, mask, Softmax and the
+   context's product as one step, reading and writing the heads through
+   the views of their Transposes; a BatchMatMul elsewhere (``gemm``
+   again) reads a Transpose's input through the permuted view.
+5. ``elementwise``: chains of float elementwise ops run as one program
    over the data (:mod:`ops._fast`), intermediates never materialised.
-5. ``conv`` again: a fused convolution writes its result over its
+6. ``conv`` again: a fused convolution writes its result over its
    residual where nothing else reads the residual any more.
 
 A fused node keeps the last fused node's name (consumers are unchanged)
@@ -36,7 +39,7 @@ from __future__ import annotations
 from operator import attrgetter
 
 from ..graph import Graph, Model
-from . import conv, gemm, separable
+from . import attention, conv, gemm, separable
 from .elementwise import fuse_elementwise
 from .fused import GraphEditor
 
@@ -45,6 +48,7 @@ from .fused import GraphEditor
 PASSES = ((conv.fuse_convolutions, conv.STARTS),
           (separable.fuse_inverted_residuals, separable.STARTS),
           (gemm.fuse_matmuls, gemm.STARTS),
+          (attention.fuse_attention, attention.STARTS),
           (gemm.fuse_transposed_operands, gemm.PRODUCTS),
           (fuse_elementwise, None),
           (conv.write_onto_residuals, conv.STARTS))

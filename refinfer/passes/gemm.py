@@ -91,7 +91,7 @@ def _fuse_operands(editor: GraphEditor, product: Node) -> None:
     group, inputs, dims = [], [], []
     for arg in product.args[:2]:
         source = editor.producer(arg.ref)
-        permuted = _view_dims(source) if source is not None \
+        permuted = view_dims(source) if source is not None \
             and editor.sole_user(source) is product else None
         if permuted is None:
             inputs.append(arg.ref)
@@ -105,7 +105,7 @@ def _fuse_operands(editor: GraphEditor, product: Node) -> None:
                                          inputs, (*dims, *flags)))
 
 
-def _view_dims(node: Node):
+def view_dims(node: Node):
     """A Transpose's constant dims where its output, as a view, keeps its
     input's last axis among the last two; else None."""
     dims = const(node, 1) if op_name(node) == "Transpose" else None

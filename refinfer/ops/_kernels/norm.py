@@ -264,35 +264,60 @@ def l2_normalize(x, axis=(0,), epsilon=1e-4):
 @kernel
 def softmax_rows(x, y, log):
     """Each row of x (R, C): y = exp(x - max) / sum(exp(x - max)), or with
-    ``log`` y = (x - max) - log(sum(exp(x - max))). exp is
-    :func:`libm.fast_exp` (within 2 ulp) in a loop of its own, so that
-    it vectorises; sums accumulate in float64 (:func:`libm.sum64`).
+    ``log`` y = (x - max) - log(sum(exp(x - max))) (:func:`_softmax_row`).
+    x is C-contiguous (its rows' maxima are taken in vectors:
+    :func:`vectors.greatest`) and is not y (in place, the loops do not
+    vectorise: 7x slower)."""
+    for r in range(x.shape[0]):
+        _softmax_row(x, y, r, log)
+
+
+@kernel
+def masked_softmax_rows(s, p, scale, mask, first, queries):
+    """Attention's probabilities: row r of p (R, C) = the softmax of s[r]
+    * scale + m, m the mask's row for query i = r % queries of head g =
+    first + r // queries: mask (G, M, C) C-contiguous, its row
+    mask[g if G > 1 else 0, i if M > 1 else 0] (a mask broadcast over the
+    heads, or over the queries, is stored once). s is overwritten with
+    the masked scores; s and p are C-contiguous and distinct."""
+    for r in range(s.shape[0]):
+        head, i = divmod(r, queries)
+        m = mask[first + head if mask.shape[0] > 1 else 0,
+                 i if mask.shape[1] > 1 else 0]
+        for j in range(s.shape[1]):
+            s[r, j] = s[r, j] * scale + m[j]
+        _softmax_row(s, p, r, False)
+
+
+@inlined
+def _softmax_row(x, y, r, log):
+    """Row r of y = softmax (or with ``log`` log-softmax) of row r of x.
+    exp is :func:`libm.fast_exp` (within 2 ulp) in a loop of its own, so
+    that it vectorises; sums accumulate in float64 (:func:`libm.sum64`).
     Exponentials below e times the dtype's smallest normal number are
     flushed to zero (an absolute error under 4e-38 in float32, in a sum of
     at least 1): subnormal arithmetic is slow, and a masked attention row
     is half entries -1e4 below its top (12 x 128 rows of 128: 535 against
     313 us). A NaN anywhere in a row makes the sum, hence the whole row,
-    NaN (as in the reference). x is C-contiguous (its rows' maxima are
-    taken in vectors: :func:`vectors.greatest`)."""
+    NaN (as in the reference)."""
     zero = y.dtype.type(0)
     lowest = y.dtype.type(np.log(np.finfo(y.dtype).tiny) + 1)
-    for r in range(x.shape[0]):
-        row, out = x[r], y[r]
-        top = greatest(x, r * row.shape[0], row.shape[0])
-        # d <= lowest is False for a NaN, which then propagates to the sum
+    row, out = x[r], y[r]
+    top = greatest(x, r * row.shape[0], row.shape[0])
+    # d <= lowest is False for a NaN, which then propagates to the sum
+    for j in range(row.shape[0]):
+        d = row[j] - top
+        e = fast_exp(lowest if d <= lowest else d)
+        out[j] = zero if d <= lowest else e
+    total = sum64(out)
+    if log:
+        shift = out.dtype.type(np.log(total))
         for j in range(row.shape[0]):
-            d = row[j] - top
-            e = fast_exp(lowest if d <= lowest else d)
-            out[j] = zero if d <= lowest else e
-        total = sum64(out)
-        if log:
-            shift = out.dtype.type(np.log(total))
-            for j in range(row.shape[0]):
-                out[j] = (row[j] - top) - shift
-        else:
-            norm = out.dtype.type(total)
-            for j in range(row.shape[0]):
-                out[j] = out[j] / norm
+            out[j] = (row[j] - top) - shift
+    else:
+        norm = out.dtype.type(total)
+        for j in range(row.shape[0]):
+            out[j] = out[j] / norm
 
 
 def _last_axis_rows(x, axis, log):

@@ -82,13 +82,11 @@ def _ours(a, b, c):
 
 def _ours_right(a, b, c):
     """refinfer's own product with b packed once, as a transformer's
-    weight is stored, and a's rows packed at each call."""
+    weight is stored, and a's rows read in place (as the plan reads
+    them: :func:`packed.pitched`)."""
     from refinfer.ops._kernels import packed, program
     weight = _packed_once(b, packed.PackedRight, "right")
-    (m, depth), tiles = a.shape, -(-a.shape[0] // packed.TILE_ROWS)
-    rows = program.scratch("bench_rows", (packed.rows_size(m, depth),), np.float32)
-    packed.pack_rows(a, rows, (0, tiles))
-    packed.multiply_rows(rows, m, depth, weight.slivers, c,
+    packed.multiply_rows(packed.pitched(a), a.shape[1], weight.slivers, c,
                          program.no_bias(np.float32), program.ACT_NONE,
                          (0, c.shape[1]))
 

@@ -305,30 +305,42 @@ def test_fewer_pixels_than_a_vector_are_refused_by_the_transposed_product():
     (23, 40, 48, None)])
 @pytest.mark.parametrize("act", LIGHT)
 def test_rows_times_a_right_weight_equal_numpy(m, k, n, cols, act):
-    """multiply_rows: x W[:, c0:c1] + bias, act, x's rows packed by
-    pack_rows (a last partial tile of rows: of TAIL_ROWS or fewer, computed
-    by the tail tile, or more), W packed in slivers (a partial last one,
-    more than a depth block), the bias or none; columns outside the range
-    are not written."""
-    x = _view(m, k, 3)
+    """multiply_rows: x W[:, c0:c1] + bias, act, x's rows read in place at
+    a pitch longer than k (NaN between: never read), a last partial tile
+    of rows (of TAIL_ROWS or fewer, computed by the tail tile, or more), W
+    packed in slivers (a partial last one, more than a depth block), the
+    bias or none; columns outside the range are not written."""
+    x = np.full((m, k + 7), np.nan, F32)
+    x[:, :k] = rng.standard_normal((m, k), dtype=F32)
     weight = rng.standard_normal((k, n), dtype=F32)
     bias = rng.standard_normal(n, dtype=F32)
     c0, c1 = cols or (0, n)
-    rows = np.full(packed.rows_size(m, k), np.nan, F32)
-    tiles = -(-m // packed.TILE_ROWS)
-    packed.pack_rows(x, rows, (0, tiles // 2))
-    packed.pack_rows(x, rows, (tiles // 2, tiles))
     for bias_ in (bias, program.no_bias(F32)):
         c = np.full((m, n + 4), np.nan, F32)[:, 4:]
-        packed.multiply_rows(rows, m, k, packed.PackedRight(weight).slivers, c,
+        packed.multiply_rows(x, k, packed.PackedRight(weight).slivers, c,
                              bias_, act, (c0, c1))
-        product = x.astype(np.float64) @ weight + (bias_ if bias_.size else 0)
+        product = x[:, :k].astype(np.float64) @ weight + (
+            bias_ if bias_.size else 0)
         want = _epilogue(product, program.no_bias(F32),
                          program.no_residual(F32), act)
         scale = np.sqrt(k) * 4
         np.testing.assert_allclose(c[:, c0:c1], want[:, c0:c1], rtol=1e-5,
                                    atol=1e-6 * scale)
         assert np.isnan(c[:, :c0]).all() and np.isnan(c[:, c1:]).all()
+
+
+@pytest.mark.parametrize("depth, pitch", [
+    (768, 768), (3072, 3088), (1024, 1040), (512, 528), (1536, 1552),
+    (96, 96), (1000, 1000)])
+def test_rows_whose_lines_would_share_few_l1_sets_are_copied_apart(depth,
+                                                                    pitch):
+    """A pitch at which a tile's rows fall into fewer than 4 of L1's 64
+    sets gets a line more (4 KB apart, all of them in one set)."""
+    assert packed.rows_pitch(depth) == pitch
+    x = rng.standard_normal((5, depth), dtype=F32)
+    rows = packed.pitched(x)
+    assert rows.shape == (5, pitch) and rows.flags.c_contiguous
+    np.testing.assert_array_equal(rows[:, :depth], x)
 
 
 @pytest.mark.parametrize("size, parts", [

@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from refinfer.jit import kernel
-from refinfer.threads import (ELEMENT_WORK, GEMM_WORK, gemm_items, min_items,
+from refinfer.threads import (GEMM_WORK, gemm_items, min_items,
                               parallel_for)
 
 from . import blas, packed, program
@@ -47,17 +47,14 @@ COLUMN_BLOCK = 64     # weight columns per piece of a column split
 
 
 def packed_matmul(x, weight, bias, act):
-    """act(x @ W + bias) for 2-D float32 x, W the packed ``weight``
-    (:class:`packed.PackedRight`): x's rows packed once (split across the
-    worker threads where they are many), then the weight's columns split
-    across them, each piece adding the bias and activating its part while
-    it is in cache (a heavy activation after its product)."""
+    """act(x @ W + bias) for 2-D C-contiguous float32 x, W the packed
+    ``weight`` (:class:`packed.PackedRight`): the weight's columns split
+    across the worker threads, each piece reading x's rows in place (or a
+    copy of them at another pitch: :func:`packed.pitched`), adding the
+    bias and activating its part while it is in cache (a heavy activation
+    after its product)."""
     m, depth, n = x.shape[0], x.shape[1], weight.shape[1]
-    rows = program.scratch("packed_rows", (packed.rows_size(m, depth),),
-                           np.float32)
-    parallel_for(-(-m // packed.TILE_ROWS),
-                 lambda lo, hi: packed.pack_rows(x, rows, (lo, hi)),
-                 grain=min_items(packed.TILE_ROWS * depth, ELEMENT_WORK))
+    rows = packed.pitched(x)
     y = np.empty((m, n), np.float32)
     light = act < program.FIRST_HEAVY
     bias = program.no_bias(np.float32) if bias is None else bias
@@ -65,7 +62,7 @@ def packed_matmul(x, weight, bias, act):
     def columns(lo, hi):
         first = lo * packed.TILE_COLUMNS
         last = min(hi * packed.TILE_COLUMNS, n)
-        packed.multiply_rows(rows, m, depth, weight.slivers, y, bias,
+        packed.multiply_rows(rows, depth, weight.slivers, y, bias,
                              act if light else program.ACT_NONE, (first, last))
         if not light:
             program.columns_kernel(act)(y, program.no_bias(np.float32),

@@ -12,9 +12,8 @@ plane, the output channels as the vectors' lanes, its channel-last
 result transposed into the output with the epilogue:
 :func:`channels_product`; a channel-last x read in place, each tile
 transposed into the output in registers: :func:`multiply_transposed`, an
-inverted residual block's projection), and x W with x's rows packed at
-each call
-(a transformer's Dense and MatMul layers, ops/_kernels/gemm.py, their
+inverted residual block's projection), and x W with x's rows read in
+place (a transformer's Dense and MatMul layers, ops/_kernels/gemm.py, their
 weights stored only so: refinfer/stored.py; on an AMD EPYC with AVX-512,
 one thread, BERT's shapes (128 rows by 768 x 768, 768 x 3072, 3072 x
 768) took 0.80-0.95 of OpenBLAS's time, which packs the weight at each
@@ -126,6 +125,7 @@ COLUMN_BLOCK = 4096     # columns of B per packed panel
 RIGHT_BLOCK = 1 << 15   # floats of a packed right weight that stay in L2
 STRIP_FLOATS = 1 << 15  # floats of x multiply_transposed reads per strip
 LINE_FLOATS = 16        # floats in a cache line (64 bytes)
+LINE_BYTES = 64
 # Whether the tiles ask for the weight ahead (_ahead): on the AVX2 tile, of
 # 12 multiply-adds a depth step, the prefetch's own instructions cost more
 # than it saves (Zen 4 with that tile forced: BERT-base 1.018, MobileNetV2
@@ -308,25 +308,29 @@ NO_EPILOGUE = -1    # _tile's act where the depth block is not the last
 def _tile_of(tile_rows: int, per_row: int):
     """The micro-kernel of a tile of ``tile_rows`` x ``per_row`` vectors."""
     @intrinsic
-    def tile(typingctx, depth, a, a_off, a_step, b, b_off, c, c_off, ldc,
-             accumulate, rows, cols, bias, bias_off, along, residual, r_off,
-             ldr, act, weight, ahead, lines):
-        return _tile_codegen(tile_rows, per_row, a, b, c, bias, residual,
-                             weight)
+    def tile(typingctx, depth, a, a_off, a_step, a_row, b, b_off, c, c_off,
+             ldc, accumulate, rows, cols, bias, bias_off, along, residual,
+             r_off, ldr, act, weight, ahead, lines):
+        return _tile_codegen(tile_rows, per_row, a, a_row, b, c, bias,
+                             residual, weight)
     return tile
 
 
-def _tile_codegen(shape_rows, per_row, a, b, c, bias, residual, weight):
+def _tile_codegen(shape_rows, per_row, a, a_row, b, c, bias, residual,
+                  weight):
     """The micro-kernel: C[:rows, :cols] (+)= the A sliver at a[a_off:]
-    (element (i, p) at a[a_off + p * a_step + i]: a_step is the tile's rows
-    where A is packed) times the B sliver at b[b_off:], over ``depth``. C
-    starts at c's element c_off, rows ldc apart; the product is added to C
-    where ``accumulate`` is not 0, else written. Unless ``act`` is
-    NO_EPILOGUE the tile then gets, in registers, the epilogue act(C +
-    bias + residual[r_off + i * ldr + j]), act light (program.ACT_*; a
-    heavy one is left out), the bias where bias_off >= 0 (bias[bias_off +
-    i], or bias[bias_off + j] where ``along`` is not 0: along the
-    columns), the residual where ldr >= 0. The whole tile is computed; only
+    (element (i, p) at a[a_off + p * a_step + i * a_row]: a_step the
+    tile's rows and a_row None (1, a compiled constant) where A is packed,
+    a_step 1 and a_row the row pitch where A's rows are read in place,
+    rows past ``rows`` then reading the last real one) times the B sliver
+    at b[b_off:], over ``depth``. C starts at c's element c_off, rows ldc
+    apart; the product is added to C where ``accumulate`` is not 0, else
+    written. Unless ``act`` is NO_EPILOGUE the tile then gets, in
+    registers, the epilogue act(C + bias + residual[r_off + i * ldr + j]),
+    act light (program.ACT_*; a heavy one is left out), the bias where
+    bias_off >= 0 (bias[bias_off + i], or bias[bias_off + j] where
+    ``along`` is not 0: along the columns), the residual where ldr >= 0.
+    The whole tile is computed; only
     its first ``rows`` rows and ``cols`` columns are read and written
     (masked where cols is less than the tile's columns). Each stage of
     the epilogue is one branch for the whole tile: a branch per vector
@@ -336,50 +340,53 @@ def _tile_codegen(shape_rows, per_row, a, b, c, bias, residual, weight):
     one a depth step (:func:`_products`). (The intrinsic's arguments:
     :func:`_tile_of`.)"""
     def codegen(context, builder, signature, args):
-        (depth, a, a_off, a_step, b, b_off, c, c_off, ldc, accumulate, rows,
-         cols, bias, bias_off, along, residual, r_off, ldr, act, weight,
+        (depth, a, a_off, a_step, a_row, b, b_off, c, c_off, ldc, accumulate,
+         rows, cols, bias, bias_off, along, residual, r_off, ldr, act, weight,
          ahead, lines) = args
         types_ = signature.args
+        tile_rows = _Rows(builder, rows, shape_rows, per_row)
+        in_place = not isinstance(types_[4], types.NoneType)
         sums = _products(builder, depth,
                          data(context, builder, types_[1], a, a_off), a_step,
-                         data(context, builder, types_[4], b, b_off),
-                         shape_rows, per_row, ahead=(data(
-                             context, builder, types_[19], weight, ahead),
-                             lines))
+                         data(context, builder, types_[5], b, b_off),
+                         shape_rows, per_row, a_row if in_place else None,
+                         ahead=(data(context, builder, types_[20], weight,
+                                     ahead), lines),
+                         at=tile_rows.at if in_place else None)
         final = signed(builder, ">=", act, NO_EPILOGUE + 1)
         columns = _Columns(builder, cols, per_row)
-        tile_rows = _Rows(builder, rows, shape_rows, per_row)
-        targets = tile_rows.pointers(data(context, builder, types_[6], c, c_off), ldc)
+        targets = tile_rows.pointers(data(context, builder, types_[7], c, c_off), ldc)
         values = where(builder, signed(builder, "!=", accumulate, 0),
                        lambda vs: _add(builder, vs, columns.load(targets)), sums)
         biased = builder.and_(final, signed(builder, ">=", bias_off, 0))
         along = signed(builder, "!=", along, 0)
-        bias = data(context, builder, types_[12], bias, bias_off)
+        bias = data(context, builder, types_[13], bias, bias_off)
         values = where(builder, builder.and_(biased, builder.not_(along)),
                        lambda vs: _add(builder, vs, tile_rows.broadcasts(bias)), values)
         values = where(builder, builder.and_(biased, along),
                        lambda vs: _add(builder, vs, columns.load([bias]) * len(
                            tile_rows.at)),
                        values)
-        residual = tile_rows.pointers(data(context, builder, types_[15], residual,
+        residual = tile_rows.pointers(data(context, builder, types_[16], residual,
                                            r_off), ldr)
         values = where(builder, builder.and_(final, signed(builder, ">=", ldr, 0)),
                        lambda vs: _add(builder, vs, columns.load(residual)), values)
         columns.store(vectors.Activation(builder, _VECTOR, act)(values), targets, rows)
         return context.get_dummy_value()
 
-    signature = types.void(types.intp, a, types.intp, types.intp, b,
-                           types.intp, c, types.intp, types.intp, types.intp,
-                           types.intp, types.intp, bias, types.intp,
-                           types.intp, residual, types.intp, types.intp,
-                           types.intp, weight, types.intp, types.intp)
+    signature = types.void(types.intp, a, types.intp, types.intp,
+                           a_row, b, types.intp, c, types.intp,
+                           types.intp, types.intp, types.intp, types.intp,
+                           bias, types.intp, types.intp, residual, types.intp,
+                           types.intp, types.intp, weight, types.intp,
+                           types.intp)
     return signature, codegen
 
 
 _tile = _tile_of(TILE_ROWS, PER_ROW)
 _image_tile = _tile_of(IMAGE_ROWS, IMAGE_COLUMNS // VECTOR)
 # A last row of tiles of this many rows or fewer is computed by a tile of
-# TAIL_ROWS rows, which reads the same packed slivers: a transformer's 128
+# TAIL_ROWS rows, which reads A as the full tile does: a transformer's 128
 # tokens are 10 tiles of 12 and 8 rows (1.42 ms a 128 x 768 x 768 product,
 # as long as 132 rows, where 120 take 1.30).
 TAIL_ROWS = TILE_ROWS * 2 // 3
@@ -387,26 +394,27 @@ _tail_tile = _tile_of(TAIL_ROWS, PER_ROW)
 
 
 @inlined
-def _rows_tile(depth, a, a_off, a_step, b, b_off, c, c_off, ldc, accumulate,
-               rows, cols, bias, bias_off, along, residual, r_off, ldr, act,
-               weight, ahead, lines):
+def _rows_tile(depth, a, a_off, a_step, a_row, b, b_off, c, c_off, ldc,
+               accumulate, rows, cols, bias, bias_off, along, residual, r_off,
+               ldr, act, weight, ahead, lines):
     """The tile (:func:`_tile_codegen`'s arguments) of TILE_ROWS rows, or
     of TAIL_ROWS for ``rows`` that fit those."""
     if rows <= TAIL_ROWS:
-        _tail_tile(depth, a, a_off, a_step, b, b_off, c, c_off, ldc,
+        _tail_tile(depth, a, a_off, a_step, a_row, b, b_off, c, c_off, ldc,
                    accumulate, rows, cols, bias, bias_off, along, residual,
                    r_off, ldr, act, weight, ahead, lines)
     else:
-        _tile(depth, a, a_off, a_step, b, b_off, c, c_off, ldc, accumulate,
-              rows, cols, bias, bias_off, along, residual, r_off, ldr, act,
-              weight, ahead, lines)
+        _tile(depth, a, a_off, a_step, a_row, b, b_off, c, c_off, ldc,
+              accumulate, rows, cols, bias, bias_off, along, residual, r_off,
+              ldr, act, weight, ahead, lines)
 
 
 def _products(builder, depth, a, a_step, b, tile_rows, per_row, a_row=None,
-              ahead=None, offsets=None, a_next=None):
+              ahead=None, offsets=None, a_next=None, at=None):
     """The tile's sums, vector j of row i at i * per_row + j: sum over p <
-    depth of a[p * a_step + i * a_row] * b[p * per_row * VECTOR + j], in
-    registers (allocas that LLVM promotes); a_row (an IR value) None: 1.
+    depth of a[p * a_step + at[i] * a_row] * b[p * per_row * VECTOR + j],
+    in registers (allocas that LLVM promotes); a_row (an IR value) None: 1;
+    ``at`` (IR values) None: at[i] = i.
     ``offsets`` (IR pointers to intp: depths, and rows or None) puts A's
     element (p, i) at a[depths[p] + rows[i]] instead, or at a[depths[p] +
     i * a_row] (a convolution's taps read where they lie:
@@ -425,8 +433,8 @@ def _products(builder, depth, a, a_step, b, tile_rows, per_row, a_row=None,
         rows = [builder.load(builder.gep(offsets[1], [index(i)]))
                 for i in range(tile_rows)]
     else:
-        rows = [index(i) if a_row is None else builder.mul(a_row, index(i))
-                for i in range(tile_rows)]
+        at = at or [index(i) for i in range(tile_rows)]
+        rows = at if a_row is None else [builder.mul(a_row, i) for i in at]
     with cgutils.for_range(builder, depth) as loop:
         if ahead is not None and PREFETCHES:
             _prefetch(builder, *ahead, loop.index)
@@ -660,8 +668,9 @@ def multiply(a, depth, b, c, bias, residual, act, panel, rows, cols, onto):
                         ahead, lines = _ahead(
                             a_off + depth * TILE_ROWS, following,
                             (jr - jn) // TILE_COLUMNS, tiles)
-                        _rows_tile(kc, a, a_off, TILE_ROWS, panel, jr * kc,
-                                   c, row * ldc + jc + jr, ldc, pc + onto,
+                        _rows_tile(kc, a, a_off, TILE_ROWS, None, panel,
+                                   jr * kc, c, row * ldc + jc + jr, ldc,
+                                   pc + onto,
                                    min(TILE_ROWS, r1 - row),
                                    min(TILE_COLUMNS, nc - jr), bias,
                                    row if bias.size else -1, 0, residual,
@@ -676,39 +685,51 @@ def panel_scratch() -> np.ndarray:
                            np.float32)
 
 
-def rows_size(m: int, depth: int) -> int:
-    """Floats of :func:`pack_rows`' slivers for m rows of ``depth``."""
-    return -(-m // TILE_ROWS) * TILE_ROWS * depth
+L1_SETS = 64     # sets of 64-byte lines in L1 (32 and 48 KB, x86 cores alike)
 
 
-@kernel
-def pack_rows(x, slivers, tiles):
-    """``slivers`` = x (M, K) as slivers of TILE_ROWS rows, each stored
-    depth-major (K x TILE_ROWS), zero rows completing the last: the A
-    operand of :func:`multiply_rows` (:func:`rows_size` floats). Only the
-    slivers t0..t1, (t0, t1) = tiles."""
+@functools.cache
+def rows_pitch(depth: int) -> int:
+    """The row pitch (floats) at which :func:`multiply_rows` reads rows of
+    ``depth`` floats: ``depth``, unless a tile's rows would then fall into
+    fewer than 4 of L1's sets (each holding more than 3 of them: a pitch
+    that is a multiple of 1024 floats puts all 12 in one), where they
+    evict one another; then a line more. 128 x 3072 by 3072 x 768, one
+    thread: 6.11 ms in place, 5.62 copied to the longer pitch (the copy
+    0.04 ms)."""
+    sets = {i * depth * 4 // LINE_BYTES % L1_SETS for i in range(TILE_ROWS)}
+    return depth if len(sets) >= 4 else depth + LINE_FLOATS
+
+
+def pitched(x: np.ndarray) -> np.ndarray:
+    """x (m, depth) C-contiguous float32 as :func:`multiply_rows` reads it:
+    itself, or a copy at :func:`rows_pitch` (the calling thread's
+    scratch)."""
     m, depth = x.shape
-    for row in range(tiles[0] * TILE_ROWS, min(m, tiles[1] * TILE_ROWS),
-                     TILE_ROWS):
-        base = row * depth
-        for p in range(depth):
-            for i in range(TILE_ROWS):
-                slivers[base + p * TILE_ROWS + i] = \
-                    x[row + i, p] if row + i < m else 0
+    pitch = rows_pitch(depth)
+    if pitch == depth:
+        return x
+    rows = program.scratch("pitched_rows", (m, pitch), np.float32)
+    np.copyto(rows[:, :depth], x)
+    return rows
 
 
 @kernel
-def multiply_rows(a, m, depth, b, c, bias, act, cols):
-    """c[:, c0:c1] = act(A @ W[:, c0:c1] + bias[c0:c1]), (c0, c1) = cols,
-    c0 a multiple of TILE_COLUMNS: A the m rows of ``depth`` that
-    :func:`pack_rows` packed into ``a``, W the packed ``b``
-    (:class:`PackedRight`'s slivers), bias maybe empty, act light; c (m,
-    N) with unit column steps. A depth block at a time across all of the
-    columns, so that W is read once, A's block stays in L2 and C's tiles
+def multiply_rows(x, depth, b, c, bias, act, cols):
+    """c[:, c0:c1] = act(x[:, :depth] @ W[:, c0:c1] + bias[c0:c1]), (c0, c1)
+    = cols, c0 a multiple of TILE_COLUMNS: x (m, pitch) C-contiguous, its
+    rows read in place (:func:`rows_pitch`), W the packed ``b``
+    (:class:`PackedRight`'s slivers), bias maybe empty, act light; c (m, N)
+    with unit column steps. A depth block at a time across all of the
+    columns, so that W is read once, x's block stays in L2 and C's tiles
     are revisited there (all depth blocks for a row of tiles at a time,
     :func:`multiply_image`'s order, re-read a block of W's columns, 1.5 MB
-    at depth 3072, from L3 for every row of tiles: 0.85x as fast on
-    BERT's 3072-deep product)."""
+    at depth 3072, from L3 for every row of tiles: 0.85x as fast on BERT's
+    3072-deep product). A tile reads a value a depth step from each of its
+    rows, lines from as many streams: packing the rows into slivers first
+    took 41 us of a 128 x 768 x 768 product's 1.39 ms, and 255 of 5.73 at
+    depth 3072."""
+    m, ldx = x.shape
     ldc = c.strides[0] // c.itemsize
     step = _depth_step(depth)
     block = max(1, RIGHT_BLOCK // (step * TILE_COLUMNS)) * TILE_COLUMNS
@@ -728,8 +749,8 @@ def multiply_rows(a, m, depth, b, c, bias, act, cols):
                         (jr + shift) * depth + down * TILE_COLUMNS,
                         size if jr + shift < cols[1] else 0,
                         row // TILE_ROWS, -(-m // TILE_ROWS))
-                    _rows_tile(kc, a, row * depth + pc * TILE_ROWS,
-                               TILE_ROWS, b, jr * depth + pc * TILE_COLUMNS,
+                    _rows_tile(kc, x, row * ldx + pc, 1, ldx, b,
+                               jr * depth + pc * TILE_COLUMNS,
                                c, row * ldc + jr, ldc, pc,
                                min(TILE_ROWS, m - row),
                                min(TILE_COLUMNS, cols[1] - jr), bias,
@@ -768,7 +789,7 @@ def multiply_image(x, b, first, c, bias, act):
                         (first + jr + block) * depth + pc * IMAGE_COLUMNS,
                         kc * IMAGE_COLUMNS if jr + block < n else 0,
                         tile_row // IMAGE_ROWS, -(-m // IMAGE_ROWS))
-                    _image_tile(kc, x, pc * ldx + row, ldx, b,
+                    _image_tile(kc, x, pc * ldx + row, ldx, None, b,
                           (first + jr) * depth + pc * IMAGE_COLUMNS, c,
                           row * ldc + jr, ldc, pc, IMAGE_ROWS,
                           min(IMAGE_COLUMNS, n - jr), bias,

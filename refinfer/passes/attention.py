@@ -42,7 +42,7 @@ def _fuse(editor: GraphEditor, softmax: Node) -> None:
     scores, scale, mask = _scores(editor, softmax)
     context = editor.sole_user(softmax)
     if scores is None or op_name(context) != "BatchMatMul" \
-            or not _reads_first(context, softmax) \
+            or _sole_producer(editor, context, 0) is not softmax \
             or (const(context, 2), const(context, 3)) != (False, False):
         return
     group = [*scores, softmax]
@@ -114,11 +114,6 @@ def _sole_producer(editor: GraphEditor, node: Node, index: int):
         if index < len(node.args) else None
     return producer if producer is not None \
         and editor.sole_user(producer) is node else None
-
-
-def _reads_first(product: Node, node: Node) -> bool:
-    ref = product.args[0].ref
-    return ref.kind is RefKind.NODE and ref.key == node.name
 
 
 def _operand(editor: GraphEditor, product: Node, index: int,

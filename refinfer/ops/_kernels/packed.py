@@ -125,7 +125,6 @@ COLUMN_BLOCK = 4096     # columns of B per packed panel
 RIGHT_BLOCK = 1 << 15   # floats of a packed right weight that stay in L2
 STRIP_FLOATS = 1 << 15  # floats of x multiply_transposed reads per strip
 LINE_FLOATS = 16        # floats in a cache line (64 bytes)
-LINE_BYTES = 64
 # Whether the tiles ask for the weight ahead (_ahead): on the AVX2 tile, of
 # 12 multiply-adds a depth step, the prefetch's own instructions cost more
 # than it saves (Zen 4 with that tile forced: BERT-base 1.018, MobileNetV2
@@ -697,7 +696,7 @@ def rows_pitch(depth: int) -> int:
     evict one another; then a line more. 128 x 3072 by 3072 x 768, one
     thread: 6.11 ms in place, 5.62 copied to the longer pitch (the copy
     0.04 ms)."""
-    sets = {i * depth * 4 // LINE_BYTES % L1_SETS for i in range(TILE_ROWS)}
+    sets = {i * depth // LINE_FLOATS % L1_SETS for i in range(TILE_ROWS)}
     return depth if len(sets) >= 4 else depth + LINE_FLOATS
 
 

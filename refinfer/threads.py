@@ -38,7 +38,7 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from .jit import kernel
+from .jit import inlined, kernel
 from .process import available_cores, pin_threads, set_blas_threads
 
 _local = threading.local()          # .threads: this thread's worker budget
@@ -119,6 +119,19 @@ def parallel_for(count: int, fn: Callable[[int, int], None],
     bounds = [(count * k // pieces, count * (k + 1) // pieces)
               for k in range(pieces)]
     _pool(pieces - 1).run(fn, bounds)
+
+
+def parallel_claims(count: int, fn: Callable[[np.ndarray], None],
+                    grain: int = 1) -> None:
+    """fn(claims) on up to current_threads() threads at once (at most one
+    per ``grain`` items), each taking items 0, 1, ... of [0, count) from
+    the shared counter ``claims`` with :func:`claim`, inside its kernel,
+    until one is past ``count``. A thread that starts late takes fewer
+    items (a range of its own would be waited for), without going back to
+    Python for each."""
+    claims = np.zeros(1, np.int64)
+    parallel_for(min(current_threads(), count // max(grain, 1)),
+                 lambda lo, hi: fn(claims))
 
 
 # The slots of a batch's ``state`` array, shared with its GIL-free waits.
@@ -242,6 +255,12 @@ def _finish_then_wait(state, ran, rounds):
             return False
     _atomic_add(state, _ASLEEP, 1)
     return _atomic_load(state, _LEFT) != 0
+
+
+@inlined
+def claim(claims):
+    """The next item of a :func:`parallel_claims` run, in a kernel."""
+    return _atomic_add(claims, 0, 1)
 
 
 SPIN_ROUNDS = 6_000_000  # about 2 ms of polling before a thread sleeps

@@ -97,6 +97,53 @@ def test_parallel_for_covers_the_range_once_and_reraises():
     assert calls == [(0, 10)]
 
 
+@jit.kernel
+def _take_items(claims, count, takers, taker):
+    """Claims items until none is left, marking each with ``taker``."""
+    k = threads.claim(claims)
+    while k < count:
+        takers[k] += taker
+        k = threads.claim(claims)
+
+
+@pytest.mark.parametrize("count, grain, joined", [
+    (40, 1, 3), (40, 20, 2), (40, 41, 1), (0, 1, 1)])
+def test_parallel_claims_takes_each_item_once(count, grain, joined):
+    """Up to one thread per ``grain`` items join, and between them they
+    take every item exactly once."""
+    threads.configure(3)
+    takers, calls = np.zeros(count, np.int64), []
+
+    def take(claims):
+        calls.append(threading.get_ident())
+        _take_items(claims, count, takers, 1)
+    try:
+        threads.parallel_claims(count, take, grain)
+    finally:
+        threads.configure(1)
+    assert len(calls) == joined
+    assert (takers == 1).all()
+
+
+def test_a_thread_that_joins_late_takes_fewer_items():
+    """The caller takes what a slow thread has not claimed yet, instead
+    of waiting for it to take its share."""
+    threads.configure(2)
+    caller, count = threading.get_ident(), 64
+    takers = np.zeros(count, np.int64)
+
+    def take(claims):
+        late = threading.get_ident() != caller
+        if late:
+            time.sleep(0.05)
+        _take_items(claims, count, takers, 2 if late else 1)
+    try:
+        threads.parallel_claims(count, take)
+    finally:
+        threads.configure(1)
+    assert (takers == 1).all()      # all by the caller, each once
+
+
 @pytest.mark.parametrize("shape, pieces", [
     ((16, 32, 112), 2),     # 6.4M multiply-adds, 2.4 MB moved: by its bytes
     ((64, 64, 16), 1),      # 1M multiply-adds, 0.1 MB: not worth a hand-off

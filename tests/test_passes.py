@@ -693,9 +693,10 @@ def test_inverted_residual_equals_its_three_convolutions(geometry, dtype, acts,
     """One step, channel-last inside: the same numbers as the expansion
     (1x1, or a stem's kernel), 3x3 depthwise and 1x1 convolutions in NCHW,
     on images with borders all round, strides 1 and 2, every pad mode, a
-    residual or not; with two threads each image is split in bands of
-    output rows (computed whole, or row by row) or in ranges of expanded
-    channels (partial projections summed), however small."""
+    residual or not; with two threads each image is split in pieces of
+    output rows the threads claim (whole bands, or a row each) or in
+    ranges of expanded channels (partial projections summed), however
+    small."""
     monkeypatch.setattr(separable, "min_items", lambda *args: 1)
     monkeypatch.setattr(separable, "CHANNEL_SPLIT_PIXELS",
                         1 << 30 if split == "channels" else 0)

@@ -51,7 +51,7 @@ from .._ref.conv import (backprop_input_pads, conv3d_pads,
 # Indexing as in _kernels/program.py: no sub-array views inside loops, and indices
 # Numba cannot prove non-negative made unsigned, so that loops vectorise.
 @kernel
-def _im2col(image, phases, cols, top, left, kh, kw, sh, sw, dh, dw, ow,
+def im2col_rows(image, phases, cols, top, left, kh, kw, sh, sw, dh, dw, ow,
             r0, r1, i0, i1):
     """Rows r0 <= r < r1 of the im2col matrix of output rows i0 <= i < i1:
     cols[(c*kh + p)*kw + q, (i - i0)*ow + j] = xpad[c, i*sh + p*dh, j*sw +
@@ -577,12 +577,20 @@ def column_rows(image, geometry, i0, i1, cols, r0=0, r1=None):
     (C x H x W) for output rows i0 <= i < i1, made by the calling thread
     into ``cols`` (C*kh*kw, (i1 - i0) * OW); returns cols."""
     kh, kw, sh, sw, dh, dw, top, left, oh, ow = geometry
-    phases = program.scratch("plane", (sh * sw, (
-        i1 - i0 + (kh - 1) * dh // sh) * (ow + (kw - 1) * dw // sw)),
-        image.dtype)
-    _im2col(image, phases, cols, top, left, kh, kw, sh, sw, dh, dw, ow, r0,
-            len(cols) if r1 is None else r1, i0, i1)
+    phases = program.scratch("plane", phases_shape(geometry, i1 - i0),
+                             image.dtype)
+    im2col_rows(image, phases, cols, top, left, kh, kw, sh, sw, dh, dw, ow,
+                r0, len(cols) if r1 is None else r1, i0, i1)
     return cols
+
+
+@inlined
+def phases_shape(geometry, rows):
+    """The shape of :func:`im2col_rows`'s ``phases`` for ``rows`` output
+    rows of ``geometry`` (conv.columns's)."""
+    kh, kw, sh, sw, dh, dw = geometry[:6]
+    return sh * sw, (rows + (kh - 1) * dh // sh) * (
+        geometry[-1] + (kw - 1) * dw // sw)
 
 
 class TapPhases:

@@ -19,16 +19,18 @@ each tile transposed in registers into the NCHW output
 Zen 4: the model took 0.85 of the time). Measured on one thread (AMD
 EPYC, MobileNetV2's blocks, against the three convolutions): 0.66-1.00 of
 the time, the depthwise kernel alone 2-6x faster on planes up to 28x28.
-With more threads each takes a band of output rows through all three
-stages: one hand-off per block instead of three (MobileNetV2 on two
+With more threads each takes pieces of a few output rows through all
+three stages: one hand-off per block instead of three (MobileNetV2 on two
 threads 10.6-10.7 -> 9.0-9.3 ms); on planes up to 14x14, a range of the
 expanded channels instead (each thread reads its share of the weights,
-which are most of what such a block reads). Either piece is one GIL-free
-call (its products our own or ``blas.gemm``): the other thread never
-waits for the GIL in the middle of a piece. A band is computed a few
-output rows at a time (PIECE_BYTES), so that its expanded activations
-stay in cache through the three stages (16-96-24 at 112x112 / 2, one
-thread: 2.88 -> 1.84 ms).
+which are most of what such a block reads). A piece is a few output rows
+(PIECE_BYTES), so that its expanded activations stay in cache through the
+three stages (16-96-24 at 112x112 / 2, one thread: 2.88 -> 1.84 ms); each
+thread claims pieces one by one inside one GIL-free call of its kernel
+(its products our own or ``blas.gemm``), so that it never waits for the
+GIL between pieces, and one that starts late takes fewer (MobileNetV2 on
+two threads, against a range of pieces each, one Python call a piece:
+0.93 of the time).
 """
 from __future__ import annotations
 
@@ -40,11 +42,12 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from refinfer.jit import inlined, kernel
-from refinfer.threads import GEMM_WORK, min_items, parallel_for
+from refinfer.threads import (GEMM_WORK, claim, current_threads, min_items,
+                              parallel_claims, parallel_for)
 
 from . import blas, packed, program, vectors
 from .constants import Holder
-from .conv import column_rows, columns, conv_geometry
+from .conv import columns, conv_geometry, im2col_rows, phases_shape
 
 
 class InvertedResidual(Holder):
@@ -132,16 +135,6 @@ class InvertedResidual(Holder):
         cols, _ = columns(image, geometry, wide=False)
         return cols.reshape(-1, *geometry[-2:])
 
-    def band_columns(self, image, geometry, first, last):
-        """The expansion's im2col rows for its output rows first <= r <
-        last of one image (its :meth:`geometry`), (C*kh*kw, last - first,
-        OW), made by the calling thread into its scratch."""
-        ow = geometry[-1]
-        cols = program.scratch("band columns", (self.depth, (last - first) * ow),
-                               self.dtype)
-        return column_rows(image, geometry, first, last, cols).reshape(
-            -1, last - first, ow)
-
     def geometry(self, hw) -> tuple:
         """The expansion's geometry for conv.columns on an H x W image."""
         _, _, stride, dilation = self.expansion
@@ -202,15 +195,17 @@ PIECE_BYTES = 1 << 19
 
 
 class _Bands:
-    """One image of a block, computable in bands of output rows, each
-    through all three stages in one GIL-free call (a piece kernel,
-    :meth:`InvertedResidual.piece_kernel`): one hand-off to the worker
-    threads per block, and a band's activations stay in cache between
-    stages."""
+    """One image of a block, computed in pieces of a few output rows
+    (PIECE_BYTES), each through all three stages, so that its expanded
+    activations stay in cache between them. The threads take the pieces
+    one by one in their piece kernel (:meth:`InvertedResidual.piece_kernel`,
+    threads.parallel_claims): one GIL-free call per thread and block, and a
+    thread that starts late takes fewer pieces instead of being waited
+    for."""
 
     def __init__(self, block, image, out, residual, top, left):
         self.block, self.top, self.left = block, top, left
-        # A stem's im2col is made a band at a time, in cache (MobileNetV2's
+        # A stem's im2col is made a piece at a time, in cache (MobileNetV2's
         # whole matrix, 1.35 MB, was written out and read back); a 1x1
         # expansion reads the image itself.
         self.banded = block.taps != (1, 1)
@@ -225,85 +220,155 @@ class _Bands:
         self.stride = block.window[2][0]
         self.work_per_row = expanded * (self.stride * width * block.depth
                                         + out.shape[2] * (9 + out.shape[0]))
-        self.piece_rows = max(1, PIECE_BYTES // (
+        rows = self.out_hw[0]
+        most = max(1, PIECE_BYTES // (
             self.stride * width * expanded * out.itemsize))
+        self.grain = min_items(self.work_per_row, GEMM_WORK)     # rows
+        # a piece for each thread at least, where the work is worth it
+        self.pieces = max(-(-rows // most),
+                          min(current_threads(), rows // self.grain))
+        self.piece_rows = -(-rows // self.pieces)   # all alike
 
     def run_all(self):
-        parallel_for(self.out_hw[0], self.run,
-                     grain=min_items(self.work_per_row, GEMM_WORK))
+        parallel_claims(self.pieces, self.run,
+                        grain=max(1, self.grain // self.piece_rows))
 
-    def run(self, lo, hi):
-        """Output rows lo..hi, a few at a time (see PIECE_BYTES)."""
-        for start in range(lo, hi, self.piece_rows):
-            self._piece(start, min(hi, start + self.piece_rows))
+    def rows(self, k: int) -> tuple:
+        """Piece k's output rows lo..hi and the expanded rows first..last
+        they read."""
+        return _piece_rows(k, self.piece_rows, self.out_hw[0], self.stride,
+                           self.top, self.plane[0])
 
-    def _piece(self, lo, hi):
-        block, (height, width) = self.block, self.plane
-        first = max(0, lo * self.stride - self.top)
-        last = min(height, (hi - 1) * self.stride - self.top + 3)
-        image, top = self.image, self.top
-        if self.banded:     # the band's columns: its first row is row 0
-            image = block.band_columns(image, self.geometry, first, last)
-            first, last, top = 0, last - first, top + first
-        channels, dtype = block.expanded, self.out.dtype
-        expanded = program.scratch("expanded", ((last - first) * width, channels),
-                                   dtype)
-        # the band's depthwise rows only: written and read back in cache
-        band = program.scratch("depthwise", (hi - lo, self.out_hw[1], channels),
-                               dtype)
+    def run(self, claims):
+        """The pieces this thread claims, in one kernel call."""
+        block, width, dtype = self.block, self.plane[1], self.out.dtype
+        channels, spans = block.expanded, min(
+            self.plane[0], (self.piece_rows - 1) * self.stride + 3)
+        expanded = program.scratch("expanded", (spans * width, channels), dtype)
+        band = program.scratch("depthwise", (self.piece_rows, self.out_hw[1],
+                                             channels), dtype)
+        stem = _Stem.of(block, self.geometry, spans) if self.banded \
+            else _Stem.none(dtype)
+        lo, hi, first, last = self.rows(self.pieces - 1)   # the smallest
         piece, weight, project = block.piece_kernel(
             (last - first) * width, (hi - lo) * self.out_hw[1])
-        piece(image, weight, block.depthwise, project, block.biases,
-              block.acts, self.stride, top, self.left, 0, channels, first,
-              last, lo, hi, expanded, band, self.out, self.residual, True)
+        piece(self.image, weight, block.depthwise, project, block.biases,
+              block.acts, self.stride, self.top, self.left, 0, channels,
+              self.piece_rows, self.out_hw[0], claims, self.plane[0],
+              stem.columns, stem.phases, self.geometry, expanded, band,
+              self.out, self.residual, True)
+
+
+class _Stem:
+    """A piece kernel's scratch for a stem's im2col rows (columns and
+    phases: conv.column_rows), as large as a piece needs; none (empty) for
+    a 1x1 expansion, which reads the image itself."""
+
+    def __init__(self, columns, phases):
+        self.columns, self.phases = columns, phases
+
+    @classmethod
+    def of(cls, block, geometry, rows: int) -> "_Stem":
+        phases, size = phases_shape(geometry, rows)
+        return cls(program.scratch("band columns",
+                                   (block.depth * rows * geometry[-1],),
+                                   block.dtype),
+                   program.scratch("plane", (phases * size,), block.dtype))
+
+    @classmethod
+    def none(cls, dtype) -> "_Stem":
+        empty = np.empty(0, dtype)
+        return cls(empty, empty)
+
+
+@inlined
+def _piece_rows(k, piece_rows, rows, stride, top, height):
+    """Output rows lo <= i < hi of piece k (of ``piece_rows`` rows, the last
+    one fewer, of ``rows``) and the rows first <= r < last of the expanded
+    plane (``height`` rows) that their 3x3 window (``stride``, ``top``
+    padding) reads."""
+    lo = k * piece_rows
+    hi = min(rows, lo + piece_rows)
+    first = max(0, lo * stride - top)
+    last = min(height, (hi - 1) * stride - top + 3)
+    return lo, hi, first, last
+
+
+@inlined
+def _piece_pixels(image, columns, phases, geometry, first, last):
+    """The expansion's input for its output rows first <= r < last,
+    (C*kh*kw, (last - first) * OW): the pixels of those rows of ``image``
+    (C*kh*kw, OH, OW) when ``columns`` is empty, else the stem's im2col
+    rows of ``image`` (C x H x W, of ``geometry``: conv.columns), made in
+    the scratch ``columns`` and ``phases`` (1-D, large enough)."""
+    if columns.size == 0:
+        width = image.shape[2]
+        return image.reshape(image.shape[0], -1)[:, first * width:last * width]
+    kh, kw, sh, sw, dh, dw, top, left, _, ow = geometry
+    depth, pixels = image.shape[0] * kh * kw, (last - first) * ow
+    cols = columns[:depth * pixels].reshape(depth, pixels)
+    count, size = phases_shape(geometry, last - first)
+    im2col_rows(image, phases[:count * size].reshape(count, size), cols, top,
+                left, kh, kw, sh, sw, dh, dw, ow, 0, depth, first, last)
+    return cols
 
 
 @kernel
 def _packed_piece(image, weight, depthwise, project, biases, acts, stride,
-                  top, left, c0, c1, first, last, lo, hi, expanded,
-                  depthwise_out, out, residual, finish):
-    """A piece of a block (:func:`_depthwise_rows`) whose expansion is
-    act_e(x^T W_e^T + b_e) by the packed ``weight``, in one pass, and
-    whose projection reads the channel-last rows in place, the packed
-    ``project`` (W_p^T) on the right, its tiles transposed into the NCHW
-    output with the epilogue in registers (packed.multiply_transposed)."""
-    packed.multiply_image(_piece_pixels(image, first, last), weight, c0,
-                          expanded, biases[0], acts[0])
-    rows = _depthwise_rows(image.shape[2], depthwise, biases, acts, stride,
-                           top, left, c0, c1, first, last, lo, hi, expanded,
-                           depthwise_out)
-    p0, p1 = lo * depthwise_out.shape[1], hi * depthwise_out.shape[1]
-    kept = out.shape[0] if finish else 0    # the epilogue's rows
-    packed.multiply_transposed(rows, project, c0, out[:, p0:p1],
-                               biases[2][:kept], residual[:kept, p0:p1],
-                               acts[2] if finish else program.ACT_NONE)
+                  top, left, c0, c1, piece_rows, rows, claims, height,
+                  columns, phases, geometry, expanded, depthwise_out, out,
+                  residual, finish):
+    """The pieces of a block this thread claims (:func:`_depthwise_rows`),
+    whose expansion is act_e(x^T W_e^T + b_e) by the packed ``weight``, in
+    one pass, and whose projection reads the channel-last rows in place,
+    the packed ``project`` (W_p^T) on the right, its tiles transposed into
+    the NCHW output with the epilogue in registers
+    (packed.multiply_transposed)."""
+    k = claim(claims)
+    while k * piece_rows < rows:
+        lo, hi, first, last = _piece_rows(k, piece_rows, rows, stride, top,
+                                          height)
+        pixels = _piece_pixels(image, columns, phases, geometry, first, last)
+        part = expanded[:pixels.shape[1]]
+        packed.multiply_image(pixels, weight, c0, part, biases[0], acts[0])
+        depthwise_rows = _depthwise_rows(
+            geometry[-1], depthwise, biases, acts, stride, top, left, c0, c1,
+            first, last, lo, hi, part, depthwise_out)
+        p0, p1 = lo * depthwise_out.shape[1], hi * depthwise_out.shape[1]
+        kept = out.shape[0] if finish else 0    # the epilogue's rows
+        packed.multiply_transposed(depthwise_rows, project, c0, out[:, p0:p1],
+                                   biases[2][:kept], residual[:kept, p0:p1],
+                                   acts[2] if finish else program.ACT_NONE)
+        k = claim(claims)
 
 
 @kernel
 def _blas_piece(image, weight, depthwise, project, biases, acts, stride,
-                top, left, c0, c1, first, last, lo, hi, expanded,
-                depthwise_out, out, residual, finish):
-    """A piece of a block (:func:`_depthwise_rows`) whose expansion is
-    x^T W_e^T by BLAS (``weight`` plain, (C*kh*kw, C_e)), then a pass for
-    the bias and activation, and whose projection is W_p rows^T by BLAS
-    (``project`` plain, (C_p, C_e)), then a pass for the epilogue."""
-    blas.gemm(True, _piece_pixels(image, first, last), False,
-              weight[:, c0:c1], expanded)
-    bias_activation_rows(expanded, biases[0][c0:c1], acts[0])
-    rows = _depthwise_rows(image.shape[2], depthwise, biases, acts, stride,
-                           top, left, c0, c1, first, last, lo, hi, expanded,
-                           depthwise_out)
-    p0, p1 = lo * depthwise_out.shape[1], hi * depthwise_out.shape[1]
-    blas.gemm(False, project[:, c0:c1], True, rows, out[:, p0:p1])
-    if finish:
-        program.epilogue(out, biases[2], residual, acts[2], p0, p1)
-
-
-@inlined
-def _piece_pixels(image, first, last):
-    """The pixels of image rows first <= r < last, (C, (last - first) * W)."""
-    width = image.shape[2]
-    return image.reshape(image.shape[0], -1)[:, first * width:last * width]
+                top, left, c0, c1, piece_rows, rows, claims, height,
+                columns, phases, geometry, expanded, depthwise_out, out,
+                residual, finish):
+    """The pieces of a block this thread claims (:func:`_depthwise_rows`),
+    whose expansion is x^T W_e^T by BLAS (``weight`` plain, (C*kh*kw,
+    C_e)), then a pass for the bias and activation, and whose projection
+    is W_p rows^T by BLAS (``project`` plain, (C_p, C_e)), then a pass for
+    the epilogue."""
+    k = claim(claims)
+    while k * piece_rows < rows:
+        lo, hi, first, last = _piece_rows(k, piece_rows, rows, stride, top,
+                                          height)
+        pixels = _piece_pixels(image, columns, phases, geometry, first, last)
+        part = expanded[:pixels.shape[1]]
+        blas.gemm(True, pixels, False, weight[:, c0:c1], part)
+        bias_activation_rows(part, biases[0][c0:c1], acts[0])
+        depthwise_rows = _depthwise_rows(
+            geometry[-1], depthwise, biases, acts, stride, top, left, c0, c1,
+            first, last, lo, hi, part, depthwise_out)
+        p0, p1 = lo * depthwise_out.shape[1], hi * depthwise_out.shape[1]
+        blas.gemm(False, project[:, c0:c1], True, depthwise_rows,
+                  out[:, p0:p1])
+        if finish:
+            program.epilogue(out, biases[2], residual, acts[2], p0, p1)
+        k = claim(claims)
 
 
 @inlined
@@ -342,6 +407,7 @@ class _Channels:
     def __init__(self, block, image, out, residual, top, left):
         self.block, self.top, self.left = block, top, left
         self.image = block.columns(image)
+        self.geometry = block.geometry(image.shape[1:])
         self.shape = out.shape[1:]
         self.out = out.reshape(out.shape[0], -1)
         self.residual = program.no_residual(out.dtype) if residual is None \
@@ -368,10 +434,12 @@ class _Channels:
         dst = self.out if c0 == 0 else np.empty(self.out.shape, dtype)
         piece, weight, project = block.piece_kernel(self.image[0].size,
                                                     self.out.shape[1])
-        piece(
+        rows, stem = self.shape[0], _Stem.none(dtype)
+        piece(  # one piece of all rows
             self.image, weight, block.depthwise_part(c0, c1), project,
             block.biases, block.acts, block.window[2][0], self.top, self.left,
-            c0, c1, 0, self.image.shape[1], 0, self.shape[0],
+            c0, c1, rows, rows, np.zeros(1, np.int64), self.image.shape[1],
+            stem.columns, stem.phases, self.geometry,
             program.scratch("expanded", (self.image[0].size, c1 - c0), dtype),
             program.scratch("depthwise_part", self.shape + (c1 - c0,), dtype),
             dst, self.residual, False)

@@ -257,11 +257,14 @@ def test_matrix_products(dtype):
                                    (0, 64, 1030), (3, 8, 0)], ids=str)
 @pytest.mark.parametrize("act", ["none", "relu", "gelu", "gelu, no bias"])
 @pytest.mark.parametrize("weight", ["plain", "packed"])
-def test_parallel_matmul_splits_by_rows_or_by_weight_columns(shape, act, weight):
+def test_parallel_matmul_splits_by_rows_weight_columns_or_depth(shape, act,
+                                                               weight):
     """Big enough to be split (GEMM_WORK multiply-adds or STREAM_BYTES of
     weight per piece): by rows when the weight has fewer columns than x has
-    rows, else by column blocks, the last one partial; bias and activation
-    (a light and a heavy one) applied to every piece. A packed weight
+    rows, by ranges of the depth (partial products summed) when x has
+    fewer rows than a tile (2 x 1024 by 1024 x 1030, three threads), else
+    by column blocks, the last one partial; bias and activation (a light
+    and a heavy one) applied to every piece. A packed weight
     (packed_matmul: our own product) is split by its columns."""
     m, k, n = shape
     x, w = normal((m, k)), normal((k, n)) * 0.05

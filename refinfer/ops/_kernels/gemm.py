@@ -16,8 +16,8 @@ import math
 import numpy as np
 
 from refinfer.jit import kernel
-from refinfer.threads import (GEMM_WORK, gemm_items, min_items,
-                              parallel_for)
+from refinfer.threads import (GEMM_WORK, STREAM_BYTES, current_threads,
+                              gemm_items, min_items, parallel_for)
 
 from . import blas, packed, program
 from .._ref.common import require_tensors
@@ -86,6 +86,10 @@ def parallel_matmul(x, weight, bias=None, act=program.ACT_NONE):
     Each piece adds the bias and activates its own part of the product,
     while it is in cache."""
     m, n = x.shape[0], weight.shape[1]
+    if m < packed.TILE_ROWS and weight.flags.c_contiguous:
+        parts = min(current_threads(), weight.nbytes // STREAM_BYTES)
+        if parts > 1:
+            return _depth_parts(x, weight, bias, act, parts)
     y = np.empty((m, n), np.result_type(x, weight))
     if n < m:
         def rows(lo, hi):
@@ -101,6 +105,26 @@ def parallel_matmul(x, weight, bias=None, act=program.ACT_NONE):
     block_bytes = x.shape[1] * COLUMN_BLOCK * weight.itemsize
     parallel_for(-(-n // COLUMN_BLOCK), columns,
                  grain=gemm_items(m * x.shape[1] * COLUMN_BLOCK, block_bytes))
+    return y
+
+
+def _depth_parts(x, weight, bias, act, parts):
+    """act(x @ weight + bias) for a few rows of x by a C-contiguous weight,
+    bound by reading the weight: each thread multiplies a contiguous block
+    of its rows (a range of the depth), and the partial products are
+    summed. A range of columns each would read every row in part: 1 x
+    1280 by 1280 x 1000 (MobileNetV2's classifier), two threads, the
+    weight from memory: 0.15 ms against 0.22 (one thread 0.20-0.23)."""
+    m, depth, n = x.shape[0], x.shape[1], weight.shape[1]
+    partial = np.empty((parts, m, n), np.result_type(x, weight))
+
+    def products(lo, hi):
+        for p in range(lo, hi):
+            first, last = depth * p // parts, depth * (p + 1) // parts
+            blas.matmul(x[:, first:last], weight[first:last], partial[p])
+    parallel_for(parts, products)
+    y = np.add.reduce(partial, axis=0)
+    _bias_activation(y, bias, act, 0, n)
     return y
 
 

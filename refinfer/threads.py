@@ -14,6 +14,15 @@ OpenBLAS GEMM, each with two threads, took over 60 s for 100 pairs instead
 of 50 ms, because each pool spin-waits on the core the other needs. The
 reference backend keeps BLAS's own threading (its GEMMs are not split).
 
+A kernel whose threads share its items (:func:`claim`) can run as a
+native job instead (:func:`parallel_entry`, refinfer/frames.py): pool
+threads polling for work join it without the GIL, by the address of a C
+entry point and a frame of arguments, and a thread that joins late takes
+fewer items. A Python range starts on a pool thread 25-37 us after the
+caller's, once the thread has had the GIL for its piece's Python glue
+(longer where the OS is slow to wake it), a native job's a few
+microseconds after.
+
 BLAS is reached through threadpoolctl, the well-kept way to talk to
 whichever BLAS NumPy loaded (OpenBLAS, MKL, ...); its thread count is
 process-wide, so each predict applies its own (a comparison when nothing
@@ -35,6 +44,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
+from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
@@ -121,21 +131,37 @@ def parallel_for(count: int, fn: Callable[[int, int], None],
     _pool(pieces - 1).run(fn, bounds)
 
 
-def parallel_claims(count: int, fn: Callable[[np.ndarray], None],
-                    grain: int = 1) -> None:
-    """fn(claims) on up to current_threads() threads at once (at most one
-    per ``grain`` items), each taking items 0, 1, ... of [0, count) from
-    the shared counter ``claims`` with :func:`claim`, inside its kernel,
-    until one is past ``count``. A thread that starts late takes fewer
-    items (a range of its own would be waited for), without going back to
-    Python for each."""
-    claims = np.zeros(1, np.int64)
-    parallel_for(min(current_threads(), count // max(grain, 1)),
-                 lambda lo, hi: fn(claims))
+def seats(count: int, grain: int = 1) -> int:
+    """How many threads may share ``count`` items, one per ``grain`` at
+    most (:func:`parallel_entry`)."""
+    return max(1, min(current_threads(), count // max(grain, 1)))
+
+
+def parallel_entry(seats: int, entry: int, frame: int) -> None:
+    """entry(frame, seat) on up to ``seats`` threads at once: the calling
+    thread (seat 0) and pool threads that join without the GIL (seats 1,
+    2, ...). ``entry`` is the address of a C function void(int64 frame,
+    int64 seat) (refinfer/frames.py) whose threads share the frame's
+    items (as :func:`claim` does), each in its seat's scratch: a thread
+    may join late or not at all. A pool thread starts its part a few
+    microseconds after the caller's, where a Python call waits for the
+    GIL (:func:`parallel_for`)."""
+    if seats <= 1:
+        _run_alone(entry, frame)
+    else:
+        _pool(seats - 1).run_native(entry, frame, seats)
 
 
 # The slots of a batch's ``state`` array, shared with its GIL-free waits.
 _LEFT, _ASLEEP = 0, 1
+
+# The pool's shared array: the count of batches submitted, then the slot
+# of the native job (:meth:`_Pool.run_native`): its word (the job's number
+# << _NUMBER, _CLOSED, and how many pool threads joined it), its entry
+# point, frame and seats, how many of the threads that joined are done,
+# and whether a caller owns the slot.
+(_SUBMITTED, _WORD, _ENTRY, _FRAME, _SEATS, _DONE, _OWNER, _SLOTS) = range(8)
+_NUMBER, _CLOSED, _JOINED = 16, 1 << 15, (1 << 15) - 1
 
 
 class _Batch:
@@ -184,13 +210,13 @@ class _Batch:
         if _finish_then_wait(self.state, ran, SPIN_ROUNDS):
             self.asleep.acquire()
 
-    def leave(self, ran: int, seen: int, submitted) -> None:
+    def leave(self, ran: int, seen: int, submitted, joined) -> None:
         """A pool thread, having run ``ran`` ranges: count them done and
         poll for the next batch (``submitted`` changing from ``seen``),
         both without the GIL, so that a polling caller resumes with the
         GIL free; or wake the caller if it sleeps."""
         if ran and _finish_then_spin(self.state, ran, submitted, seen,
-                                     SPIN_ROUNDS, SETTLE_ROUNDS):
+                                     SPIN_ROUNDS, SETTLE_ROUNDS, joined):
             self.asleep.release()
 
 
@@ -218,27 +244,114 @@ def _atomic_add(typingctx, flags, index, value):
     return types.int64(flags, types.intp, types.int64), codegen
 
 
+@intrinsic
+def _atomic_store(typingctx, flags, index, value):
+    """flags[index] = value, seen by other threads in program order."""
+    def codegen(context, builder, signature, args):
+        where = _pointer(context, builder, signature.args[0], *args[:2])
+        builder.store_atomic(args[2], where, "seq_cst", 8)
+    return types.void(flags, types.intp, types.int64), codegen
+
+
+@intrinsic
+def _compare_swap(typingctx, flags, index, expected, value):
+    """flags[index] = value if it is ``expected``, as one atomic step;
+    the value it had."""
+    def codegen(context, builder, signature, args):
+        where = _pointer(context, builder, signature.args[0], *args[:2])
+        old = builder.cmpxchg(where, args[2], args[3], "seq_cst", "seq_cst")
+        return builder.extract_value(old, 0)
+    return types.int64(flags, types.intp, types.int64, types.int64), codegen
+
+
+@intrinsic
+def _call_entry(typingctx, entry, frame, seat):
+    """The C function at address ``entry``: void(int64 frame, int64 seat)."""
+    def codegen(context, builder, signature, args):
+        word = ir.IntType(64)
+        kind = ir.FunctionType(ir.VoidType(), [word, word])
+        builder.call(builder.inttoptr(args[0], kind.as_pointer()), args[1:])
+    return types.void(types.int64, types.int64, types.int64), codegen
+
+
 @kernel
-def _spin(flags, seen, rounds, settle):
-    """Whether flags[0] changes from ``seen`` within ``rounds`` reads
-    (GIL-free, so Python code in other threads keeps running); once it
-    has, ``settle`` reads more (of flags[0] again) before returning."""
-    for _ in range(rounds):
-        if _atomic_load(flags, 0) != seen:
+def _publish(flags, entry, frame, seats):
+    """Takes the native job's slot and opens a job there; False where
+    another caller owns it."""
+    if _compare_swap(flags, _OWNER, 0, 1) != 0:
+        return False
+    flags[_ENTRY], flags[_FRAME], flags[_SEATS] = entry, frame, seats
+    _atomic_store(flags, _DONE, 0)
+    number = (_atomic_load(flags, _WORD) >> _NUMBER) + 1
+    _atomic_store(flags, _WORD, number << _NUMBER)    # open, none joined
+    return True
+
+
+@inlined
+def _join(flags, joined):
+    """A pool thread: runs the open native job's entry if it has not run
+    it yet (``joined``: the number of the last it joined) and a seat is
+    free; whether it did. Joining is one compare-and-swap on the job's
+    word, so the job cannot close or change in between: the caller then
+    waits for the thread (:func:`_run_then_close`)."""
+    word = _atomic_load(flags, _WORD)
+    number, taken = word >> _NUMBER, word & _JOINED
+    if number == joined[0] or word & _CLOSED \
+            or taken + 1 >= _atomic_load(flags, _SEATS):
+        return False
+    if _compare_swap(flags, _WORD, word, word + 1) != word:
+        return False
+    joined[0] = number
+    _call_entry(flags[_ENTRY], flags[_FRAME], taken + 1)
+    _atomic_add(flags, _DONE, 1)
+    return True
+
+
+@kernel
+def _run_then_close(flags, entry, frame):
+    """The caller: runs its seat of the job, closes it to more threads,
+    waits for those that joined and frees the slot."""
+    _call_entry(entry, frame, 0)
+    word = _atomic_load(flags, _WORD)
+    while _compare_swap(flags, _WORD, word, word | _CLOSED) != word:
+        word = _atomic_load(flags, _WORD)
+    while _atomic_load(flags, _DONE) != word & _JOINED:
+        pass
+    _atomic_store(flags, _OWNER, 0)
+
+
+@kernel
+def _run_alone(entry, frame):
+    _call_entry(entry, frame, 0)
+
+
+@kernel
+def _spin(flags, seen, rounds, settle, joined):
+    """Whether flags[_SUBMITTED] changes from ``seen`` within ``rounds``
+    reads (GIL-free, so Python code in other threads keeps running); once
+    it has, ``settle`` reads more (of it again) before returning. Native
+    jobs published meanwhile are joined (:func:`_join`), and the rounds
+    start again after each."""
+    left = rounds
+    while left > 0:
+        left -= 1
+        if _atomic_load(flags, _SUBMITTED) != seen:
             for _ in range(settle):
-                _atomic_load(flags, 0)
+                _atomic_load(flags, _SUBMITTED)
             return True
+        if _join(flags, joined):
+            left = rounds
     return False
 
 
 @kernel
-def _finish_then_spin(state, ran, submitted, seen, rounds, settle):
+def _finish_then_spin(state, ran, submitted, seen, rounds, settle, joined):
     """Count ``ran`` ranges of a batch done; whether they were its last
     while the caller sleeps (it then needs waking), else :func:`_spin`."""
     last = _atomic_add(state, _LEFT, -ran) == ran
     if last and _atomic_load(state, _ASLEEP) != 0:
         return True
-    _spin(submitted, seen, rounds, settle)
+    _spin(submitted, seen, rounds, settle, joined)
     return False
 
 
@@ -259,7 +372,8 @@ def _finish_then_wait(state, ran, rounds):
 
 @inlined
 def claim(claims):
-    """The next item of a :func:`parallel_claims` run, in a kernel."""
+    """The next of the items that the threads of a job share (a kernel's
+    counter, from 0; :func:`parallel_entry`)."""
     return _atomic_add(claims, 0, 1)
 
 
@@ -296,8 +410,13 @@ class _Pool:
     def __init__(self):
         self.queue: queue.SimpleQueue = queue.SimpleQueue()
         self.size = 0
+        self.sleeping = 0
         self.lock = threading.Lock()
-        self.submitted = np.zeros(1, np.int64)
+        # [_SUBMITTED] counts batches; the rest is the native job's slot,
+        # closed until the first job (a job's word is written last: a
+        # thread must not join a number 0 while it is being set up)
+        self.submitted = np.zeros(_SLOTS, np.int64)
+        self.submitted[_WORD] = _CLOSED
 
     def grow(self, size: int) -> None:
         with self.lock:
@@ -308,21 +427,37 @@ class _Pool:
             self.size = max(self.size, size)
 
     def _serve(self) -> None:
+        joined = np.full(1, -1, np.int64)    # the last native job joined
         while True:
-            seen = int(self.submitted[0])
+            seen = int(self.submitted[_SUBMITTED])
             try:
                 batch = self.queue.get_nowait()
             except queue.Empty:
-                if _spin(self.submitted, seen, SPIN_ROUNDS, SETTLE_ROUNDS):
+                if _spin(self.submitted, seen, SPIN_ROUNDS, SETTLE_ROUNDS,
+                         joined):
                     continue
+                self.sleeping += 1
                 batch = self.queue.get()
-            batch.leave(batch.work(), seen, self.submitted)
+                self.sleeping -= 1
+            if batch is not None:   # (None: woken for a native job)
+                batch.leave(batch.work(), seen, self.submitted, joined)
+
+    def run_native(self, entry: int, frame: int, seats: int) -> None:
+        """entry(frame, seat) on the calling thread (seat 0) and up to
+        ``seats - 1`` pool threads that join it without the GIL; the
+        calling thread alone while another caller's native job runs."""
+        if not _publish(self.submitted, entry, frame, seats):
+            _run_alone(entry, frame)
+            return
+        for _ in range(min(self.sleeping, seats - 1)):
+            self.queue.put(None)
+        _run_then_close(self.submitted, entry, frame)
 
     def run(self, fn, bounds) -> None:
         batch = _Batch(fn, bounds)
         for _ in range(len(bounds) - 1):
             self.queue.put(batch)
-        self.submitted[0] += 1      # (after the puts: a thread polling it
+        self.submitted[_SUBMITTED] += 1   # (after the puts: a thread polling it
         batch.wait(batch.work())    # then finds the batch in the queue)
         if batch.error is not None:
             raise batch.error

@@ -16,7 +16,7 @@ from threadpoolctl import threadpool_info
 
 import refinfer as mslite
 from refinfer import launch
-from refinfer import jit, process, threads, warmup
+from refinfer import frames, jit, process, threads, warmup
 from refinfer.cli import main as cli_main
 from refinfer.ops._kernels import conv, program
 from refinfer.plan import GraphPlan, Program
@@ -98,50 +98,104 @@ def test_parallel_for_covers_the_range_once_and_reraises():
 
 
 @jit.kernel
-def _take_items(claims, count, takers, taker):
-    """Claims items until none is left, marking each with ``taker``."""
+def _entry_sums(grid, column, pair, scale, flag, slow, sums, claims, seat):
+    """Item k: sums[k] = scale * (grid's row k + column[k] + the pair's
+    k-th elements) + flag, and sums[k, 1] = the seat that took it; a pool
+    thread's items take ``slow`` rounds of work more each."""
     k = threads.claim(claims)
-    while k < count:
-        takers[k] += taker
+    while k < sums.shape[0]:
+        late = 0.0
+        for _ in range(slow if seat else 0):
+            late += grid[k].sum() * 1e-30
+        sums[k, 0] = scale * (grid[k].sum() + column[k] + pair[0][k]
+                              + pair[1][k]) + flag + late * 0.0
+        sums[k, 1] = seat
         k = threads.claim(claims)
 
 
-@pytest.mark.parametrize("count, grain, joined", [
-    (40, 1, 3), (40, 20, 2), (40, 41, 1), (0, 1, 1)])
-def test_parallel_claims_takes_each_item_once(count, grain, joined):
-    """Up to one thread per ``grain`` items join, and between them they
-    take every item exactly once."""
+def _entry_of_sums(kind):
+    @numba.cfunc(frames.ENTRY, cache=True)
+    def entry(frame, seat):
+        _entry_sums(*frames.load(frame, kind), seat)
+    return entry
+
+
+_SUMS = frames.Entries(_entry_of_sums)
+
+
+def _sums_arguments(rows, rng, slow=0):
+    grid = rng.standard_normal((rows, 2, 3))
+    column = rng.standard_normal((rows, 2))[:, 1]     # a strided view
+    pair = (rng.standard_normal(rows).astype(np.float32),
+            rng.standard_normal(rows).astype(np.float32))
+    want = 0.5 * (grid.sum(axis=(1, 2)) + column + pair[0] + pair[1]) + 1
+    return (grid, column, pair, 0.5, True, slow, np.zeros((rows, 2)),
+            np.zeros(1, np.int64)), want
+
+
+def test_an_entry_point_reads_the_arguments_its_frame_holds():
+    """Arrays of any rank and strides, a tuple of arrays, a float and a
+    bool reach the kernel through the frame as they were given, on every
+    seat; the caller returns once the pool threads that joined are done
+    (theirs the slower items); arguments that do not fit in a frame are
+    refused."""
+    rng = np.random.default_rng(5)
     threads.configure(3)
-    takers, calls = np.zeros(count, np.int64), []
-
-    def take(claims):
-        calls.append(threading.get_ident())
-        _take_items(claims, count, takers, 1)
+    seats = set()
     try:
-        threads.parallel_claims(count, take, grain)
+        for round_ in range(50):
+            arguments, want = _sums_arguments(97, rng, 20_000 * (round_ % 2))
+            _SUMS.run(3, arguments)
+            sums = arguments[-2]
+            np.testing.assert_allclose(sums[:, 0], want, rtol=1e-12)
+            seats.update(sums[:, 1].astype(int).tolist())
     finally:
         threads.configure(1)
-    assert len(calls) == joined
-    assert (takers == 1).all()
+    assert 0 in seats and seats <= {0, 1, 2} and len(seats) > 1
+    with pytest.raises(ValueError, match="overflow the frame"):
+        _SUMS.run(1, (np.zeros((1, 1, 1)),) * 50)
 
 
-def test_a_thread_that_joins_late_takes_fewer_items():
-    """The caller takes what a slow thread has not claimed yet, instead
-    of waiting for it to take its share."""
+@numba.cfunc(frames.ENTRY, cache=True)
+def _does_nothing(frame, seat):
+    pass
+
+
+def test_no_thread_joins_a_job_while_it_is_being_published():
+    """A new pool's slot is closed: a thread polling while the first job
+    is set up (its seats written, its word not yet) does not join it
+    (it would run twice and be counted once: the caller would wait for
+    ever)."""
+    pool = threads._Pool()
+    pool.submitted[threads._SEATS] = 2
+    pool.submitted[threads._ENTRY] = _does_nothing.address
+    joined = np.full(1, -1, np.int64)
+    assert not threads._join(pool.submitted, joined)
+    assert pool.submitted[threads._DONE] == 0
+
+
+def test_native_jobs_of_concurrent_callers_run_alone_or_shared():
+    """Two threads calling at once: one job holds the pool's slot, the
+    other runs on its caller alone; both give every item once."""
     threads.configure(2)
-    caller, count = threading.get_ident(), 64
-    takers = np.zeros(count, np.int64)
+    failures = []
 
-    def take(claims):
-        late = threading.get_ident() != caller
-        if late:
-            time.sleep(0.05)
-        _take_items(claims, count, takers, 2 if late else 1)
-    try:
-        threads.parallel_claims(count, take)
-    finally:
-        threads.configure(1)
-    assert (takers == 1).all()      # all by the caller, each once
+    def calls(seed):
+        threads.configure(2)
+        rng = np.random.default_rng(seed)
+        for _ in range(200):
+            arguments, want = _sums_arguments(64, rng)
+            _SUMS.run(2, arguments)
+            if not np.allclose(arguments[-2][:, 0], want, rtol=1e-12):
+                failures.append(seed)
+    callers = [threading.Thread(target=calls, args=(k,), daemon=True)
+               for k in range(2)]
+    for caller in callers:
+        caller.start()
+    for caller in callers:
+        caller.join(timeout=60)
+    threads.configure(1)
+    assert not any(caller.is_alive() for caller in callers) and not failures
 
 
 @pytest.mark.parametrize("shape, pieces", [

@@ -27,23 +27,26 @@ which are most of what such a block reads). A piece is a few output rows
 (PIECE_BYTES), so that its expanded activations stay in cache through the
 three stages (16-96-24 at 112x112 / 2, one thread: 2.88 -> 1.84 ms); each
 thread claims pieces one by one inside one GIL-free call of its kernel
-(its products our own or ``blas.gemm``), so that it never waits for the
-GIL between pieces, and one that starts late takes fewer (MobileNetV2 on
-two threads, against a range of pieces each, one Python call a piece:
-0.93 of the time).
+(its products our own or ``blas.gemm``), the pool threads through its
+entry point (threads.parallel_entry: no Python, so no wait for the GIL),
+and one that starts late takes fewer. MobileNetV2 on two threads, against
+a range of pieces each and a Python call a piece: level alone in the
+machine, 0.69-0.81 of the time while another process's threads compete
+for the cores (tools/bench_ab.py).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from llvmlite import ir
-from numba import types
+from numba import cfunc, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from refinfer import frames, threads
 from refinfer.jit import inlined, kernel
 from refinfer.threads import (GEMM_WORK, claim, current_threads, min_items,
-                              parallel_claims, parallel_for)
+                              parallel_for)
 
 from . import blas, packed, program, vectors
 from .constants import Holder
@@ -198,10 +201,10 @@ class _Bands:
     """One image of a block, computed in pieces of a few output rows
     (PIECE_BYTES), each through all three stages, so that its expanded
     activations stay in cache between them. The threads take the pieces
-    one by one in their piece kernel (:meth:`InvertedResidual.piece_kernel`,
-    threads.parallel_claims): one GIL-free call per thread and block, and a
-    thread that starts late takes fewer pieces instead of being waited
-    for."""
+    one by one in their piece kernel (:meth:`InvertedResidual.piece_kernel`)
+    as a native job (threads.parallel_entry): pool threads join it without
+    the GIL, and one that starts late takes fewer pieces instead of being
+    waited for."""
 
     def __init__(self, block, image, out, residual, top, left):
         self.block, self.top, self.left = block, top, left
@@ -230,33 +233,33 @@ class _Bands:
         self.piece_rows = -(-rows // self.pieces)   # all alike
 
     def run_all(self):
-        parallel_claims(self.pieces, self.run,
-                        grain=max(1, self.grain // self.piece_rows))
+        """The pieces, claimed by the threads in their piece kernel's
+        calls (threads.parallel_entry), each in its seat's scratch."""
+        block, width, dtype = self.block, self.plane[1], self.out.dtype
+        seats = threads.seats(self.pieces, self.grain // self.piece_rows)
+        channels, spans = block.expanded, min(
+            self.plane[0], (self.piece_rows - 1) * self.stride + 3)
+        expanded = program.scratch("expanded", (seats, spans * width,
+                                                channels), dtype)
+        band = program.scratch("depthwise", (seats, self.piece_rows,
+                                             self.out_hw[1], channels), dtype)
+        stem = _Stem.of(block, self.geometry, spans, seats) if self.banded \
+            else _Stem.none(dtype, seats)
+        lo, hi, first, last = self.rows(self.pieces - 1)   # the smallest
+        piece, weight, project = block.piece_kernel(
+            (last - first) * width, (hi - lo) * self.out_hw[1])
+        _ENTRIES[piece].run(seats, (
+            self.image, weight, block.depthwise, project, block.biases,
+            block.acts, self.stride, self.top, self.left, 0, channels,
+            self.piece_rows, self.out_hw[0], np.zeros(1, np.int64),
+            self.plane[0], stem.columns, stem.phases, self.geometry,
+            expanded, band, self.out, self.residual, True))
 
     def rows(self, k: int) -> tuple:
         """Piece k's output rows lo..hi and the expanded rows first..last
         they read."""
         return _piece_rows(k, self.piece_rows, self.out_hw[0], self.stride,
                            self.top, self.plane[0])
-
-    def run(self, claims):
-        """The pieces this thread claims, in one kernel call."""
-        block, width, dtype = self.block, self.plane[1], self.out.dtype
-        channels, spans = block.expanded, min(
-            self.plane[0], (self.piece_rows - 1) * self.stride + 3)
-        expanded = program.scratch("expanded", (spans * width, channels), dtype)
-        band = program.scratch("depthwise", (self.piece_rows, self.out_hw[1],
-                                             channels), dtype)
-        stem = _Stem.of(block, self.geometry, spans) if self.banded \
-            else _Stem.none(dtype)
-        lo, hi, first, last = self.rows(self.pieces - 1)   # the smallest
-        piece, weight, project = block.piece_kernel(
-            (last - first) * width, (hi - lo) * self.out_hw[1])
-        piece(self.image, weight, block.depthwise, project, block.biases,
-              block.acts, self.stride, self.top, self.left, 0, channels,
-              self.piece_rows, self.out_hw[0], claims, self.plane[0],
-              stem.columns, stem.phases, self.geometry, expanded, band,
-              self.out, self.residual, True)
 
 
 class _Stem:
@@ -268,16 +271,16 @@ class _Stem:
         self.columns, self.phases = columns, phases
 
     @classmethod
-    def of(cls, block, geometry, rows: int) -> "_Stem":
+    def of(cls, block, geometry, rows: int, seats: int) -> "_Stem":
         phases, size = phases_shape(geometry, rows)
-        return cls(program.scratch("band columns",
-                                   (block.depth * rows * geometry[-1],),
-                                   block.dtype),
-                   program.scratch("plane", (phases * size,), block.dtype))
+        return cls(program.scratch("band columns", (
+                       seats, block.depth * rows * geometry[-1]), block.dtype),
+                   program.scratch("plane", (seats, phases * size),
+                                   block.dtype))
 
     @classmethod
-    def none(cls, dtype) -> "_Stem":
-        empty = np.empty(0, dtype)
+    def none(cls, dtype, seats: int) -> "_Stem":
+        empty = np.empty((seats, 0), dtype)
         return cls(empty, empty)
 
 
@@ -317,7 +320,7 @@ def _piece_pixels(image, columns, phases, geometry, first, last):
 def _packed_piece(image, weight, depthwise, project, biases, acts, stride,
                   top, left, c0, c1, piece_rows, rows, claims, height,
                   columns, phases, geometry, expanded, depthwise_out, out,
-                  residual, finish):
+                  residual, finish, seat):
     """The pieces of a block this thread claims (:func:`_depthwise_rows`),
     whose expansion is act_e(x^T W_e^T + b_e) by the packed ``weight``, in
     one pass, and whose projection reads the channel-last rows in place,
@@ -328,13 +331,14 @@ def _packed_piece(image, weight, depthwise, project, biases, acts, stride,
     while k * piece_rows < rows:
         lo, hi, first, last = _piece_rows(k, piece_rows, rows, stride, top,
                                           height)
-        pixels = _piece_pixels(image, columns, phases, geometry, first, last)
-        part = expanded[:pixels.shape[1]]
+        pixels = _piece_pixels(image, columns[seat], phases[seat], geometry,
+                               first, last)
+        part = expanded[seat, :pixels.shape[1]]
         packed.multiply_image(pixels, weight, c0, part, biases[0], acts[0])
         depthwise_rows = _depthwise_rows(
             geometry[-1], depthwise, biases, acts, stride, top, left, c0, c1,
-            first, last, lo, hi, part, depthwise_out)
-        p0, p1 = lo * depthwise_out.shape[1], hi * depthwise_out.shape[1]
+            first, last, lo, hi, part, depthwise_out[seat])
+        p0, p1 = lo * depthwise_out.shape[2], hi * depthwise_out.shape[2]
         kept = out.shape[0] if finish else 0    # the epilogue's rows
         packed.multiply_transposed(depthwise_rows, project, c0, out[:, p0:p1],
                                    biases[2][:kept], residual[:kept, p0:p1],
@@ -346,7 +350,7 @@ def _packed_piece(image, weight, depthwise, project, biases, acts, stride,
 def _blas_piece(image, weight, depthwise, project, biases, acts, stride,
                 top, left, c0, c1, piece_rows, rows, claims, height,
                 columns, phases, geometry, expanded, depthwise_out, out,
-                residual, finish):
+                residual, finish, seat):
     """The pieces of a block this thread claims (:func:`_depthwise_rows`),
     whose expansion is x^T W_e^T by BLAS (``weight`` plain, (C*kh*kw,
     C_e)), then a pass for the bias and activation, and whose projection
@@ -356,19 +360,41 @@ def _blas_piece(image, weight, depthwise, project, biases, acts, stride,
     while k * piece_rows < rows:
         lo, hi, first, last = _piece_rows(k, piece_rows, rows, stride, top,
                                           height)
-        pixels = _piece_pixels(image, columns, phases, geometry, first, last)
-        part = expanded[:pixels.shape[1]]
+        pixels = _piece_pixels(image, columns[seat], phases[seat], geometry,
+                               first, last)
+        part = expanded[seat, :pixels.shape[1]]
         blas.gemm(True, pixels, False, weight[:, c0:c1], part)
         bias_activation_rows(part, biases[0][c0:c1], acts[0])
         depthwise_rows = _depthwise_rows(
             geometry[-1], depthwise, biases, acts, stride, top, left, c0, c1,
-            first, last, lo, hi, part, depthwise_out)
-        p0, p1 = lo * depthwise_out.shape[1], hi * depthwise_out.shape[1]
+            first, last, lo, hi, part, depthwise_out[seat])
+        p0, p1 = lo * depthwise_out.shape[2], hi * depthwise_out.shape[2]
         blas.gemm(False, project[:, c0:c1], True, depthwise_rows,
                   out[:, p0:p1])
         if finish:
             program.epilogue(out, biases[2], residual, acts[2], p0, p1)
         k = claim(claims)
+
+
+def _packed_entry(kind):
+    """:func:`_packed_piece`'s entry point for arguments of ``kind``."""
+    @cfunc(frames.ENTRY, cache=True)
+    def entry(frame, seat):
+        _packed_piece(*frames.load(frame, kind), seat)
+    return entry
+
+
+def _blas_entry(kind):
+    """:func:`_blas_piece`'s entry point for arguments of ``kind``."""
+    @cfunc(frames.ENTRY, cache=True)
+    def entry(frame, seat):
+        _blas_piece(*frames.load(frame, kind), seat)
+    return entry
+
+
+# the piece kernels' entry points, for threads.parallel_entry
+_ENTRIES = {_packed_piece: frames.Entries(_packed_entry),
+            _blas_piece: frames.Entries(_blas_entry)}
 
 
 @inlined
@@ -434,15 +460,17 @@ class _Channels:
         dst = self.out if c0 == 0 else np.empty(self.out.shape, dtype)
         piece, weight, project = block.piece_kernel(self.image[0].size,
                                                     self.out.shape[1])
-        rows, stem = self.shape[0], _Stem.none(dtype)
-        piece(  # one piece of all rows
+        rows, stem = self.shape[0], _Stem.none(dtype, 1)
+        piece(  # one piece of all rows, in seat 0's scratch
             self.image, weight, block.depthwise_part(c0, c1), project,
             block.biases, block.acts, block.window[2][0], self.top, self.left,
             c0, c1, rows, rows, np.zeros(1, np.int64), self.image.shape[1],
             stem.columns, stem.phases, self.geometry,
-            program.scratch("expanded", (self.image[0].size, c1 - c0), dtype),
-            program.scratch("depthwise_part", self.shape + (c1 - c0,), dtype),
-            dst, self.residual, False)
+            program.scratch("expanded", (1, self.image[0].size, c1 - c0),
+                            dtype),
+            program.scratch("depthwise_part", (1,) + self.shape + (c1 - c0,),
+                            dtype),
+            dst, self.residual, False, 0)
         if c0:
             self.partials.append(dst)
 

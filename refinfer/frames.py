@@ -131,7 +131,7 @@ class Entries:
         """The kernel on ``arguments`` (each thread adding its seat) on up
         to ``seats`` threads at once (threads.parallel_entry); the
         arguments are kept alive here until all are done."""
-        frame = _frame()
+        frame, address = _frame()
         key = _store_arguments(frame, *arguments)
         if key < 0:
             raise ValueError("frames: the arguments overflow the frame")
@@ -140,15 +140,17 @@ class Entries:
             kind = kind_of(arguments)
             assert kind_key(kind) == key, kind
             entry = self.by_key[key] = self.make(_Kind(kind))
-        threads.parallel_entry(seats, entry.address, frame.ctypes.data)
+        threads.parallel_entry(seats, entry.address, address)
 
 
 _local = threading.local()
 
 
-def _frame() -> np.ndarray:
-    """This thread's frame (a caller's: the entry points only read it)."""
+def _frame() -> tuple[np.ndarray, int]:
+    """This thread's frame (a caller's: the entry points only read it)
+    and its address."""
     frame = getattr(_local, "frame", None)
     if frame is None:
-        frame = _local.frame = np.zeros(WORDS, np.int64)
+        array = np.zeros(WORDS, np.int64)
+        frame = _local.frame = array, array.ctypes.data
     return frame

@@ -677,7 +677,10 @@ def test_resnet_uses_winograd_for_its_3x3_stride_1_convolutions_of_large_planes(
     (8, 40, 8, 6, 6, 1, "SAME", (0, 0, 0, 0), True),
     (6, 12, 9, 7, 8, 2, "SAME", (0, 0, 0, 0), False),
     (5, 10, 3, 5, 6, 1, "VALID", (0, 0, 0, 0), False),
-    (4, 8, 4, 3, 3, 2, "PAD", (0, 2, 1, 0), False)], ids=str)
+    (4, 8, 4, 3, 3, 2, "PAD", (0, 2, 1, 0), False),
+    # more expanded channels than two of the channel split's steps
+    (6, 2 * packed.IMAGE_COLUMNS + 8, 5, 6, 5, 1, "PAD", (1, 1, 1, 1), True)],
+    ids=str)
 @pytest.mark.parametrize("acts", [
     (_fast.ACT_RELU6, _fast.ACT_HSWISH, _fast.ACT_NONE),
     (_fast.ACT_RELU, _fast.ACT_HSIGMOID, _fast.ACT_HSWISH)], ids=str)
@@ -695,8 +698,8 @@ def test_inverted_residual_equals_its_three_convolutions(geometry, dtype, acts,
     on images with borders all round, strides 1 and 2, every pad mode, a
     residual or not; with two threads each image is split in pieces of
     output rows the threads claim (whole bands, or a row each) or in
-    ranges of expanded channels (partial projections summed), however
-    small."""
+    ranges of expanded channels (partial projections summed: uneven
+    ranges where the channels are more than two steps), however small."""
     monkeypatch.setattr(separable, "min_items", lambda *args: 1)
     monkeypatch.setattr(separable, "CHANNEL_SPLIT_PIXELS",
                         1 << 30 if split == "channels" else 0)

@@ -45,8 +45,7 @@ from numba.extending import intrinsic
 
 from refinfer import frames, threads
 from refinfer.jit import inlined, kernel
-from refinfer.threads import (GEMM_WORK, claim, current_threads, min_items,
-                              parallel_for)
+from refinfer.threads import GEMM_WORK, claim, current_threads, min_items
 
 from . import blas, packed, program, vectors
 from .constants import Holder
@@ -102,7 +101,7 @@ class InvertedResidual(Holder):
                                 depthwise, depthwise, project)))
         self.acts, self.window = tuple(int(a) for a in acts), window
         self.expansion = expansion
-        self._depthwise_parts = {}
+        self._channel_ranges = {}
 
     def piece_kernel(self, pixels: int, outputs: int):
         """(piece kernel, expansion weight, projection weight) for a piece
@@ -144,14 +143,20 @@ class InvertedResidual(Holder):
         return self.taps + tuple(stride) + tuple(dilation) \
             + self.expanded_plane(hw)
 
-    def depthwise_part(self, c0: int, c1: int) -> np.ndarray:
-        """The depthwise weights of channels c0 <= c < c1, contiguous (made
-        once: a strided view would compile the kernel again)."""
-        part = self._depthwise_parts.get((c0, c1))
-        if part is None:
-            part = self._depthwise_parts.setdefault(
-                (c0, c1), np.ascontiguousarray(self.depthwise[:, :, c0:c1]))
-        return part
+    def channel_ranges(self, bounds: tuple) -> tuple:
+        """(bounds as an array, the depthwise weights of the channel
+        ranges between them, flat, the widest range) for ``bounds`` (0 = c0
+        < c1 < ... = C_e), made once: each range's weights (3, 3, c1 - c0)
+        from 9 * c0 on, contiguous, as the piece kernels read them
+        (:func:`_range_weights`)."""
+        ranges = self._channel_ranges.get(bounds)
+        if ranges is None:
+            ranges = self._channel_ranges.setdefault(bounds, (
+                np.array(bounds), np.concatenate([
+                    self.depthwise[:, :, c0:c1].ravel()
+                    for c0, c1 in zip(bounds, bounds[1:])]),
+                max(c1 - c0 for c0, c1 in zip(bounds, bounds[1:]))))
+        return ranges
 
 
 def inverted_residual(x, residual, block: InvertedResidual):
@@ -239,21 +244,16 @@ class _Bands:
         seats = threads.seats(self.pieces, self.grain // self.piece_rows)
         channels, spans = block.expanded, min(
             self.plane[0], (self.piece_rows - 1) * self.stride + 3)
-        expanded = program.scratch("expanded", (seats, spans * width,
-                                                channels), dtype)
-        band = program.scratch("depthwise", (seats, self.piece_rows,
-                                             self.out_hw[1], channels), dtype)
         stem = _Stem.of(block, self.geometry, spans, seats) if self.banded \
             else _Stem.none(dtype, seats)
         lo, hi, first, last = self.rows(self.pieces - 1)   # the smallest
         piece, weight, project = block.piece_kernel(
             (last - first) * width, (hi - lo) * self.out_hw[1])
-        _ENTRIES[piece].run(seats, (
-            self.image, weight, block.depthwise, project, block.biases,
-            block.acts, self.stride, self.top, self.left, 0, channels,
-            self.piece_rows, self.out_hw[0], np.zeros(1, np.int64),
-            self.plane[0], stem.columns, stem.phases, self.geometry,
-            expanded, band, self.out, self.residual, True))
+        _ENTRIES[piece].run(seats, _job(
+            block, self.image, weight, project, self.top, self.left,
+            (0, channels), self.piece_rows, self.out_hw, stem,
+            self.geometry, spans * width, seats, self.out, self.residual,
+            True, np.empty((0,) + self.out.shape, dtype)))
 
     def rows(self, k: int) -> tuple:
         """Piece k's output rows lo..hi and the expanded rows first..last
@@ -316,64 +316,109 @@ def _piece_pixels(image, columns, phases, geometry, first, last):
     return cols
 
 
+@inlined
+def _next_piece(claims, bounds, piece_rows, rows, stride, top, height):
+    """The next piece a thread claims (the row pieces of each channel
+    range in turn): (channel range q, output rows lo..hi, expanded rows
+    first..last), q -1 when none is left."""
+    ranges = bounds.size - 1
+    k = claim(claims)
+    if k >= -(-rows // piece_rows) * ranges:
+        return -1, 0, 0, 0, 0
+    lo, hi, first, last = _piece_rows(k // ranges, piece_rows, rows, stride,
+                                      top, height)
+    return k % ranges, lo, hi, first, last
+
+
+@inlined
+def _range_weights(depthwise, bounds, q):
+    """Channel range q's depthwise weights, (3, 3, c1 - c0), in
+    ``depthwise`` (:meth:`InvertedResidual.channel_ranges`)."""
+    c0, c1 = bounds[q], bounds[q + 1]
+    return depthwise[9 * c0:9 * c1].reshape(3, 3, c1 - c0)
+
+
+@inlined
+def _piece_scratch(image, columns, phases, geometry, expanded, depthwise_out,
+                   seat, first, last, lo, hi, width, c0, c1):
+    """A piece's input pixels (:func:`_piece_pixels`) and, in its seat's
+    scratch, room for its expanded rows (pixels, c1 - c0) and its
+    depthwise rows (hi - lo, width, c1 - c0)."""
+    pixels = _piece_pixels(image, columns[seat], phases[seat], geometry,
+                           first, last)
+    count, channels = pixels.shape[1], c1 - c0
+    part = expanded[seat, :count * channels].reshape(count, channels)
+    rows = depthwise_out[seat, :(hi - lo) * width * channels].reshape(
+        hi - lo, width, channels)
+    return pixels, part, rows
+
+
 @kernel
 def _packed_piece(image, weight, depthwise, project, biases, acts, stride,
-                  top, left, c0, c1, piece_rows, rows, claims, height,
+                  top, left, bounds, piece_rows, rows, width, claims, height,
                   columns, phases, geometry, expanded, depthwise_out, out,
-                  residual, finish, seat):
-    """The pieces of a block this thread claims (:func:`_depthwise_rows`),
-    whose expansion is act_e(x^T W_e^T + b_e) by the packed ``weight``, in
-    one pass, and whose projection reads the channel-last rows in place,
-    the packed ``project`` (W_p^T) on the right, its tiles transposed into
-    the NCHW output with the epilogue in registers
-    (packed.multiply_transposed)."""
-    k = claim(claims)
-    while k * piece_rows < rows:
-        lo, hi, first, last = _piece_rows(k, piece_rows, rows, stride, top,
-                                          height)
-        pixels = _piece_pixels(image, columns[seat], phases[seat], geometry,
-                               first, last)
-        part = expanded[seat, :pixels.shape[1]]
+                  partials, residual, finish, seat):
+    """The pieces of a block this thread claims (:func:`_next_piece`,
+    :func:`_depthwise_rows`), whose expansion is act_e(x^T W_e^T + b_e)
+    by the packed ``weight``, in one pass, and whose projection reads the
+    channel-last rows in place, the packed ``project`` (W_p^T) on the
+    right, its tiles transposed into the NCHW output (channel range q:
+    ``out`` for the first, partials[q - 1] for the others) with the
+    epilogue in registers (packed.multiply_transposed) if ``finish``."""
+    q, lo, hi, first, last = _next_piece(claims, bounds, piece_rows, rows,
+                                         stride, top, height)
+    while q >= 0:
+        c0, c1 = bounds[q], bounds[q + 1]
+        pixels, part, band = _piece_scratch(
+            image, columns, phases, geometry, expanded, depthwise_out, seat,
+            first, last, lo, hi, width, c0, c1)
         packed.multiply_image(pixels, weight, c0, part, biases[0], acts[0])
         depthwise_rows = _depthwise_rows(
-            geometry[-1], depthwise, biases, acts, stride, top, left, c0, c1,
-            first, last, lo, hi, part, depthwise_out[seat])
-        p0, p1 = lo * depthwise_out.shape[2], hi * depthwise_out.shape[2]
+            geometry[-1], _range_weights(depthwise, bounds, q), biases, acts,
+            stride, top, left, c0, c1, first, last, lo, hi, part, band)
+        dst = out if q == 0 else partials[q - 1]
         kept = out.shape[0] if finish else 0    # the epilogue's rows
-        packed.multiply_transposed(depthwise_rows, project, c0, out[:, p0:p1],
-                                   biases[2][:kept], residual[:kept, p0:p1],
+        packed.multiply_transposed(depthwise_rows, project, c0,
+                                   dst[:, lo * width:hi * width],
+                                   biases[2][:kept],
+                                   residual[:kept, lo * width:hi * width],
                                    acts[2] if finish else program.ACT_NONE)
-        k = claim(claims)
+        q, lo, hi, first, last = _next_piece(claims, bounds, piece_rows, rows,
+                                             stride, top, height)
 
 
 @kernel
 def _blas_piece(image, weight, depthwise, project, biases, acts, stride,
-                top, left, c0, c1, piece_rows, rows, claims, height,
+                top, left, bounds, piece_rows, rows, width, claims, height,
                 columns, phases, geometry, expanded, depthwise_out, out,
-                residual, finish, seat):
-    """The pieces of a block this thread claims (:func:`_depthwise_rows`),
-    whose expansion is x^T W_e^T by BLAS (``weight`` plain, (C*kh*kw,
-    C_e)), then a pass for the bias and activation, and whose projection
-    is W_p rows^T by BLAS (``project`` plain, (C_p, C_e)), then a pass for
-    the epilogue."""
-    k = claim(claims)
-    while k * piece_rows < rows:
-        lo, hi, first, last = _piece_rows(k, piece_rows, rows, stride, top,
-                                          height)
-        pixels = _piece_pixels(image, columns[seat], phases[seat], geometry,
-                               first, last)
-        part = expanded[seat, :pixels.shape[1]]
+                partials, residual, finish, seat):
+    """The pieces of a block this thread claims (:func:`_next_piece`,
+    :func:`_depthwise_rows`), whose expansion is x^T W_e^T by BLAS
+    (``weight`` plain, (C*kh*kw, C_e)), then a pass for the bias and
+    activation, and whose projection is W_p rows^T by BLAS (``project``
+    plain, (C_p, C_e); channel range q: into ``out`` for the first,
+    partials[q - 1] for the others), then a pass for the epilogue if
+    ``finish``."""
+    q, lo, hi, first, last = _next_piece(claims, bounds, piece_rows, rows,
+                                         stride, top, height)
+    while q >= 0:
+        c0, c1 = bounds[q], bounds[q + 1]
+        pixels, part, band = _piece_scratch(
+            image, columns, phases, geometry, expanded, depthwise_out, seat,
+            first, last, lo, hi, width, c0, c1)
         blas.gemm(True, pixels, False, weight[:, c0:c1], part)
         bias_activation_rows(part, biases[0][c0:c1], acts[0])
         depthwise_rows = _depthwise_rows(
-            geometry[-1], depthwise, biases, acts, stride, top, left, c0, c1,
-            first, last, lo, hi, part, depthwise_out[seat])
-        p0, p1 = lo * depthwise_out.shape[2], hi * depthwise_out.shape[2]
+            geometry[-1], _range_weights(depthwise, bounds, q), biases, acts,
+            stride, top, left, c0, c1, first, last, lo, hi, part, band)
+        dst = out if q == 0 else partials[q - 1]
         blas.gemm(False, project[:, c0:c1], True, depthwise_rows,
-                  out[:, p0:p1])
+                  dst[:, lo * width:hi * width])
         if finish:
-            program.epilogue(out, biases[2], residual, acts[2], p0, p1)
-        k = claim(claims)
+            program.epilogue(out, biases[2], residual, acts[2], lo * width,
+                             hi * width)
+        q, lo, hi, first, last = _next_piece(claims, bounds, piece_rows, rows,
+                                             stride, top, height)
 
 
 def _packed_entry(kind):
@@ -421,9 +466,10 @@ def _depthwise_rows(width, depthwise, biases, acts, stride, top, left, c0, c1,
 
 class _Channels:
     """One image of a block, computable in ranges of its expanded channels
-    (a piece kernel each, one GIL-free call): each range is expanded,
-    convolved and projected on its own, and the projections (partial sums
-    over the channels) are added at the end. For small planes, where the
+    (a piece each, in the threads' piece kernel calls): each range is
+    expanded, convolved and projected on its own, and the projections
+    (partial sums over the channels) are added at the end. For small
+    planes, where the
     weights are most of what a block reads: bands of rows would each read
     all of them (and expand their halo rows twice), ranges of channels read
     their share."""
@@ -438,41 +484,53 @@ class _Channels:
         self.out = out.reshape(out.shape[0], -1)
         self.residual = program.no_residual(out.dtype) if residual is None \
             else residual.reshape(self.out.shape)
-        self.partials = []
 
     def run_all(self):
-        block, pixels = self.block, self.out.shape[1]
+        """The ranges, claimed by the threads in their piece kernel's
+        calls (threads.parallel_entry); range k's projection goes to
+        partial k - 1 (the first range's to the output), so that each
+        range's sum is the same whichever thread took it, and the partial
+        sums are added in order at the end."""
+        block, pixels, dtype = self.block, self.out.shape[1], self.out.dtype
         channels, expanded = block.depth, block.expanded
         per_step = self.STEP * (self.image[0].size * channels
                                 + pixels * (9 + self.out.shape[0]))
-        parallel_for(-(-expanded // self.STEP), self.run,
-                     grain=min_items(per_step, GEMM_WORK))
-        for partial in self.partials:
+        steps = -(-expanded // self.STEP)
+        ranges = threads.seats(steps, min_items(per_step, GEMM_WORK))
+        bounds = (0, expanded) if ranges == 1 else tuple(
+            min(self.STEP * (steps * k // ranges), expanded)
+            for k in range(ranges + 1))
+        partials = np.empty((ranges - 1,) + self.out.shape, dtype)
+        piece, weight, project = block.piece_kernel(self.image[0].size,
+                                                    pixels)
+        _ENTRIES[piece].run(ranges, _job(
+            block, self.image, weight, project, self.top, self.left, bounds,
+            self.shape[0], self.shape, _Stem.none(dtype, ranges),
+            self.geometry, self.image[0].size, ranges, self.out,
+            self.residual, False, partials))
+        for partial in partials:
             self.out += partial
         program.epilogue(self.out, block.biases[2], self.residual,
                          block.acts[2], 0, pixels)
 
-    def run(self, lo, hi):
-        block, dtype = self.block, self.out.dtype
-        c0, c1 = lo * self.STEP, min(hi * self.STEP, block.expanded)
-        # The first range writes the output, the others a partial sum each
-        # (not in a thread's scratch: a thread may run two ranges).
-        dst = self.out if c0 == 0 else np.empty(self.out.shape, dtype)
-        piece, weight, project = block.piece_kernel(self.image[0].size,
-                                                    self.out.shape[1])
-        rows, stem = self.shape[0], _Stem.none(dtype, 1)
-        piece(  # one piece of all rows, in seat 0's scratch
-            self.image, weight, block.depthwise_part(c0, c1), project,
-            block.biases, block.acts, block.window[2][0], self.top, self.left,
-            c0, c1, rows, rows, np.zeros(1, np.int64), self.image.shape[1],
-            stem.columns, stem.phases, self.geometry,
-            program.scratch("expanded", (1, self.image[0].size, c1 - c0),
-                            dtype),
-            program.scratch("depthwise_part", (1,) + self.shape + (c1 - c0,),
-                            dtype),
-            dst, self.residual, False, 0)
-        if c0:
-            self.partials.append(dst)
+
+def _job(block, image, weight, project, top, left, bounds, piece_rows,
+         out_hw, stem, geometry, pixels, seats, out, residual, finish,
+         partials):
+    """A piece kernel's arguments: pieces of ``piece_rows`` output rows
+    by the channel ranges between ``bounds`` (a tuple), ``pixels``
+    expanded pixels at most a piece, scratch for ``seats`` threads (the
+    caller's)."""
+    dtype = out.dtype
+    bounds, parts, widest = block.channel_ranges(bounds)
+    expanded = program.scratch("expanded", (seats, pixels * widest), dtype)
+    depthwise = program.scratch("depthwise", (
+        seats, piece_rows * out_hw[1] * widest), dtype)
+    return (image, weight, parts, project, block.biases, block.acts,
+            block.window[2][0], top, left, bounds, piece_rows, out_hw[0],
+            out_hw[1], np.zeros(1, np.int64), geometry[-2], stem.columns,
+            stem.phases, geometry, expanded, depthwise, out, partials,
+            residual, finish)
 
 
 @inlined

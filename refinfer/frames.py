@@ -1,8 +1,8 @@
 """A kernel's arguments stored in memory, for threads that call it without
-Python (threads.parallel_entry): :func:`store` writes them into a frame (an
-int64 array) as Numba holds them, and an entry point, a C function compiled
-for their types (:func:`load` in a ``cfunc`` of signature ENTRY), reads
-them back and calls the kernel.
+Python (threads.parallel_entry): :meth:`Entries.run` writes them into a
+frame (an int64 array) as Numba holds them, and an entry point, a C function
+compiled for their types (:func:`load` in a ``cfunc`` of signature ENTRY),
+reads them back and calls the kernel.
 
 The frame holds the arrays' data pointers, shapes and strides but not
 their owners (Numba's meminfo and parent, stored as null): the caller

@@ -122,8 +122,8 @@ def parallel_for(count: int, fn: Callable[[int, int], None],
     contiguous ranges of at least ``grain`` items each, run at once (the
     calling thread takes a share). ``fn`` must release the GIL for its
     work (Numba nogil kernels, BLAS) and touch only its own range."""
-    pieces = min(current_threads(), count // max(grain, 1))
-    if pieces <= 1:
+    pieces = seats(count, grain)
+    if pieces == 1:
         fn(0, count)
         return
     bounds = [(count * k // pieces, count * (k + 1) // pieces)

@@ -52,7 +52,7 @@ from .._ref.conv import (backprop_input_pads, conv3d_pads,
 # Numba cannot prove non-negative made unsigned, so that loops vectorise.
 @kernel
 def im2col_rows(image, phases, cols, top, left, kh, kw, sh, sw, dh, dw, ow,
-            r0, r1, i0, i1):
+                r0, r1, i0, i1):
     """Rows r0 <= r < r1 of the im2col matrix of output rows i0 <= i < i1:
     cols[(c*kh + p)*kw + q, (i - i0)*ow + j] = xpad[c, i*sh + p*dh, j*sw +
     q*dw] for one image (C x H x W), xpad being the image padded with

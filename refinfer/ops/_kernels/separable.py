@@ -226,12 +226,12 @@ class _Bands:
         expanded, width = block.expanded, self.plane[1]
         self.out_hw = out.shape[1:]
         self.stride = block.window[2][0]
-        self.work_per_row = expanded * (self.stride * width * block.depth
-                                        + out.shape[2] * (9 + out.shape[0]))
+        work_per_row = expanded * (self.stride * width * block.depth
+                                   + out.shape[2] * (9 + out.shape[0]))
         rows = self.out_hw[0]
         most = max(1, PIECE_BYTES // (
             self.stride * width * expanded * out.itemsize))
-        self.grain = min_items(self.work_per_row, GEMM_WORK)     # rows
+        self.grain = min_items(work_per_row, GEMM_WORK)     # rows
         # a piece for each thread at least, where the work is worth it
         self.pieces = max(-(-rows // most),
                           min(current_threads(), rows // self.grain))
@@ -246,7 +246,9 @@ class _Bands:
             self.plane[0], (self.piece_rows - 1) * self.stride + 3)
         stem = _Stem.of(block, self.geometry, spans, seats) if self.banded \
             else _Stem.none(dtype, seats)
-        lo, hi, first, last = self.rows(self.pieces - 1)   # the smallest
+        lo, hi, first, last = _piece_rows(    # the last piece: the smallest
+            self.pieces - 1, self.piece_rows, self.out_hw[0], self.stride,
+            self.top, self.plane[0])
         piece, weight, project = block.piece_kernel(
             (last - first) * width, (hi - lo) * self.out_hw[1])
         _ENTRIES[piece].run(seats, _job(
@@ -254,12 +256,6 @@ class _Bands:
             (0, channels), self.piece_rows, self.out_hw, stem,
             self.geometry, spans * width, seats, self.out, self.residual,
             True, np.empty((0,) + self.out.shape, dtype)))
-
-    def rows(self, k: int) -> tuple:
-        """Piece k's output rows lo..hi and the expanded rows first..last
-        they read."""
-        return _piece_rows(k, self.piece_rows, self.out_hw[0], self.stride,
-                           self.top, self.plane[0])
 
 
 class _Stem:
